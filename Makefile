@@ -1,0 +1,58 @@
+# gradtutor — `make tutor` to learn, `make test` to run every test.
+# Both create .venv at the repo root and install what they need into it.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+BIN    := $(VENV)/bin
+WORKSPACE ?= workspace
+
+.PHONY: tutor test bench docs serve lessons browser clean help
+
+help:
+	@echo "make tutor   set up, create ./$(WORKSPACE) with the lessons, show the course and your progress"
+	@echo "make test    set up and run every test (unit, notebooks, nbgrader, docs in a browser)"
+	@echo "make bench   speed and memory figures, as ratios measured side by side"
+	@echo "make docs    build the docs site (strict);  make serve  serves it on 127.0.0.1:8000"
+	@echo "make lessons regenerate lessons/ from solutions/ with nbgrader"
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# The learner's install: the package and what running a lesson needs.
+$(VENV)/.tutor: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+# Everything the tests touch: nbgrader, the docs toolchain, Keras 2 for lesson 4's demonstration.
+$(VENV)/.dev: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[classroom,docs,legacy,test]'
+	touch $@ $(VENV)/.tutor
+
+tutor: $(VENV)/.tutor
+	@test -d $(WORKSPACE) || $(BIN)/gradtutor init $(WORKSPACE)
+	@cd $(WORKSPACE) && ../$(BIN)/gradtutor list
+	@echo "Open $(WORKSPACE)/lesson1/lesson1.ipynb, then: cd $(WORKSPACE) && ../$(BIN)/gradtutor check lesson1"
+
+# Debian's Chromium for the docs browser test (a browser that downloads itself cannot work here).
+browser:
+	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+
+test: $(VENV)/.dev browser
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m pytest -n 2 --dist loadgroup -q
+
+bench: $(VENV)/.dev
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) benchmarks/run.py
+
+docs: $(VENV)/.dev
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/mkdocs build --strict
+
+serve: $(VENV)/.dev
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/mkdocs serve -a 127.0.0.1:8000
+
+lessons: $(VENV)/.dev
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m gradtutor.release
+
+clean:
+	rm -rf site build dist test-output .pytest_cache

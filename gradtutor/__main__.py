@@ -1,0 +1,4 @@
+"""`python -m gradtutor` is the `gradtutor` command."""
+from gradtutor.cli import run
+
+run()

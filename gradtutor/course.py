@@ -1,0 +1,120 @@
+"""The course manifest (course.toml), read once, and where the notebooks live."""
+from __future__ import annotations
+
+import dataclasses
+import functools
+from pathlib import Path
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+MANIFEST = PACKAGE_DIR / "course.toml"
+
+
+class UnknownLesson(Exception):
+    """A lesson or exercise name that is not in the course; the message lists the valid ones."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnosis:
+    when: str
+    say: str
+    element: int | None = None
+    source_has: str | None = None
+    source_lacks: str | None = None
+    error_has: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Exercise:
+    id: str
+    function: str
+    points: int
+    hints: tuple[str, ...]
+    diagnoses: tuple[Diagnosis, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Lesson:
+    id: str
+    number: int
+    slug: str
+    title: str
+    notebook: str
+    summary: str
+    exercises: tuple[Exercise, ...]
+
+    @property
+    def points(self) -> int:
+        return sum(e.points for e in self.exercises)
+
+    def exercise(self, ref: str) -> Exercise:
+        """An exercise by id, function name or number (1-based)."""
+        ref = str(ref).strip()
+        for number, exercise in enumerate(self.exercises, start=1):
+            if ref in (exercise.id, exercise.function, str(number)):
+                return exercise
+        names = ", ".join(e.id for e in self.exercises)
+        raise UnknownLesson(f"{self.id} has no exercise {ref!r} — choose one of: {names}")
+
+    def release_notebook(self) -> Path:
+        return course_dir("lessons") / self.id / self.notebook
+
+    def source_notebook(self) -> Path:
+        return course_dir("solutions") / self.id / self.notebook
+
+
+@dataclasses.dataclass(frozen=True)
+class Course:
+    title: str
+    summary: str
+    lessons: tuple[Lesson, ...]
+
+    def lesson(self, ref: str) -> Lesson:
+        """A lesson by id (`lesson3`), number (`3`) or slug (`softmax`)."""
+        key = str(ref).strip().lower()
+        for lesson in self.lessons:
+            if key in (lesson.id, str(lesson.number), lesson.slug):
+                return lesson
+        names = ", ".join(f"{l.id} ({l.slug})" for l in self.lessons)
+        raise UnknownLesson(f"no lesson {ref!r} in the course — choose one of: {names}")
+
+
+@functools.lru_cache(maxsize=1)
+def load() -> Course:
+    data = tomllib.loads(MANIFEST.read_text(encoding="utf-8"))
+    lessons = tuple(_lesson(entry) for entry in data.get("lessons", []))
+    return Course(data["course"]["title"], data["course"].get("summary", ""), lessons)
+
+
+def _lesson(entry: dict) -> Lesson:
+    exercises = tuple(
+        Exercise(
+            id=e["id"],
+            function=e["function"],
+            points=int(e.get("points", 1)),
+            hints=tuple(e.get("hints", ())),
+            diagnoses=tuple(Diagnosis(**d) for d in e.get("diagnoses", ())),
+        )
+        for e in entry.get("exercises", [])
+    )
+    return Lesson(
+        id=entry["id"],
+        number=int(entry["number"]),
+        slug=entry["slug"],
+        title=entry["title"],
+        notebook=entry["notebook"],
+        summary=entry.get("summary", ""),
+        exercises=exercises,
+    )
+
+
+def course_dir(kind: str) -> Path:
+    """`lessons` or `solutions`: in a checkout, the repo's folders; installed, the copies in the wheel."""
+    checkout = PACKAGE_DIR.parent / kind
+    if checkout.is_dir():
+        return checkout
+    return PACKAGE_DIR / "_course" / kind

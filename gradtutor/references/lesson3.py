@@ -1,0 +1,127 @@
+"""Lesson 3, softmax sums to one: seeded inputs and reference gradients.
+
+Every exercise gets the seed's model, Input → Flatten → Dense(C, softmax), and
+a random image batch of one, ``inp``: a ``tf.Variable`` of shape (1, H, W),
+float32, as in the question. Seed 0 is the question's own shapes (28×28, 10
+classes); the other seeds draw other sizes, so an answer that hard-codes 28 or
+10 fails.
+"""
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+import keras
+
+from gradtutor.references import Exercise
+
+
+def _shapes(seed: int) -> tuple[int, int, int]:
+    """(H, W, C): the image size and the number of classes for one seed."""
+    if seed == 0:
+        return 28, 28, 10
+    rng = np.random.default_rng([seed, 3])
+    height, width = (int(n) for n in rng.integers(6, 29, size=2))
+    classes = int(rng.integers(4, 11))
+    return height, width, classes
+
+
+def make_model(seed: int) -> tuple[keras.Model, tf.Variable]:
+    """The question's model and input, freshly built and seeded."""
+    height, width, classes = _shapes(seed)
+    keras.utils.set_random_seed(seed)
+    inputs = keras.layers.Input(shape=(height, width))
+    flat = keras.layers.Flatten()(inputs)
+    outputs = keras.layers.Dense(classes, activation="softmax")(flat)
+    model = keras.Model(inputs, outputs)
+    rng = np.random.default_rng(seed)
+    inp = tf.Variable(rng.random((1, height, width)), dtype=tf.float32, name="input")
+    return model, inp
+
+
+def _pick_class(seed: int, classes: int, stream: int) -> int:
+    return int(np.random.default_rng([seed, stream]).integers(classes))
+
+
+# --- loss_gradient(model, inp, target) -------------------------------------
+
+def build_loss(seed: int) -> dict:
+    model, inp = make_model(seed)
+    classes = model.output_shape[-1]
+    target = tf.one_hot([_pick_class(seed, classes, stream=7)], classes, dtype=tf.float32)
+    return {"model": model, "inp": inp, "target": target}
+
+
+def reference_loss(model, inp, target):
+    """d loss / d inp for the categorical crossentropy of model(inp) against target.
+
+    Keras 3 detail: a Keras softmax output carries its logits (`_keras_logits`),
+    and keras.losses.categorical_crossentropy uses them, so this is computed from
+    the logits whatever `from_logits` says; a hand-written -sum(y log p) agrees
+    within the tolerance.
+    """
+    with tf.GradientTape() as tape:
+        probs = model(inp, training=False)
+        loss = keras.losses.categorical_crossentropy(target, probs)
+    return tape.gradient(loss, inp)
+
+
+# --- class_gradient(model, inp, k) ----------------------------------------
+
+def build_class(seed: int) -> dict:
+    model, inp = make_model(seed)
+    return {"model": model, "inp": inp, "k": _pick_class(seed, model.output_shape[-1], stream=8)}
+
+
+def reference_class(model, inp, k):
+    """d p_k / d inp: the gradient of one class's probability."""
+    with tf.GradientTape() as tape:
+        probs = model(inp, training=False)
+        p_k = probs[:, k]
+    return tape.gradient(p_k, inp)
+
+
+# --- logit_gradient(model, inp, k) ----------------------------------------
+
+def build_logit(seed: int) -> dict:
+    model, inp = make_model(seed)
+    return {"model": model, "inp": inp, "k": _pick_class(seed, model.output_shape[-1], stream=9)}
+
+
+def reference_logit(model, inp, k):
+    """d z_k / d inp, where z is the last Dense layer's output before its softmax."""
+    dense = model.layers[-1]
+    with tf.GradientTape() as tape:
+        flat = tf.reshape(inp, (inp.shape[0], -1))
+        logits = tf.matmul(flat, dense.kernel) + dense.bias
+        z_k = logits[:, k]
+    return tape.gradient(z_k, inp)
+
+
+# --- per_class_gradients(model, inp) --------------------------------------
+
+def build_jacobian(seed: int) -> dict:
+    model, inp = make_model(seed)
+    return {"model": model, "inp": inp}
+
+
+def reference_jacobian(model, inp):
+    """Every class's gradient at once: shape (C, H, W), entry k = d p_k / d inp[0].
+
+    One slice per class on a persistent tape, rather than tape.jacobian: the
+    jacobian builds a new tf.function on every call, and after five calls in one
+    process TensorFlow logs a retracing warning into the learner's check cell.
+    """
+    with tf.GradientTape(persistent=True) as tape:
+        probs = model(inp, training=False)
+        per_class = [probs[0, k] for k in range(probs.shape[-1])]
+    grads = [tape.gradient(p_k, inp)[0] for p_k in per_class]
+    del tape
+    return tf.stack(grads)
+
+
+EXERCISES = {
+    "loss_gradient": Exercise(build_loss, reference_loss, rtol=1e-4, atol=1e-6),
+    "class_gradient": Exercise(build_class, reference_class, rtol=1e-4, atol=1e-7),
+    "logit_gradient": Exercise(build_logit, reference_logit, rtol=1e-4, atol=1e-6),
+    "per_class_gradients": Exercise(build_jacobian, reference_jacobian, rtol=1e-4, atol=1e-7),
+}

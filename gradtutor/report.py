@@ -1,0 +1,111 @@
+"""Show verdicts: a rich table in the terminal, HTML in a notebook, JSON for machines."""
+from __future__ import annotations
+
+import html
+import json
+
+from gradtutor.compare import ElementReport
+from gradtutor.engine import ExerciseResult, LessonResult
+
+MARKS = {"pass": "✓", "fail": "✗", "not_attempted": "·", "error": "!", "timeout": "⧗"}
+STYLES = {"pass": "green", "fail": "red", "not_attempted": "dim", "error": "yellow", "timeout": "yellow"}
+LABELS = {"pass": "pass", "fail": "fail", "not_attempted": "not attempted", "error": "error", "timeout": "timeout"}
+
+
+def to_json(result: LessonResult) -> str:
+    return json.dumps(result.to_json(), indent=2)
+
+
+def comparison_rows(reports: list[ElementReport]) -> list[dict]:
+    """Karpathy's cmp(), per returned tensor: exact | allclose | max abs diff | worst element."""
+    rows = []
+    for report in reports:
+        name = "result" if report.element is None else f"element {report.element}"
+        if report.max_abs_diff is None:
+            rows.append({"tensor": name, "exact": "—", "allclose": "—", "max abs diff": "—",
+                         "worst element": report.detail or report.symptom or ""})
+            continue
+        worst = "—"
+        if report.worst_index is not None and report.learner_at_worst is not None:
+            index = "[" + ", ".join(map(str, report.worst_index)) + "]"
+            worst = f"{index}: {report.learner_at_worst:.6g} vs {report.reference_at_worst:.6g}"
+        rows.append({"tensor": name, "exact": _yes(report.exact), "allclose": _yes(report.allclose),
+                     "max abs diff": f"{report.max_abs_diff:.3g}", "worst element": worst})
+    return rows
+
+
+def _yes(value) -> str:
+    return "—" if value is None else ("yes" if value else "no")
+
+
+# --------------------------------------------------------------------------- terminal
+
+
+def print_lesson(console, result: LessonResult, verbose: bool = False) -> None:
+    from rich.table import Table
+
+    lesson = result.lesson
+    table = Table(title=f"{lesson.id} · {lesson.title}", title_justify="left", caption=result.source,
+                  caption_justify="left", show_edge=False)
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("exercise")
+    table.add_column("function", style="cyan")
+    table.add_column("status")
+    table.add_column("points", justify="right")
+    for number, exercise in enumerate(result.exercises, start=1):
+        index = next((i for i, e in enumerate(lesson.exercises, 1) if e.id == exercise.id), number)
+        status = f"[{STYLES[exercise.status]}]{MARKS[exercise.status]} {LABELS[exercise.status]}[/]"
+        table.add_row(str(index), exercise.id, exercise.function + "()", status,
+                      f"{exercise.points}/{exercise.max_points}")
+    console.print(table)
+    for exercise in result.exercises:
+        if exercise.status == "pass" and not verbose:
+            continue
+        style = STYLES[exercise.status]
+        console.print(f"[{style}]{MARKS[exercise.status]} {exercise.id}[/]: ", end="")
+        console.print(exercise.message, markup=False, highlight=False)
+        if exercise.status == "fail" and exercise.reports:
+            _print_comparison(console, exercise)
+        if exercise.output.strip() and exercise.status != "pass":
+            console.print("  [dim]your code printed:[/]", exercise.output.strip()[:400], markup=True, highlight=False)
+    points = sum(e.points for e in result.exercises)
+    maximum = sum(e.max_points for e in result.exercises)
+    colour = "green" if result.passed == result.total else "yellow"
+    console.print(f"[{colour}]{result.passed}/{result.total} passed · {points}/{maximum} points[/]")
+    if result.passed < result.total and any(e.status in ("fail", "not_attempted") for e in result.exercises):
+        console.print(f"[dim]Stuck? gradtutor hint {lesson.id} <exercise>[/]")
+
+
+def _print_comparison(console, exercise: ExerciseResult) -> None:
+    from rich.table import Table
+
+    rows = comparison_rows(exercise.reports)
+    if not rows:
+        return
+    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="dim")
+    for column in rows[0]:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*row.values())
+    seed = exercise.reports[0].seed
+    console.print(f"  [dim]on input seed {seed}:[/]")
+    console.print(table)
+
+
+# --------------------------------------------------------------------------- notebook
+
+
+def exercise_html(lesson_id: str, exercise: ExerciseResult) -> str:
+    colour = {"pass": "#1a7f37", "fail": "#cf222e"}.get(exercise.status, "#9a6700")
+    head = (f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">'
+            f'<b style="color:{colour}">{MARKS[exercise.status]} {html.escape(lesson_id)} / '
+            f'{html.escape(exercise.id)}: {LABELS[exercise.status]}</b><br>{html.escape(exercise.message)}')
+    rows = comparison_rows(exercise.reports) if exercise.status == "fail" else []
+    if rows:
+        cells = "".join(f"<th style='text-align:left;padding:2px 8px'>{html.escape(k)}</th>" for k in rows[0])
+        body = "".join(
+            "<tr>" + "".join(f"<td style='padding:2px 8px'>{html.escape(str(v))}</td>" for v in row.values()) + "</tr>"
+            for row in rows
+        )
+        head += f"<table style='margin-top:6px'><tr>{cells}</tr>{body}</table>"
+    return head + "</div>"

@@ -1,0 +1,253 @@
+"""The parent's side of the worker: start it, hand it jobs, enforce time limits.
+
+This process never imports TensorFlow and never runs learner code. It reads
+back only plain JSON and .npz arrays (loaded with allow_pickle=False), and a
+result counts only if it carries the nonce this job was given.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import secrets
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+IMPORT_TIMEOUT = 180.0  # TensorFlow's import on a loaded 2-core machine
+MAX_RESULT_BYTES = 50 * 1024 * 1024
+
+
+class WorkerFailed(Exception):
+    """The worker process could not be started or died; the message says why."""
+
+
+@dataclasses.dataclass
+class Outcome:
+    """What one job left behind: a result per exercise, filled in order."""
+
+    slots: list  # per exercise: (result.json dict, arrays) or None where the job never got to it
+    exit: dict | None  # {"code": n} or {"signal": n}; None if the worker died
+    timed_out: bool = False
+    output: str = ""  # what the learner's code printed
+    problem: str | None = None  # why the job ended early
+
+    @property
+    def stopped_at(self) -> int | None:
+        """Index of the first exercise without a result (where a hang or crash happened)."""
+        return next((i for i, slot in enumerate(self.slots) if slot is None), None)
+
+
+class Worker:
+    """A long-lived `python -m gradtutor.worker` that forks one child per job."""
+
+    def __init__(self, memory_mb: int | None = 4096):
+        self.memory_mb = memory_mb
+        self._process: subprocess.Popen | None = None
+        self._buffer = b""
+        self._selector: selectors.BaseSelector | None = None
+        self._jobs = 0
+        self.start()
+
+    # -- life cycle -------------------------------------------------------------------
+    def start(self) -> None:
+        env = dict(os.environ)
+        env.setdefault("PYTHONHASHSEED", "0")  # same verdicts whatever the caller's hash seed
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "gradtutor.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,  # Ctrl-C in the terminal reaches us, and we stop it cleanly
+        )
+        self._buffer = b""
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._process.stdout, selectors.EVENT_READ)
+        self._ready = False
+
+    def wait_ready(self) -> None:
+        """Block until TensorFlow is imported in the worker (the slow part of the first check)."""
+        if self._ready:
+            return
+        message = self._read_message(time.monotonic() + IMPORT_TIMEOUT)
+        if not message or not message.get("ready"):
+            self.close()
+            raise WorkerFailed("the checker's worker could not import TensorFlow — run `python -c 'import tensorflow'` to see why")
+        self._ready = True
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if not self._ready:  # still importing TensorFlow: nothing to finish, stop it now
+            _kill_group(process.pid)
+        try:
+            process.stdin.close()
+        except OSError:
+            pass
+        try:
+            process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            _kill_group(process.pid)
+            process.wait()
+        if self._selector:
+            self._selector.close()
+
+    def __enter__(self) -> "Worker":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- jobs ---------------------------------------------------------------------------
+    def run(self, job: dict, timeout: float) -> Outcome:
+        """Run one job in a fresh child. Each exercise gets `timeout` seconds, counted from
+        when the previous one finished; after that the child is killed."""
+        if not self.alive:
+            self.start()
+        self.wait_ready()
+        self._jobs += 1
+        count = len(job["exercises"])
+        out = Path(tempfile.mkdtemp(prefix="gradtutor-job-"))
+        nonce = secrets.token_hex(16)
+        try:
+            request = dict(job, id=self._jobs, nonce=nonce, out=str(out), memory_mb=self.memory_mb)
+            try:
+                self._process.stdin.write((json.dumps(request) + "\n").encode())
+                self._process.stdin.flush()
+            except (BrokenPipeError, OSError):
+                self.close()
+                return Outcome([None] * count, None, problem="the checker's worker stopped unexpectedly")
+            started = self._read_message(time.monotonic() + 30)
+            if not started or "pid" not in started:
+                self.close()
+                return Outcome([None] * count, None, problem="the checker's worker stopped unexpectedly")
+            finished, timed_out = self._wait(out, count, timeout)
+            if timed_out:
+                _kill_group(started["pid"])
+                finished = self._read_message(time.monotonic() + 10)
+            if finished is None:  # the worker itself died (the child may have killed it)
+                _kill_group(started["pid"])
+                self.close()
+            return self._collect(out, nonce, count, finished, timed_out)
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+
+    def _wait(self, out: Path, count: int, timeout: float) -> tuple[dict | None, bool]:
+        """The worker's exit message; (None, True) when an exercise ran past its time."""
+        done = 0
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self._read_message(min(deadline, time.monotonic() + 0.05))
+            if message is not None or not self.alive:
+                return message, False
+            now_done = _filled(out, count)
+            if now_done > done:  # progress: the next exercise gets its full time
+                done, deadline = now_done, time.monotonic() + timeout
+            elif time.monotonic() >= deadline:
+                return None, True
+
+    def _collect(self, out: Path, nonce: str, count: int, finished: dict | None, timed_out: bool) -> Outcome:
+        exit_status = finished.get("exit") if finished else None
+        outcome = Outcome([None] * count, exit_status, timed_out=timed_out, output=_read_text(out / "output.txt"))
+        for index in range(count):
+            result_file = out / f"result-{index}.json"
+            if not result_file.is_file() or result_file.stat().st_size == 0:
+                break
+            try:
+                if result_file.stat().st_size > MAX_RESULT_BYTES:
+                    raise ValueError("result too large")
+                result = json.loads(result_file.read_text())
+                if not isinstance(result, dict) or result.get("nonce") != nonce:
+                    raise ValueError("nonce mismatch")
+                arrays = _load_arrays(out / f"arrays-{index}.npz")
+            except (ValueError, OSError, UnicodeDecodeError):
+                outcome.problem = "its result could not be read back (was gradtutor's result file overwritten?)"
+                return outcome
+            outcome.slots[index] = (result, arrays)
+        if outcome.stopped_at is not None and not timed_out:
+            outcome.problem = _describe_missing_result(exit_status, out)
+        return outcome
+
+    def _read_message(self, deadline: float) -> dict | None:
+        """The next JSON line from the worker, or None on timeout or end of stream."""
+        while b"\n" not in self._buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self._process is None:
+                return None
+            if not self._selector.select(remaining):
+                continue
+            chunk = os.read(self._process.stdout.fileno(), 65536)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        try:
+            message = json.loads(line)
+        except json.JSONDecodeError:
+            return None
+        return message if isinstance(message, dict) else None
+
+
+def _filled(out: Path, count: int) -> int:
+    """How many result slots the child has written so far."""
+    filled = 0
+    for index in range(count):
+        try:
+            if (out / f"result-{index}.json").stat().st_size == 0:
+                break
+        except OSError:
+            break
+        filled += 1
+    return filled
+
+
+def _load_arrays(path: Path) -> dict[str, np.ndarray]:
+    if not path.is_file() or path.stat().st_size == 0:
+        return {}
+    with np.load(path, allow_pickle=False) as archive:
+        arrays = {key: archive[key] for key in archive.files}
+    for array in arrays.values():
+        if not isinstance(array, np.ndarray) or array.dtype.kind not in "biufc":
+            raise ValueError("non-numeric array")
+    return arrays
+
+
+def _describe_missing_result(exit_status: dict | None, out: Path) -> str:
+    if exit_status is None:
+        return "the checker's worker was stopped while running it (did the code kill other processes?)"
+    if "signal" in exit_status:
+        number = exit_status["signal"]
+        name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
+        hint = " — probably over the memory cap" if number in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS) else ""
+        return f"the process crashed with {name}{hint}"
+    if _read_text(out / "worker-error.txt").strip():
+        return "the checker failed while running it: " + _read_text(out / "worker-error.txt").strip().splitlines()[-1]
+    return f"the code ended the process (exit code {exit_status.get('code')}) before returning — do not call os._exit() or kill the process"
+
+
+def _read_text(path: Path, limit: int = 4000) -> str:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

@@ -1,0 +1,52 @@
+"""`gradtutor watch`: check again on every save, with a worker kept warm.
+
+TensorFlow is imported once, when watching starts; each save then costs a fork
+and the exercises themselves, well under a second for these lessons.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from gradtutor import extract, report, workspace
+from gradtutor.engine import Checker
+
+VERDICT_LINE = "watching {path} — save to check again, Ctrl-C to stop"
+
+
+def watch(lesson, path: Path, interval: float = 0.2, timeout: float = 30.0, memory_mb: int | None = 4096) -> int:
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    with Checker(timeout=timeout, memory_mb=memory_mb) as checker:
+        seen = None
+        try:
+            while True:
+                stamp = _stamp(path)
+                if stamp != seen:
+                    seen = stamp
+                    _check_once(console, checker, lesson, path)
+                    console.print(f"[dim]{time.strftime('%H:%M:%S')} " + VERDICT_LINE.format(path=path) + "[/]")
+                time.sleep(interval)
+        except KeyboardInterrupt:
+            console.print("stopped watching")
+            return 0
+
+
+def _stamp(path: Path):
+    try:
+        info = path.stat()
+        return (info.st_mtime_ns, info.st_size)
+    except OSError:
+        return None
+
+
+def _check_once(console, checker: Checker, lesson, path: Path) -> None:
+    try:
+        cells = extract.read_cells(path)
+    except extract.UnreadableFile as exc:
+        console.print(f"[yellow]{exc}[/]", markup=True)
+        return
+    result = checker.check_cells(lesson, cells, None, "all", str(path))
+    workspace.record(path, lesson.id, {e.id: e.status for e in result.exercises})
+    report.print_lesson(console, result)

@@ -1,0 +1,114 @@
+"""The learner's workspace: the folder `gradtutor init` made, and their progress.
+
+Checking never writes into the workspace: progress is kept in the user's state
+folder ($GRADTUTOR_HOME, else $XDG_STATE_HOME/gradtutor, else
+~/.local/state/gradtutor), keyed by the notebook's absolute path.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import shutil
+from pathlib import Path
+
+from gradtutor import course
+
+MARKER = ".gradtutor-workspace"
+
+
+class WorkspaceError(Exception):
+    """A workspace problem; the message says what to do."""
+
+
+def init(folder: Path) -> list[tuple[Path, str]]:
+    """Copy every lesson notebook into `folder`; never overwrite. Returns (path, what happened)."""
+    folder = folder.expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise WorkspaceError(f"{folder} exists and is not a folder — choose another name")
+    folder.mkdir(parents=True, exist_ok=True)
+    marker = folder / MARKER
+    if not marker.exists():
+        marker.write_text("This folder is a gradtutor workspace: `gradtutor check LESSON` grades the notebooks here.\n")
+    done = []
+    for lesson in course.load().lessons:
+        target = notebook_path(folder, lesson)
+        if target.exists():
+            done.append((target, "kept (already there)"))
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(lesson.release_notebook(), target)
+        done.append((target, "created"))
+    return done
+
+
+def find(start: Path | None = None) -> Path | None:
+    """The workspace containing `start` (default: the current folder), or None."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / MARKER).is_file():
+            return folder
+    return None
+
+
+def notebook_path(workspace: Path, lesson: course.Lesson) -> Path:
+    return workspace / lesson.id / lesson.notebook
+
+
+def reset(workspace: Path, lesson: course.Lesson) -> tuple[Path, Path | None]:
+    """A fresh copy of the lesson; the old file is renamed to a timestamped backup, never deleted."""
+    target = notebook_path(workspace, lesson)
+    backup = None
+    if target.exists():
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        backup = target.with_name(f"{target.stem}.backup-{stamp}{target.suffix}")
+        counter = 1
+        while backup.exists():
+            backup = target.with_name(f"{target.stem}.backup-{stamp}-{counter}{target.suffix}")
+            counter += 1
+        target.rename(backup)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(lesson.release_notebook(), target)
+    return target, backup
+
+
+# --------------------------------------------------------------------------- progress
+
+
+def _state_file() -> Path:
+    home = os.environ.get("GRADTUTOR_HOME")
+    if home:
+        base = Path(home)
+    else:
+        base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "gradtutor"
+    return base / "progress.json"
+
+
+def load_progress() -> dict:
+    try:
+        data = json.loads(_state_file().read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def record(notebook: Path, lesson_id: str, statuses: dict[str, str]) -> None:
+    """Remember the latest status of each exercise checked in this notebook."""
+    data = load_progress()
+    key = str(Path(notebook).resolve())
+    entry = data.setdefault(key, {"lesson": lesson_id, "exercises": {}})
+    entry["lesson"] = lesson_id
+    entry["exercises"].update(statuses)
+    entry["checked"] = datetime.datetime.now().isoformat(timespec="seconds")
+    path = _state_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1))
+        tmp.replace(path)
+    except OSError:
+        pass  # progress is a convenience; never fail a check over it
+
+
+def progress_of(notebook: Path) -> dict[str, str]:
+    return load_progress().get(str(Path(notebook).resolve()), {}).get("exercises", {})

@@ -1,0 +1,12 @@
+"""nbgrader configuration: solutions/ is the source, lessons/ the release.
+
+`nbgrader generate_assignment lessonN` turns solutions/lessonN/ into lessons/lessonN/.
+"""
+c = get_config()  # noqa: F821 (provided by nbgrader when it loads this file)
+
+c.CourseDirectory.root = "."
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "lessons"
+c.CourseDirectory.course_id = "gradtutor"
+# Keep release notebooks clean for diffs: no outputs, no execution counts.
+c.ClearOutput.enabled = True

@@ -1,0 +1,438 @@
+"""Real nbgrader autograding of every lesson: a synthetic class per lesson, graded with `gradtutor grade`.
+
+For each lesson a course folder is made with `gradtutor classroom init`, the
+assignment is generated with nbgrader, and a class is written into
+submitted/: a correct submission, the untouched release, every known-wrong
+answer of tests/answers/<lesson>.toml (packed several exercises to a
+notebook), an answer hard-coded from the visible inputs, an infinite loop, a
+function that ends its process, a corrupt file, deleted / edited test cells,
+a renamed function and a kernel that dies. `gradtutor grade --jobs 2` grades
+it into nbgrader's SQLite gradebook; the tests read the exact scores back from
+the gradebook, the result lines from the command's output, and the diagnoses
+from `nbgrader generate_feedback`'s HTML. One lesson's class is also graded by
+a serial `nbgrader autograde`, and the two gradebooks must be identical.
+"""
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from gradtutor import course
+
+REPO = Path(__file__).resolve().parent.parent
+ANSWERS = REPO / "tests" / "answers"
+BIN = Path(sys.executable).parent
+IDENTITY_LESSON = "lesson2"  # whose class is also graded by a serial `nbgrader autograde`
+
+pytestmark = pytest.mark.xdist_group("classroom")
+
+
+# --------------------------------------------------------------------------- running things
+
+
+def tool_env() -> dict:
+    """nbgrader needs `alembic` on PATH; the kernels must be this venv's Python."""
+    env = dict(os.environ)
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    env.pop("JUPYTER_PLATFORM_DIRS", None)
+    return env
+
+
+def run(args: list[str], cwd: Path, timeout: float = 1200) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=cwd, env=tool_env(), capture_output=True, text=True, timeout=timeout)
+
+
+def gradtutor(*args: str, cwd: Path, timeout: float = 1200) -> subprocess.CompletedProcess:
+    return run([sys.executable, "-m", "gradtutor", *args], cwd=cwd, timeout=timeout)
+
+
+def nbgrader(*args: str, cwd: Path, timeout: float = 1200) -> subprocess.CompletedProcess:
+    return run([str(BIN / "nbgrader"), *args], cwd=cwd, timeout=timeout)
+
+
+def make_course(folder: Path, lessons: list[str]) -> Path:
+    """`gradtutor classroom init`, then `nbgrader generate_assignment` for each lesson."""
+    made = gradtutor("classroom", "init", str(folder), cwd=folder.parent)
+    assert made.returncode == 0, made.stderr
+    for lesson in lessons:
+        generated = nbgrader("generate_assignment", lesson, cwd=folder)
+        assert generated.returncode == 0, generated.stdout + generated.stderr
+        assert (folder / "release" / lesson / f"{lesson}.ipynb").is_file()
+    return folder
+
+
+def read_gradebook(folder: Path, lesson: str) -> dict:
+    """student → {"score", "max_score", "grades": {grade_id: (auto, manual, needs_manual, max)}, "comments"}."""
+    from nbgrader.api import Gradebook
+
+    config = (folder / "nbgrader_config.py").read_text()
+    course_id = re.search(r"course_id = '([^']+)'", config).group(1)
+    book = {}
+    with Gradebook(f"sqlite:///{folder / 'gradebook.db'}", course_id) as gb:
+        for submission in gb.find_assignment(lesson).submissions:
+            entry = {"score": submission.score, "max_score": submission.max_score, "grades": {}, "comments": {}}
+            for notebook in submission.notebooks:
+                for grade in notebook.grades:
+                    entry["grades"][grade.name] = (grade.auto_score, grade.manual_score, grade.needs_manual_grade,
+                                                   grade.max_score, grade.score)
+                for comment in notebook.comments:
+                    entry["comments"][comment.name] = (comment.auto_comment, comment.manual_comment)
+            book[submission.student_id] = entry
+    return book
+
+
+def generate_feedback(folder: Path, lesson: str) -> None:
+    made = nbgrader("generate_feedback", lesson, "--force", cwd=folder)
+    # A submission nbgrader could not autograde (corrupt, dead kernel) has no feedback; the rest must.
+    assert "Traceback" not in made.stderr or "generate_feedback" in made.stderr
+
+
+def feedback_text(folder: Path, student: str, lesson: str) -> str:
+    return html.unescape((folder / "feedback" / student / lesson / f"{lesson}.html").read_text())
+
+
+# --------------------------------------------------------------------------- the answers
+
+
+def solution_code(lesson: course.Lesson, exercise: course.Exercise) -> str:
+    """The solutions notebook's answer cell, without nbgrader's markers."""
+    nb = nbformat.read(lesson.source_notebook(), as_version=4)
+    for cell in nb.cells:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == exercise.id:
+            return "\n".join(line for line in cell.source.splitlines()
+                             if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")) + "\n"
+    raise AssertionError(f"{lesson.source_notebook()} has no answer cell {exercise.id}")
+
+
+def answers_of(lesson_id: str) -> list[dict]:
+    path = ANSWERS / f"{lesson_id}.toml"
+    assert path.is_file(), f"{path} is missing: every lesson needs its known-wrong answers"
+    return tomllib.loads(path.read_text())["answer"]
+
+
+# How a hard-coded answer recognises the visible inputs it was written for:
+# the sum of its first array argument.
+KEY_SOURCE = '''
+def _input_key(args):
+    import numpy as _np
+    for arg in args:
+        try:
+            array = _np.asarray(arg, dtype=_np.float64)
+        except Exception:
+            continue
+        if array.size > 1:
+            return round(float(array.sum()), 3)
+    return None
+'''
+
+REFERENCE_SCRIPT = KEY_SOURCE + '''
+import json, sys
+import gradtutor.quiet
+import numpy as np
+from gradtutor.references import VISIBLE_SEEDS, HIDDEN_SEEDS, exercises_of
+
+def plain(value):
+    if isinstance(value, (tuple, list)):
+        return {"tuple": [plain(v)["value"] for v in value], "dtype": value[0].dtype.name}
+    return {"value": np.asarray(value).tolist(), "dtype": value.dtype.name}
+
+table = {}
+for lesson, ids in json.loads(sys.argv[1]).items():
+    exercises = exercises_of(lesson)
+    for exercise in ids:
+        entry = table.setdefault(lesson, {}).setdefault(exercise, {})
+        for seed in VISIBLE_SEEDS + HIDDEN_SEEDS:
+            inputs = list(exercises[exercise].build(seed).values())
+            key = _input_key(inputs)
+            value = exercises[exercise].reference(*inputs)
+            entry[str(seed)] = {"key": key, "visible": seed in VISIBLE_SEEDS, **plain(value)}
+print(json.dumps(table))
+'''
+
+
+def reference_table(lesson_ids: list[str]) -> dict:
+    """For every exercise and seed: the input key and the reference answer (computed with TensorFlow)."""
+    wanted = {l: [e.id for e in course.load().lesson(l).exercises] for l in lesson_ids}
+    done = run([sys.executable, "-c", REFERENCE_SCRIPT, json.dumps(wanted)], cwd=REPO, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def hard_coded_code(exercise: course.Exercise, seeds: dict) -> str:
+    """An answer that returns the visible inputs' reference values, looked up by input: right on
+    the seeds a learner sees, wrong everywhere else."""
+    visible = {entry["key"]: entry for entry in seeds.values() if entry["visible"]}
+    assert len(visible) == len([e for e in seeds.values() if e["visible"]]), "visible inputs share a key"
+    first = next(iter(visible.values()))
+    table = {key: (entry.get("tuple") or entry["value"]) for key, entry in visible.items()}
+    as_tuple = "tuple" in first
+    body = ("tuple(tf.constant(v, dtype=tf.%s) for v in answer)" if as_tuple else "tf.constant(answer, dtype=tf.%s)") % first["dtype"]
+    return (f"def {exercise.function}(*args):\n"
+            f"    # the answers I printed for the two example inputs\n"
+            f"{_indent(KEY_SOURCE)}\n"
+            f"    seen = {table!r}\n"
+            f"    answer = seen.get(_input_key(args), seen[{next(iter(visible))!r}])\n"
+            f"    return {body}\n")
+
+
+def _indent(code: str) -> str:
+    return "\n".join("    " + line if line.strip() else "" for line in code.strip("\n").splitlines())
+
+
+LOOP = '''def {function}(*args):
+    import time
+    while True:  # waits for a convergence that never comes
+        time.sleep(0.2)
+'''
+
+EXIT = '''def {function}(*args):
+    import os
+    os._exit(3)
+'''
+
+
+# --------------------------------------------------------------------------- the class
+
+
+@dataclasses.dataclass
+class Slot:
+    """What one exercise of one submission holds, and what grading must make of it."""
+
+    code: str | None  # the answer cell's new source; None keeps the release's (not attempted)
+    earns: bool  # full points for the exercise, or 0
+    feedback: list[str] = dataclasses.field(default_factory=list)  # text the feedback HTML must show
+    name: str = ""
+
+
+@dataclasses.dataclass
+class Student:
+    id: str
+    slots: dict[str, Slot]  # exercise id → slot
+    expect_in_line: list[str] = dataclasses.field(default_factory=list)  # text its result line must hold
+    graded: bool = True  # nbgrader can autograde it (a corrupt file or a dead kernel cannot)
+    hidden_values: dict | None = None  # exercise → hidden-seed reference values the feedback must not show
+
+
+def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[Student]:
+    """Write the synthetic class into folder/submitted/ and return what each submission must score."""
+    release = nbformat.read(folder / "release" / lesson.id / lesson.notebook, as_version=4)
+    exercises = list(lesson.exercises)
+    assert len(exercises) >= 3, f"{lesson.id}: the tampered submission needs three exercises"
+    solution = {e.id: solution_code(lesson, e) for e in exercises}
+    correct = {e.id: Slot(solution[e.id], True, name="solution") for e in exercises}
+    students: list[Student] = [Student("correct", dict(correct)),
+                               Student("untouched", {e.id: Slot(None, False, ["not attempted"]) for e in exercises})]
+
+    # Known-wrong answers, one per exercise per submission; free slots take the special cases.
+    answers = answers_of(lesson.id)
+    wrong = {e.id: [a for a in answers if a["exercise"] == e.id and a["expect"] != "pass"] for e in exercises}
+    right = {e.id: [a for a in answers if a["exercise"] == e.id and a["expect"] == "pass"] for e in exercises}
+    for exercise in exercises:
+        assert wrong[exercise.id], f"{lesson.id} {exercise.id}: no known-wrong answers in tests/answers"
+    queue = {e.id: [Slot(a["code"], False, [a["diagnosis"]] if a.get("diagnosis") else [], a["name"])
+                    for a in wrong[e.id]] for e in exercises}
+    hidden_values = {}
+    for exercise in exercises:  # every exercise: an answer hard-coded from the visible inputs
+        seeds = references[lesson.id][exercise.id]
+        queue[exercise.id].append(Slot(hard_coded_code(exercise, seeds), False,
+                                       ["right on the visible inputs, wrong on a hidden one"], "hard-coded"))
+        hidden_values[exercise.id] = [entry.get("tuple") or entry["value"] for entry in seeds.values() if not entry["visible"]]
+    first, second = exercises[0], exercises[1]
+    queue[first.id].append(Slot(LOOP.format(function=first.function), False, ["did not finish within"], "infinite loop"))
+    queue[second.id].append(Slot(EXIT.format(function=second.function), False, ["ended the process"], "os._exit"))
+    for exercise in exercises:  # other right answers people write must earn the points too
+        queue[exercise.id].extend(Slot(a["code"], True, name=a["name"]) for a in right[exercise.id])
+    rounds = max(len(q) for q in queue.values())
+    for number in range(rounds):
+        slots = {e.id: (queue[e.id][number] if number < len(queue[e.id]) else correct[e.id]) for e in exercises}
+        students.append(Student(f"answers{number + 1:02d}", slots, hidden_values=hidden_values))
+
+    # What breaks the machinery.
+    e0, e1, e2 = exercises[:3]
+    tampered = dict(correct)
+    tampered[e0.id] = Slot(solution[e0.id], False, name="its test cell deleted")
+    tampered[e1.id] = Slot(None, False, name="its test cell edited")
+    renamed = re.sub(rf"def {e2.function}\(", f"def {e2.function}_v2(", solution[e2.id])
+    tampered[e2.id] = Slot(renamed, False, [f"name '{e2.function}' is not defined"], "renamed function")
+    students.append(Student("tampered", tampered, [f"test cell check_{e0.id} deleted", f"test cell check_{e1.id} edited"]))
+    students.append(Student("corrupt", {e.id: Slot(solution[e.id], False) for e in exercises},
+                            ["corrupt notebook", "scored 0"], graded=False))
+    dies = {e.id: Slot(solution[e.id], False) for e in exercises}
+    dies[e0.id] = Slot(solution[e0.id] + "\nimport os\nos._exit(1)  # 'restart the kernel'\n", False)
+    students.append(Student("dies", dies, ["kernel died", "scored 0"], graded=False))
+
+    for student in students:
+        nb = _submission(release, student)
+        target = folder / "submitted" / student.id / lesson.id / lesson.notebook
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = nbformat.writes(nb)
+        if student.id == "corrupt":
+            text = text[: len(text) // 2]  # a notebook saved half-way
+        target.write_text(text)
+    return students
+
+
+def _submission(release, student: Student):
+    nb = nbformat.from_dict(json.loads(json.dumps(release)))  # a deep copy
+    cells = []
+    for cell in nb.cells:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        slot = student.slots.get(grade_id)
+        if slot is not None and slot.code is not None:
+            cell.source = slot.code
+        exercise = grade_id[len("check_"):] if grade_id and grade_id.startswith("check_") else None
+        if exercise in student.slots and student.id == "tampered":
+            if student.slots[exercise].name == "its test cell deleted":
+                continue
+            if student.slots[exercise].name == "its test cell edited":
+                cell.source = "print('all tests passed')  # the checker was too strict\n"
+        cells.append(cell)
+    nb.cells = cells
+    return nb
+
+
+def expected_points(lesson: course.Lesson, student: Student) -> dict[str, float]:
+    return {f"check_{e.id}": float(e.points if student.slots[e.id].earns and student.graded else 0)
+            for e in lesson.exercises}
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+def _lessons() -> list[str]:
+    return [lesson.id for lesson in course.load().lessons]
+
+
+@pytest.fixture(scope="session")
+def references():
+    return reference_table([l for l in _lessons() if course.load().lesson(l).exercises])
+
+
+@dataclasses.dataclass
+class GradedClass:
+    lesson: course.Lesson
+    folder: Path
+    students: list[Student]
+    output: str
+    returncode: int
+    pristine: Path  # a copy of the course before grading, for the serial nbgrader run
+
+
+@pytest.fixture(scope="module", params=_lessons())
+def graded(request, tmp_path_factory, references) -> GradedClass:
+    lesson = course.load().lesson(request.param)
+    assert lesson.exercises, f"{lesson.id} has no exercises in gradtutor/course.toml"
+    assert lesson.source_notebook().is_file(), f"{lesson.source_notebook()} is missing"
+    root = tmp_path_factory.mktemp(f"class-{lesson.id}")
+    folder = make_course(root / "course", [lesson.id])
+    students = build_class(folder, lesson, references)
+    pristine = root / "pristine"
+    if lesson.id == IDENTITY_LESSON:
+        shutil.copytree(folder, pristine)
+    done = gradtutor("grade", str(folder), lesson.id, "--jobs", "2", "--verbose", cwd=root)
+    generate_feedback(folder, lesson.id)
+    return GradedClass(lesson, folder, students, done.stdout + done.stderr, done.returncode, pristine)
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def test_every_submission_gets_its_exact_score_in_the_gradebook(graded):
+    book = read_gradebook(graded.folder, graded.lesson.id)
+    assert sorted(book) == sorted(s.id for s in graded.students), graded.output
+    for student in graded.students:
+        want = expected_points(graded.lesson, student)
+        got = {name: grade[4] for name, grade in book[student.id]["grades"].items()}
+        assert got == want, f"{student.id}: {got} != {want}\n{graded.output}"
+        assert book[student.id]["score"] == sum(want.values())
+        assert book[student.id]["max_score"] == graded.lesson.points
+
+
+def test_a_correct_submission_gets_every_point_and_the_release_none(graded):
+    book = read_gradebook(graded.folder, graded.lesson.id)
+    assert book["correct"]["score"] == graded.lesson.points
+    assert book["untouched"]["score"] == 0
+    # nbgrader scored every test cell itself: no cell was left for manual grading
+    assert not any(grade[2] for grade in book["correct"]["grades"].values())
+
+
+def test_every_submission_has_a_result_line_naming_student_notebook_and_score(graded):
+    lines = graded.output.splitlines()
+    notebook = graded.lesson.notebook
+    for student in graded.students:
+        mine = [line for line in lines if re.match(rf"^\S\s+{re.escape(student.id)}\s+{re.escape(notebook)}\s", line)]
+        assert len(mine) == 1, f"{student.id}: {mine}\n{graded.output}"
+        points = sum(expected_points(graded.lesson, student).values())
+        assert f"{points:g}/{graded.lesson.points:g}" in mine[0], mine[0]
+        for text in student.expect_in_line:
+            assert text in mine[0], f"{student.id}: {text!r} not in {mine[0]!r}"
+    assert graded.returncode == 1, "corrupt and dead-kernel submissions could not be autograded: exit code 1"
+    assert "Traceback" not in graded.output
+
+
+def test_feedback_shows_the_diagnosis_of_every_lost_point(graded):
+    for student in graded.students:
+        if not student.graded:
+            assert not (graded.folder / "feedback" / student.id).exists()
+            continue
+        text = feedback_text(graded.folder, student.id, graded.lesson.id)
+        for exercise_id, slot in student.slots.items():
+            for expected in slot.feedback:
+                assert expected.lower() in text.lower(), f"{student.id} {exercise_id} ({slot.name}): {expected!r} not in feedback"
+
+
+def test_feedback_never_shows_the_hidden_inputs_expected_values(graded):
+    checked = 0
+    for student in graded.students:
+        if not student.hidden_values:
+            continue
+        text = feedback_text(graded.folder, student.id, graded.lesson.id)
+        shown = set(re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text))
+        for exercise_id, slot in student.slots.items():
+            if slot.name != "hard-coded":
+                continue
+            assert "right on the visible inputs" in text
+            secret = {f"{v:.6g}" for v in _flat(student.hidden_values[exercise_id]) if abs(v) > 1e-3}
+            visible_in_source = set(re.findall(r"-?\d+\.\d+(?:e-?\d+)?", slot.code))
+            leaked = {s for s in secret if s in shown and s not in visible_in_source and "." in s}
+            assert not leaked, f"{student.id} {exercise_id}: hidden reference values in the feedback: {sorted(leaked)[:5]}"
+            checked += 1
+    assert checked == len(graded.lesson.exercises)
+
+
+def _flat(value):
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _flat(item)
+    else:
+        yield float(value)
+
+
+def test_hidden_tests_are_in_the_gradebook_but_not_in_the_release(graded):
+    release = (graded.folder / "release" / graded.lesson.id / graded.lesson.notebook).read_text()
+    assert "BEGIN HIDDEN TESTS" not in release and 'seeds=\\"hidden\\"' not in release
+    autograded = (graded.folder / "autograded" / "correct" / graded.lesson.id / graded.lesson.notebook).read_text()
+    for exercise in graded.lesson.exercises:
+        assert f'check(\\"{graded.lesson.id}\\", \\"{exercise.id}\\"' in release
+    assert autograded.count('seeds=\\"hidden\\"') == len(graded.lesson.exercises)
+
+
+def test_serial_nbgrader_autograde_leaves_the_identical_gradebook(graded):
+    if graded.lesson.id != IDENTITY_LESSON:
+        pytest.skip("the serial comparison runs on one lesson's class")  # noqa: the other lessons' classes
+    done = nbgrader("autograde", graded.lesson.id, cwd=graded.pristine)
+    serial = read_gradebook(graded.pristine, graded.lesson.id)
+    parallel = read_gradebook(graded.folder, graded.lesson.id)
+    assert serial == parallel, done.stdout[-3000:] + done.stderr[-3000:]
+    assert len(serial) == len(graded.students)

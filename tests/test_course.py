@@ -1,0 +1,132 @@
+"""The course self-check: is the manifest consistent with every file, and does every lesson work?
+
+Like `rustlings dev check`: names are unique, every exercise has its notebook
+cells, reference and hints, committed notebooks are clean, every solution
+passes and every untouched starter is "not attempted".
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from gradtutor import course
+
+REPO = Path(__file__).resolve().parent.parent
+COURSE = course.load()
+LESSONS = [pytest.param(lesson, id=lesson.id) for lesson in COURSE.lessons]
+WHENS = {"none", "type", "shape", "dtype", "nonfinite", "zeros", "values", "error", "any"}
+
+
+def _notebook(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def test_are_lesson_names_unique_and_numbered_in_order():
+    assert [l.number for l in COURSE.lessons] == list(range(1, len(COURSE.lessons) + 1))
+    for attribute in ("id", "slug", "title"):
+        values = [getattr(l, attribute) for l in COURSE.lessons]
+        assert len(set(values)) == len(values), f"duplicate lesson {attribute}"
+    assert [l.id for l in COURSE.lessons] == [f"lesson{n}" for n in range(1, 5)]
+
+
+def test_can_a_lesson_be_named_three_ways():
+    for lesson in COURSE.lessons:
+        assert COURSE.lesson(lesson.id) is lesson
+        assert COURSE.lesson(str(lesson.number)) is lesson
+        assert COURSE.lesson(lesson.slug) is lesson
+    with pytest.raises(course.UnknownLesson, match="choose one of"):
+        COURSE.lesson("lesson99")
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_is_each_exercise_fully_described(lesson):
+    assert len(lesson.exercises) >= 3, f"{lesson.id} needs at least 3 exercises"
+    ids = [e.id for e in lesson.exercises]
+    functions = [e.function for e in lesson.exercises]
+    assert len(set(ids)) == len(ids) and len(set(functions)) == len(functions)
+    for exercise in lesson.exercises:
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", exercise.id), exercise.id
+        assert exercise.points >= 1
+        assert len(exercise.hints) >= 3, f"{lesson.id} {exercise.id}: a hint ladder has at least 3 rungs"
+        assert exercise.diagnoses, f"{lesson.id} {exercise.id}: no diagnoses"
+        for rule in exercise.diagnoses:
+            assert rule.when in WHENS, f"{lesson.id} {exercise.id}: unknown when={rule.when!r}"
+            for pattern in (rule.source_has, rule.source_lacks, rule.error_has):
+                if pattern:
+                    re.compile(pattern)
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_does_the_reference_module_match_the_manifest(lesson):
+    module = importlib.import_module(f"gradtutor.references.{lesson.id}")
+    assert set(module.EXERCISES) == {e.id for e in lesson.exercises}
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_are_the_source_notebook_cells_graded_as_the_manifest_says(lesson):
+    cells = _notebook(lesson.source_notebook())["cells"]
+    by_id = {c["metadata"].get("nbgrader", {}).get("grade_id"): c for c in cells}
+    for exercise in lesson.exercises:
+        answer = by_id.get(exercise.id)
+        assert answer is not None, f"{lesson.id}: no answer cell with grade_id {exercise.id}"
+        meta = answer["metadata"]["nbgrader"]
+        assert meta["solution"] is True and meta["grade"] is False
+        assert re.search(rf"^def {exercise.function}\(", _source(answer), re.M)
+        assert "### BEGIN SOLUTION" in _source(answer)
+        test = by_id.get(f"check_{exercise.id}")
+        assert test is not None, f"{lesson.id}: no test cell check_{exercise.id}"
+        meta = test["metadata"]["nbgrader"]
+        assert meta["grade"] is True and meta["locked"] is True and meta["solution"] is False
+        assert meta["points"] == exercise.points, f"{lesson.id} {exercise.id}: points differ from the manifest"
+        source = _source(test)
+        assert f'check("{lesson.id}", "{exercise.id}", {exercise.function}' in source
+        assert "### BEGIN HIDDEN TESTS" in source and 'seeds="hidden"' in source
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+@pytest.mark.parametrize("kind", ["solutions", "lessons"])
+def test_are_committed_notebooks_clean(lesson, kind):
+    path = REPO / kind / lesson.id / lesson.notebook
+    notebook = _notebook(path)
+    assert notebook["nbformat"] == 4
+    assert notebook["metadata"]["kernelspec"]["name"] == "python3"
+    for number, cell in enumerate(notebook["cells"], start=1):
+        if cell["cell_type"] == "code":
+            assert cell.get("outputs") == [], f"{path} cell {number} has outputs"
+            assert cell.get("execution_count") is None, f"{path} cell {number} has an execution count"
+        assert set(cell.get("metadata", {})) <= {"nbgrader", "tags", "id", "editable", "deletable"}, \
+            f"{path} cell {number} has stray metadata {sorted(cell['metadata'])}"
+    assert sorted(p.name for p in path.parent.iterdir()) == [lesson.notebook], f"stray files in {path.parent}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_does_every_solution_pass(checker, lesson):
+    result = checker.check_file(lesson, lesson.source_notebook())
+    assert [(e.id, e.status) for e in result.exercises] == [(e.id, "pass") for e in lesson.exercises], \
+        [e.message for e in result.exercises if e.status != "pass"]
+    assert result.exit_code == 0
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_is_every_untouched_starter_not_attempted(checker, lesson):
+    result = checker.check_file(lesson, lesson.release_notebook())
+    assert {e.status for e in result.exercises} == {"not_attempted"}
+    assert result.exit_code == 1
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_do_wrong_answers_name_real_exercises(lesson):
+    entries = tomllib.loads((REPO / "tests" / "answers" / f"{lesson.id}.toml").read_text())["answer"]
+    known = {e.id for e in lesson.exercises}
+    assert {e["exercise"] for e in entries} <= known
+    assert all(e["expect"] in {"pass", "fail", "error", "not_attempted", "timeout"} for e in entries)

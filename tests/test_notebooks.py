@@ -1,0 +1,71 @@
+"""Does every solutions notebook execute top to bottom, with clean, passing check cells?
+
+This is the notebook API (`check()` in a kernel) end to end, plus the lessons'
+own demonstration cells and plots, run exactly as a learner runs them.
+"""
+from __future__ import annotations
+
+import shutil
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from gradtutor import course
+
+LESSONS = [pytest.param(lesson, id=lesson.id) for lesson in course.load().lessons]
+
+
+def _execute(path, cwd):
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}).execute()
+    return notebook
+
+
+def _grade_id(cell) -> str:
+    return cell.metadata.get("nbgrader", {}).get("grade_id", "")
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_does_the_solutions_notebook_run_top_to_bottom(lesson, tmp_path):
+    copy = tmp_path / lesson.notebook
+    shutil.copyfile(lesson.source_notebook(), copy)
+    notebook = _execute(copy, tmp_path)
+    checks = [c for c in notebook.cells if _grade_id(c).startswith("check_")]
+    assert len(checks) == len(lesson.exercises)
+    for cell in checks:
+        kinds = [(o.output_type, o.get("name")) for o in cell.outputs]
+        assert ("stream", "stderr") not in kinds, f"{_grade_id(cell)} wrote to stderr: nbgrader would score it 0"
+        assert all(o.output_type != "error" for o in cell.outputs), _grade_id(cell)
+        html = " ".join(o.get("data", {}).get("text/html", "") for o in cell.outputs)
+        assert "pass" in html and "✓" in html
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and "raises-exception" not in cell.metadata.get("tags", []):
+            assert all(o.output_type != "error" for o in cell.outputs), cell.source[:200]
+    assert copy.read_bytes() == lesson.source_notebook().read_bytes(), "executing must not rewrite the file"
+
+
+def test_does_check_in_a_kernel_raise_the_diagnosis(tmp_path):
+    lesson = course.load().lesson("lesson2")
+    exercise = lesson.exercises[0]
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.cells = [
+        nbformat.v4.new_code_cell("import gradtutor.quiet\nimport numpy as np\nimport tensorflow as tf\nimport keras\n"
+                                  "from gradtutor import check"),
+        nbformat.v4.new_code_cell(f"def {exercise.function}(*args):\n    return None"),
+        nbformat.v4.new_code_cell("import numpy\nnumpy.allclose = lambda *a, **k: True  # cannot help: comparing happens elsewhere"),
+        nbformat.v4.new_code_cell(f'check("lesson2", "{exercise.id}", {exercise.function})'),
+    ]
+    path = tmp_path / "attempt.ipynb"
+    nbformat.write(notebook, path)
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    outputs = notebook.cells[-1].outputs
+    errors = [o for o in outputs if o.output_type == "error"]
+    assert len(errors) == 1 and errors[0].ename == "CheckFailed"
+    assert f"{exercise.function}() returned None" in errors[0].evalue
+    assert not any(o.output_type == "stream" and o.name == "stderr" for o in outputs)
+    html = " ".join(o.get("data", {}).get("text/html", "") for o in outputs)
+    assert "fail" in html and exercise.id in html

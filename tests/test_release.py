@@ -1,0 +1,25 @@
+"""Are the committed learner notebooks exactly what nbgrader generates from the solutions?"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from gradtutor import course, release
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_are_committed_lessons_what_nbgrader_generates(tmp_path):
+    written = release.generate(tmp_path)
+    assert len(written) == len(course.load().lessons)
+    for path in written:
+        committed = REPO / "lessons" / path.relative_to(tmp_path)
+        assert committed.read_text() == path.read_text(), (
+            f"{committed} differs from what `make lessons` generates from solutions/ — "
+            "edit the solutions notebook, then run `make lessons`")
+
+
+def test_are_solutions_replaced_in_the_learner_copy():
+    for lesson in course.load().lessons:
+        text = lesson.release_notebook().read_text()
+        assert "### BEGIN SOLUTION" not in text and "### BEGIN HIDDEN TESTS" not in text
+        assert "raise NotImplementedError()" in text
