@@ -3,7 +3,7 @@
 1. cold `gradtutor check lesson1 --file solutions/...` wall time ÷ `python -c "import tensorflow"`
    wall time, alternated in one run (goal ≤ 1.5: the TensorFlow import is the floor);
 2. `gradtutor watch`: seconds from a save to the verdict on screen, after the first check (goal ≤ 1.0 s);
-3. peak memory (RSS summed over the process tree) of a check ÷ that of importing TensorFlow (goal ≤ 1.5).
+3. peak memory of the process tree (RSS; a forked child's private pages only) of a check ÷ that of importing TensorFlow (goal ≤ 1.5).
 """
 from __future__ import annotations
 
@@ -23,8 +23,12 @@ CHECK = [sys.executable, "-m", "gradtutor", "check", "lesson1", "--file", "solut
 IMPORT_TF = [sys.executable, "-c", "import tensorflow"]
 
 
-def _tree_rss(root: int) -> int:
-    """Resident memory of a process and all its descendants, in bytes (from /proc)."""
+def _tree_memory(root: int) -> int:
+    """Memory of a process tree, in bytes (from /proc).
+
+    Each exec'd process counts its whole RSS; a forked child (same command line as
+    its parent) counts only its private pages, since the rest are its parent's.
+    """
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -34,20 +38,26 @@ def _tree_rss(root: int) -> int:
                 children.setdefault(int(fields[1]), []).append(int(entry))
             except OSError:
                 continue
-    total, stack = 0, [root]
+    total, stack = 0, [(root, None)]
     while stack:
-        pid = stack.pop()
+        pid, parent_cmdline = stack.pop()
         try:
-            with open(f"/proc/{pid}/statm") as fh:
-                total += int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                cmdline = fh.read()
+            forked = cmdline == parent_cmdline
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                for line in fh:
+                    key, _, rest = line.partition(":")
+                    if (key == "Rss" and not forked) or (forked and key in ("Private_Clean", "Private_Dirty")):
+                        total += int(rest.split()[0]) * 1024
         except OSError:
-            pass
-        stack.extend(children.get(pid, []))
+            continue
+        stack.extend((child, cmdline) for child in children.get(pid, []))
     return total
 
 
 def measure(command: list[str]) -> tuple[float, int]:
-    """Wall time and peak tree RSS of one run."""
+    """Wall time and peak memory of its process tree of one run."""
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak = 0
@@ -55,7 +65,7 @@ def measure(command: list[str]) -> tuple[float, int]:
     def sample():
         nonlocal peak
         while process.poll() is None:
-            peak = max(peak, _tree_rss(process.pid))
+            peak = max(peak, _tree_memory(process.pid))
             time.sleep(0.02)
 
     sampler = threading.Thread(target=sample)

@@ -8,3 +8,19 @@ def check(lesson, exercise, function, *, seeds="all"):
     from gradtutor.notebook import check as _check
 
     _check(lesson, exercise, function, seeds=seeds)
+
+
+def _prestart_in_a_kernel() -> None:
+    """In a Jupyter kernel, start the checker's worker now, so TensorFlow loads while the learner reads."""
+    import sys
+
+    if "ipykernel" in sys.modules:
+        try:
+            from gradtutor.notebook import prestart
+
+            prestart()
+        except Exception:  # noqa: BLE001 - a head start is an optimisation, never a failure
+            pass
+
+
+_prestart_in_a_kernel()

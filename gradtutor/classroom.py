@@ -235,7 +235,9 @@ def cmd_grade(args) -> int:
         raise _cli_error(f"--jobs must be at least 1, not {args.jobs}")
     if args.timeout <= 0:
         raise _cli_error(f"--timeout must be more than 0 seconds, not {args.timeout:g}")
-    console = _console()
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=True)  # one result line per notebook, never wrapped
     started = time.monotonic()
     results = grade(args.course, args.lesson, jobs=args.jobs, students=args.student, force=args.force,
                     timeout=args.timeout, console=console, verbose=args.verbose)
@@ -416,13 +418,13 @@ def _result_lines(result: SubmissionResult, width: int, verbose: bool) -> list[s
             mark, colour = "✓", "green"
         else:
             mark, colour = "✗", "red"
-        summary = "; ".join(problems + _lost_points(nb))
+        summary = "; ".join(problems + ([] if result.problem else _lost_points(nb)))
         line = (f"[{colour}]{mark}[/] {escape(result.student):<{width}}  {escape(nb.notebook)}  "
                 f"[{colour}]{_points(nb.score)}/{_points(nb.max_score)}[/]")
         if summary:
             line += "  " + escape(summary)
         lines.append(line)
-        if verbose:
+        if verbose and not result.problem:
             for cell in nb.cells:
                 if cell.score < cell.max_score and cell.why:
                     lines.append(f"    [dim]{escape(cell.exercise)}:[/] {escape(cell.why)}")

@@ -130,6 +130,11 @@ def _ipython_history() -> list[str] | None:
     return [str(source) for source in list(history)[1:]] if history else None
 
 
+def prestart() -> None:
+    """Start the worker (and its TensorFlow import) without waiting for it."""
+    _get_checker()
+
+
 def _get_checker() -> Checker:
     global _checker
     if _checker is None or not _checker.worker.alive:

@@ -55,6 +55,7 @@ def hostile_checker():
 def _control(checker, tmp_path):
     from gradtutor import course
 
+    checker.timeout = harness.SLOW_TIMEOUT
     path = tmp_path / "control.py"
     path.write_text(CONTROL)
     lesson = course.load().lesson("lesson1")
@@ -103,6 +104,7 @@ def test_twenty_rechecks_give_identical_verdicts(hostile_checker, tmp_path):
     case = next(c for c in CASES if c.file == "v_random.py")
     lesson = course.load().lesson(case.lesson)
     exercise = lesson.exercise(case.exercise)
+    hostile_checker.timeout = harness.SLOW_TIMEOUT
     verdicts = set()
     for _ in range(20):
         one = hostile_checker.check_file(lesson, case.path, [exercise]).exercises[0]
@@ -114,6 +116,7 @@ def test_a_hang_is_a_timeout_within_the_limit(hostile_checker):
     from gradtutor import course
 
     lesson = course.load().lesson("lesson1")
+    hostile_checker.timeout = harness.TIMEOUT
     started = time.monotonic()
     result = hostile_checker.check_file(lesson, harness.HERE / "rt_infinite_loop.py", [lesson.exercise("watch_constant")])
     assert result.exercises[0].status == "timeout"

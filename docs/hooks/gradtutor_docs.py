@@ -186,7 +186,7 @@ def _executed_notebooks(lessons) -> dict:
 
 
 def _run_all(pending) -> None:
-    jobs = max(1, int(os.environ.get("GRADTUTOR_DOCS_JOBS", min(len(pending), os.cpu_count() or 1, 3))))
+    jobs = max(1, int(os.environ.get("GRADTUTOR_DOCS_JOBS", min(len(pending), 4))))
     log.info("executing %d lesson notebook(s), %d at a time: %s", len(pending), jobs,
              ", ".join(lesson.id for lesson, _, _ in pending))
     queue, running, failures = list(pending), [], []

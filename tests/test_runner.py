@@ -1,0 +1,57 @@
+"""Does the worker survive what a job's child does, and accept only this job's results?"""
+from __future__ import annotations
+
+import pytest
+
+from gradtutor import course, extract
+from gradtutor.runner import Worker
+
+LESSON = course.load().lesson("lesson1")
+FIRST = LESSON.exercises[0]
+
+
+@pytest.fixture(scope="module")
+def worker():
+    with Worker(memory_mb=1024) as shared:
+        yield shared
+
+
+def _job(source: str) -> dict:
+    cells = [extract.Cell("answer.py", "import tensorflow as tf\n" + source).to_json()]
+    return {"kind": "learner", "lesson": LESSON.id, "cells": cells, "seeds": [0],
+            "exercises": [{"id": FIRST.id, "function": FIRST.function}]}
+
+
+def test_does_a_child_that_kills_the_worker_only_cost_its_own_verdict(worker):
+    outcome = worker.run(_job(f"import os, signal\ndef {FIRST.function}(x):\n    os.kill(os.getppid(), signal.SIGKILL)"), 20)
+    assert outcome.slots == [None] or outcome.slots[0][0]["status"] == "error"
+    again = worker.run(_job(f"def {FIRST.function}(x):\n    raise NotImplementedError()"), 20)
+    assert again.slots[0][0]["status"] == "not_attempted"
+
+
+def test_is_a_memory_flood_a_memory_error_under_the_cap(worker):
+    outcome = worker.run(_job(f"def {FIRST.function}(x):\n    return bytearray(4 * 1024**3)"), 60)
+    result = outcome.slots[0][0]
+    assert result["status"] == "error" and result["error"]["type"] == "MemoryError"
+
+
+def test_can_learner_code_not_write_outside_its_scratch_folder(worker, tmp_path):
+    target = tmp_path / "victim.txt"
+    target.write_text("mine")
+    code = f"def {FIRST.function}(x):\n    open({str(target)!r}, 'w').write('gone')\n    return x"
+    outcome = worker.run(_job(code), 20)
+    result = outcome.slots[0][0]
+    assert result["status"] == "error" and result["error"]["type"] == "PermissionError"
+    assert target.read_text() == "mine"
+
+
+def test_can_learner_code_not_import_the_references(worker):
+    code = f"def {FIRST.function}(x):\n    import gradtutor.references.lesson1 as r\n    return r.reference_watch_constant(x)"
+    result = worker.run(_job(code), 20).slots[0][0]
+    assert result["status"] == "error" and "reference implementation" in result["error"]["message"]
+
+
+def test_can_learner_code_not_start_processes(worker):
+    code = f"import subprocess\ndef {FIRST.function}(x):\n    subprocess.run(['true'])\n    return x"
+    result = worker.run(_job(code), 20).slots[0][0]
+    assert result["status"] == "error" and "other processes" in result["error"]["message"]
