@@ -67,12 +67,15 @@ class LessonResult:
                 "passed": self.passed, "total": self.total}
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass
 class Reference:
     """One exercise's reference answers: descriptions per seed (and tolerance), and the arrays they name."""
 
     results: dict
     arrays: dict
+
+    def covers(self, seeds) -> bool:
+        return all(str(seed) in self.results for seed in seeds)
 
 
 class Checker:
@@ -83,8 +86,31 @@ class Checker:
         self.worker = worker or Worker(memory_mb=memory_mb)
         self._reference_cache: dict[tuple, Reference] = {}
         self._reference_problem = ""
+        self._prepared = None  # (lesson id, seeds, runner.Prepared): a learner child waiting for cells
+
+    def prepare(self, lesson, seeds: str = "all") -> None:
+        """Get a child ready for the next check of `lesson` (inputs built, TensorFlow warm).
+
+        For `gradtutor watch` and notebooks: the next check then costs only the learner's
+        code. Until it is used, this worker runs nothing else, so the references are
+        computed first.
+        """
+        self._drop_prepared()
+        seed_list = seeds_for(seeds)
+        self._references(lesson, list(lesson.exercises), seed_list)
+        job = {"kind": "learner", "lesson": lesson.id, "seeds": list(seed_list),
+               "exercises": [{"id": e.id, "function": e.function} for e in lesson.exercises]}
+        prepared = self.worker.prepare(job)
+        if prepared is not None:
+            self._prepared = (lesson.id, tuple(seed_list), prepared)
+
+    def _drop_prepared(self) -> None:
+        if self._prepared is not None:
+            self.worker.cancel(self._prepared[2])
+            self._prepared = None
 
     def close(self) -> None:
+        self._drop_prepared()
         self.worker.close()
 
     def __enter__(self) -> "Checker":
@@ -122,29 +148,39 @@ class Checker:
             results.update(self._run_learners(lesson, ready, cells, seed_list, references))
         return LessonResult(lesson, source, [results[e.id] for e in chosen])
 
-    def _references(self, lesson, exercises, seeds) -> dict[str, "Reference"]:
-        """Reference answers, computed once per checker in a process that never sees learner code."""
-        missing = [e.id for e in exercises if (lesson.id, e.id, tuple(seeds)) not in self._reference_cache]
+    def _references(self, lesson, exercises, seeds) -> dict[str, "Reference | None"]:
+        """Reference answers, computed once per seed in a process that never sees learner code."""
+        def cached(exercise_id):
+            return self._reference_cache.get((lesson.id, exercise_id))
+
+        missing = [e.id for e in exercises if not (cached(e.id) and cached(e.id).covers(seeds))]
         if missing:
+            self._drop_prepared()  # the worker runs one job at a time
             outcome = self.worker.run({"kind": "reference", "lesson": lesson.id, "exercises": missing,
                                        "seeds": list(seeds)}, REFERENCE_TIMEOUT)
             for exercise_id, slot in zip(missing, outcome.slots):
                 if slot is not None and slot[0].get("status") == "ok":
-                    self._reference_cache[(lesson.id, exercise_id, tuple(seeds))] = Reference(slot[0]["results"], slot[1])
+                    reference = self._reference_cache.setdefault((lesson.id, exercise_id), Reference({}, {}))
+                    reference.results.update(slot[0]["results"])
+                    reference.arrays.update(slot[1])
             if outcome.stopped_at is not None:
                 self._reference_problem = "timed out" if outcome.timed_out else (outcome.problem or "failed")
-        return {e.id: self._reference_cache.get((lesson.id, e.id, tuple(seeds))) for e in exercises}
+        return {e.id: cached(e.id) if cached(e.id) and cached(e.id).covers(seeds) else None for e in exercises}
 
     def _run_learners(self, lesson, pending, cells, seeds, references) -> dict[str, ExerciseResult]:
         """All exercises in one child (cells loaded once); after a hang or crash, the rest in a new one."""
         results: dict[str, ExerciseResult] = {}
         cell_json = [c.to_json() for c in cells]
         while pending:
-            outcome = self.worker.run(
-                {"kind": "learner", "lesson": lesson.id, "cells": cell_json, "seeds": list(seeds),
-                 "exercises": [{"id": e.id, "function": e.function} for e, _ in pending]},
-                self.timeout,
-            )
+            exercises = [{"id": e.id, "function": e.function} for e, _ in pending]
+            prepared, self._prepared = self._prepared, None
+            if prepared and prepared[0] == lesson.id and set(seeds) <= set(prepared[1]):
+                outcome = self.worker.finish(prepared[2], cell_json, exercises, list(seeds), self.timeout)
+            else:
+                if prepared:
+                    self.worker.cancel(prepared[2])
+                outcome = self.worker.run({"kind": "learner", "lesson": lesson.id, "cells": cell_json,
+                                           "seeds": list(seeds), "exercises": exercises}, self.timeout)
             for (exercise, definition), slot in zip(pending, outcome.slots):
                 if slot is None:
                     break

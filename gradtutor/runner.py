@@ -45,6 +45,16 @@ class Outcome:
         return next((i for i, slot in enumerate(self.slots) if slot is None), None)
 
 
+@dataclasses.dataclass
+class Prepared:
+    """A job the worker has started: its folder, nonce, child pid and how many results to expect."""
+
+    out: Path
+    nonce: str
+    pid: int
+    count: int
+
+
 class Worker:
     """A long-lived `python -m gradtutor.worker` that forks one child per job."""
 
@@ -115,35 +125,81 @@ class Worker:
     def run(self, job: dict, timeout: float) -> Outcome:
         """Run one job in a fresh child. Each exercise gets `timeout` seconds, counted from
         when the previous one finished; after that the child is killed."""
+        started = self._start_job(job)
+        if isinstance(started, Outcome):
+            return started
+        return self._finish_job(started, timeout)
+
+    def prepare(self, job: dict) -> "Prepared | None":
+        """Start a learner job now, without its cells: it builds inputs and waits (see `finish`).
+        The worker runs nothing else until it is finished or cancelled."""
+        if not self.alive:
+            self.start()
+        out = Path(tempfile.mkdtemp(prefix="gradtutor-job-"))
+        fifo = out / "cells.fifo"
+        os.mkfifo(fifo, 0o600)
+        started = self._start_job(dict(job, cells=[], cells_fifo=str(fifo)), out)
+        return None if isinstance(started, Outcome) else started
+
+    def finish(self, prepared: "Prepared", cells: list, exercises: list, seeds: list, timeout: float) -> Outcome:
+        """Hand a prepared job its cells, and which of the exercises and seeds it prepared to run."""
+        prepared.count = len(exercises)
+        payload = json.dumps({"cells": cells, "exercises": exercises, "seeds": seeds}).encode()
+        deadline = time.monotonic() + IMPORT_TIMEOUT
+        while time.monotonic() < deadline and _exists(prepared.pid):
+            try:  # non-blocking open fails until the child, still building inputs, opens its end
+                fd = os.open(prepared.out / "cells.fifo", os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:
+                time.sleep(0.01)
+                continue
+            os.set_blocking(fd, True)
+            try:
+                _write_all(fd, payload)
+            except OSError:
+                pass  # the child is gone: reported below like any other early end
+            finally:
+                os.close(fd)
+            break
+        return self._finish_job(prepared, timeout)
+
+    def cancel(self, prepared: "Prepared") -> None:
+        _kill_group(prepared.pid)
+        self._read_message(time.monotonic() + 10)
+        shutil.rmtree(prepared.out, ignore_errors=True)
+
+    def _start_job(self, job: dict, out: Path | None = None) -> "Prepared | Outcome":
         if not self.alive:
             self.start()
         self.wait_ready()
         self._jobs += 1
         count = len(job["exercises"])
-        out = Path(tempfile.mkdtemp(prefix="gradtutor-job-"))
+        out = out or Path(tempfile.mkdtemp(prefix="gradtutor-job-"))
         nonce = secrets.token_hex(16)
+        request = dict(job, id=self._jobs, nonce=nonce, out=str(out), memory_mb=self.memory_mb)
         try:
-            request = dict(job, id=self._jobs, nonce=nonce, out=str(out), memory_mb=self.memory_mb)
-            try:
-                self._process.stdin.write((json.dumps(request) + "\n").encode())
-                self._process.stdin.flush()
-            except (BrokenPipeError, OSError):
-                self.close()
-                return Outcome([None] * count, None, problem="the checker's worker stopped unexpectedly")
+            self._process.stdin.write((json.dumps(request) + "\n").encode())
+            self._process.stdin.flush()
             started = self._read_message(time.monotonic() + 30)
-            if not started or "pid" not in started:
-                self.close()
-                return Outcome([None] * count, None, problem="the checker's worker stopped unexpectedly")
-            finished, timed_out = self._wait(out, count, timeout)
+        except (BrokenPipeError, OSError):
+            started = None
+        if not started or "pid" not in started:
+            self.close()
+            shutil.rmtree(out, ignore_errors=True)
+            return Outcome([None] * count, None, problem="the checker's worker stopped unexpectedly")
+        return Prepared(out, nonce, started["pid"], count)
+
+    def _finish_job(self, job: "Prepared", timeout: float) -> Outcome:
+        try:
+            finished, timed_out = self._wait(job.out, job.count, timeout)
             if timed_out:
-                _kill_group(started["pid"])
+                _kill_group(job.pid)
                 finished = self._read_message(time.monotonic() + 10)
             if finished is None:  # the worker itself died (the child may have killed it)
-                _kill_group(started["pid"])
+                _kill_group(job.pid)
                 self.close()
-            return self._collect(out, nonce, count, finished, timed_out)
+            return self._collect(job.out, job.nonce, job.count, finished, timed_out)
         finally:
-            shutil.rmtree(out, ignore_errors=True)
+            shutil.rmtree(job.out, ignore_errors=True)
 
     def _wait(self, out: Path, count: int, timeout: float) -> tuple[dict | None, bool]:
         """The worker's exit message; (None, True) when an exercise ran past its time."""
@@ -199,6 +255,21 @@ class Worker:
         except json.JSONDecodeError:
             return None
         return message if isinstance(message, dict) else None
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data):]
 
 
 def _filled(out: Path, count: int) -> int:

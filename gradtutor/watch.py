@@ -27,6 +27,7 @@ def watch(lesson, path: Path, interval: float = 0.2, timeout: float = 30.0, memo
                     seen = stamp
                     _check_once(console, checker, lesson, path)
                     console.print(f"[dim]{time.strftime('%H:%M:%S')} " + VERDICT_LINE.format(path=path) + "[/]")
+                    checker.prepare(lesson)  # the next save finds a child with inputs built
                 time.sleep(interval)
         except KeyboardInterrupt:
             console.print("stopped watching")

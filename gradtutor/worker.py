@@ -39,6 +39,7 @@ class LearnerExit(Exception):
 
 
 def main() -> None:
+    _die_with_parent()
     _silence_stderr()
     import tensorflow as tf  # noqa: F401  (the whole point: import once, before forking)
     import keras  # noqa: F401
@@ -64,6 +65,21 @@ def main() -> None:
         protocol.write(json.dumps({"id": job["id"], "exit": outcome}) + "\n")
 
 
+def _die_with_parent() -> None:
+    """Linux: be killed when the process that started us dies, so nothing is left running.
+
+    The chain is the caller (CLI, notebook kernel) → worker → job child: if the
+    caller is killed outright, its worker goes, and with it any child still running.
+    """
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _silence_stderr() -> None:
     """TF's C++ start-up lines go to fd 2; send them to a log instead of the learner."""
     log = os.environ.get("GRADTUTOR_WORKER_LOG", os.devnull)
@@ -82,6 +98,7 @@ def _child(job: dict) -> None:
     error_file = open(os.path.join(out, "worker-error.txt"), "w")
     try:
         os.setsid()  # its own process group: the parent can kill everything it starts
+        _die_with_parent()
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # the job stream is the worker's, not the child's
         run = _run_reference if job["kind"] == "reference" else _run_learner
         for index, (result, arrays) in run(job):
@@ -129,13 +146,23 @@ def _run_reference(job: dict):
 
 
 def _run_learner(job: dict):
-    """Load the learner's cells once, then run each exercise's function in turn."""
+    """Load the learner's cells once, then run each exercise's function in turn.
+
+    A prepared job (`cells_fifo`) builds its inputs and warms TensorFlow up first,
+    then waits for the cells and the exercises to run: `gradtutor watch` and the
+    notebook keep one ready, so a save costs only the learner's own code.
+    """
     from gradtutor.references import exercises_of
 
     table = exercises_of(job["lesson"])
-    inputs = [{seed: list(table[e["id"]].build(seed).values()) for seed in job["seeds"]} for e in job["exercises"]]
+    inputs = {e["id"]: {seed: list(table[e["id"]].build(seed).values()) for seed in job["seeds"]}
+              for e in job["exercises"]}
     del table
     _forget_references()
+    if job.get("cells_fifo"):
+        _warm_up()
+        with open(job["cells_fifo"]) as fifo:  # blocks until the parent sends the learner's code
+            job.update(json.load(fifo))
 
     capture = os.path.join(job["out"], "output.txt")
     sandbox = os.path.join(job["out"], "sandbox")
@@ -156,7 +183,19 @@ def _run_learner(job: dict):
         if not callable(function):
             yield index, ({"status": "missing"}, {})
             continue
-        yield index, _call(function, exercise["id"], inputs[index], labels)
+        chosen = {seed: inputs[exercise["id"]][seed] for seed in job["seeds"]}
+        yield index, _call(function, exercise["id"], chosen, labels)
+
+
+def _warm_up() -> None:
+    """The first op and the first gradient cost ~0.2 s in a fresh process: pay them before the save."""
+    import tensorflow as tf
+
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x * x)
+    tape.gradient(y, x)
 
 
 def _call(function, exercise_id: str, inputs: dict, labels: frozenset) -> tuple[dict, dict]:

@@ -1,0 +1,358 @@
+"""Does the docs site build strictly, and does every page work in a real browser, offline?
+
+The site is built once per session (`mkdocs build --strict`, lesson notebooks
+executed or taken from build/docs-cache/), served on 127.0.0.1, and opened page by
+page in Debian's headless Chromium driven by playwright. Any request that would
+leave 127.0.0.1 is recorded and refused. Screenshots go to test-output/.
+"""
+from __future__ import annotations
+
+import functools
+import html
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from types import SimpleNamespace
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "docs" / "hooks"))
+
+import notebooks  # noqa: E402  (docs/hooks/notebooks.py)
+
+from gradtutor import course  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = ROOT / "test-output"
+PLOT_CALL = re.compile(r"\bplt\.(figure|subplots|plot|imshow|semilogy|loglog|bar|hist|scatter|matshow)\(|\.imshow\(")
+
+pytestmark = pytest.mark.xdist_group("docs")
+
+
+def _build(site: Path, config: Path | None = None, env: dict | None = None) -> SimpleNamespace:
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)]
+    if config is not None:
+        command += ["--config-file", str(config)]
+    full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
+    full_env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{full_env.get('PATH', '')}"
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1200, env=full_env)
+    return SimpleNamespace(path=site, returncode=result.returncode, log=result.stdout + result.stderr)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> SimpleNamespace:
+    return _build(tmp_path_factory.mktemp("docs") / "site")
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    assert site.returncode == 0, site.log[-5000:]
+    handler = functools.partial(_QuietHandler, directory=str(site.path))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def browser(server, tmp_path_factory):
+    from playwright.sync_api import sync_playwright
+
+    offsite: list[str] = []
+
+    def route(r):
+        url = r.request.url
+        if url.startswith(server):
+            r.continue_()
+        else:
+            offsite.append(url)
+            r.abort()
+
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}, service_workers="block")
+        requests: list[str] = []
+        context.on("request", lambda request: requests.append(request.url))
+        context.route("**/*", route)
+        yield SimpleNamespace(context=context, base=server, offsite=offsite, requests=requests)
+        context.close()
+
+
+def _all_pages(site) -> list[str]:
+    pages = sorted(p.relative_to(site.path).as_posix() for p in site.path.rglob("*.html"))
+    return [p[: -len("index.html")] if p.endswith("index.html") else p for p in pages]
+
+
+@pytest.fixture(scope="session")
+def visits(site, browser) -> dict[str, SimpleNamespace]:
+    """Every page of the built site, opened once: its console errors, links, images and text."""
+    seen = {}
+    for path in _all_pages(site):
+        page = browser.context.new_page()
+        errors = []
+        page.on("console", lambda msg, errors=errors: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+        response = page.goto(browser.base + path, wait_until="networkidle")
+        page.wait_for_function("Array.from(document.images).every(i => i.complete)", timeout=30000)
+        if page.locator("pre.mermaid, div.mermaid").count():
+            page.wait_for_function(  # material swaps each <pre class="mermaid"> for the rendered diagram
+                "!document.querySelector('pre.mermaid') && Array.from(document.querySelectorAll('div.mermaid'))"
+                ".every(d => d.getBoundingClientRect().height > 100)", timeout=30000)
+        seen[path] = SimpleNamespace(
+            status=response.status if response else None,
+            errors=errors,
+            links=page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)"),
+            images=page.eval_on_selector_all("img", "els => els.map(i => [i.currentSrc || i.src, i.naturalWidth])"),
+            figures=page.eval_on_selector_all("figure.gt-figure img", "els => els.map(i => i.naturalWidth)"),
+            solutions=page.eval_on_selector_all(
+                "details.success", "els => els.map(d => [d.querySelector('summary').textContent.trim(), d.open])"),
+            katex=page.locator(".katex").count(),
+            arithmatex=page.locator(".arithmatex").count(),
+            mermaid=page.eval_on_selector_all("div.mermaid", "els => els.map(d => d.getBoundingClientRect().height)"),
+            text=page.inner_text("body"),
+            help=page.eval_on_selector_all(
+                ".gt-help", "els => els.map(d => [d.dataset.command, d.querySelector('code').textContent])"),
+            nav=page.eval_on_selector_all(".md-nav--primary a.md-nav__link[href]",
+                                          "els => els.map(a => [a.textContent.trim(), a.href])"),
+        )
+        page.close()
+    return seen
+
+
+# --------------------------------------------------------------------------- the build
+
+
+def test_build_is_strict_and_clean(site):
+    """Does `mkdocs build --strict` succeed without a single warning?"""
+    assert site.returncode == 0, site.log[-5000:]
+    problems = [line for line in site.log.splitlines() if re.match(r"\s*(WARNING|ERROR)\b", line)]
+    assert problems == []
+
+
+def test_every_lesson_of_the_manifest_has_a_page_in_course_order(site, visits):
+    """Is there one page per lesson of course.toml, listed in the navigation in course order?"""
+    lessons = course.load().lessons
+    for lesson in lessons:
+        assert (site.path / "lessons" / lesson.id / "index.html").is_file(), lesson.id
+    nav = [href for _, href in visits[""].nav]
+    positions = [next(i for i, href in enumerate(nav) if href.endswith(f"/lessons/{lesson.id}/")) for lesson in lessons]
+    assert positions == sorted(positions)
+
+
+def test_instructor_guide_is_in_the_nav_exactly_when_it_exists(site, visits):
+    """Is docs/instructor.md listed when it exists, and left out (build still strict) when it does not?"""
+    listed = any(href.endswith("/instructor/") for _, href in visits[""].nav)
+    assert listed == (ROOT / "docs" / "instructor.md").is_file()
+    assert any(href.endswith("/authoring/") for _, href in visits[""].nav)  # "Writing a lesson"
+
+
+def test_build_is_strict_clean_in_the_other_instructor_state(site, tmp_path):
+    """Does the strict build also pass with docs/instructor.md in the other state (added or removed)?"""
+    assert site.returncode == 0, site.log[-5000:]
+    copy = tmp_path / "repo"
+    copy.mkdir()
+    for name in ("gradtutor", "solutions", "lessons"):
+        (copy / name).symlink_to(ROOT / name)
+    shutil.copytree(ROOT / "docs", copy / "docs", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
+    guide = copy / "docs" / "instructor.md"
+    if guide.exists():
+        guide.unlink()
+    else:
+        guide.write_text("# Instructor guide\n\nSee [the command line](reference/cli.md) and "
+                         "[Writing a lesson](authoring.md).\n")
+    other = _build(tmp_path / "site", copy / "mkdocs.yml",
+                   env={"GRADTUTOR_DOCS_CACHE": str(ROOT / "build" / "docs-cache")})
+    assert other.returncode == 0, other.log[-5000:]
+    assert not [line for line in other.log.splitlines() if re.match(r"\s*(WARNING|ERROR)\b", line)]
+    assert (tmp_path / "site" / "instructor" / "index.html").is_file() == guide.exists()
+
+
+# --------------------------------------------------------------------------- every page in the browser
+
+
+def test_site_has_the_pages_the_course_needs(visits):
+    """Are the home, getting started, guide, references, lessons and authoring pages all there and served?"""
+    needed = {"", "getting-started/", "why-is-my-gradient-none/", "reference/cli/", "reference/api/",
+              "authoring/", "lessons/"} | {f"lessons/{l.id}/" for l in course.load().lessons}
+    assert needed <= set(visits)
+    assert all(v.status == 200 for path, v in visits.items() if path != "404.html")
+
+
+def test_no_console_errors(visits):
+    """Does every page load without a console error or an uncaught exception?"""
+    assert {path: v.errors for path, v in visits.items() if v.errors} == {}
+
+
+def test_no_request_leaves_localhost(browser, visits):
+    """Did the browser ask for nothing (script, font, stylesheet...) from any host but 127.0.0.1?"""
+    assert len(browser.requests) > len(visits)  # pages, then their assets
+    assert browser.offsite == []
+    assert [u for u in browser.requests if not u.startswith(browser.base) and not u.startswith("data:")] == []
+
+
+def test_every_internal_link_resolves(browser, visits):
+    """Does every link to this site lead to a page or file that exists, and to an anchor that exists there?"""
+    targets: dict[str, set[str]] = {}
+    for v in visits.values():
+        for href in v.links:
+            if href.startswith(browser.base):
+                url, _, fragment = href.partition("#")
+                targets.setdefault(url, set()).add(urllib.parse.unquote(fragment))
+    assert len(targets) > 15
+    broken = []
+    for url, fragments in sorted(targets.items()):
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                body = response.read().decode("utf-8", "replace") if url.endswith("/") or url.endswith(".html") else ""
+        except urllib.error.URLError as exc:
+            broken.append(f"{url}: {exc}")
+            continue
+        ids = set(re.findall(r'\sid="([^"]+)"', body))
+        broken += [f"{url}#{f}" for f in fragments if f and body and html.unescape(f) not in ids]
+    assert broken == []
+
+
+def test_every_image_loads(visits):
+    """Does every image on every page have a natural width above zero?"""
+    images = [(path, src, width) for path, v in visits.items() for src, width in v.images]
+    assert images, "no images at all: the lesson plots are missing"
+    assert [i for i in images if i[2] <= 0] == []
+
+
+def _solutions_notebook(lesson):
+    return nbformat.read(lesson.source_notebook(), as_version=4)
+
+
+@pytest.mark.parametrize("lesson", course.load().lessons, ids=lambda l: l.id)
+def test_lesson_page_shows_its_plots(visits, lesson):
+    """Does each lesson page show a plot for every cell of the notebook that draws one?"""
+    nb = _solutions_notebook(lesson)
+    plotting_cells = [c for c in nb.cells if c.cell_type == "code" and PLOT_CALL.search(c.source)]
+    figures = visits[f"lessons/{lesson.id}/"].figures
+    assert len(figures) >= len(plotting_cells)
+    assert all(width > 100 for width in figures)
+
+
+def test_lessons_with_plots_are_found(visits):
+    """Do the lessons that draw with matplotlib (3 and 4 at least, by their notebooks) show pictures?"""
+    with_plots = {l.id for l in course.load().lessons
+                  if any(c.cell_type == "code" and PLOT_CALL.search(c.source) for c in _solutions_notebook(l).cells)}
+    assert with_plots, "no lesson notebook draws a plot"
+    assert all(visits[f"lessons/{lesson_id}/"].figures for lesson_id in with_plots)
+
+
+@pytest.mark.parametrize("lesson", course.load().lessons, ids=lambda l: l.id)
+def test_lesson_page_folds_its_solutions_and_shows_real_verdicts(visits, lesson):
+    """Are solutions in collapsed "Solution" blocks, hidden tests gone, and every exercise's check shown passing?"""
+    nb = _solutions_notebook(lesson)
+    visit = visits[f"lessons/{lesson.id}/"]
+    solution_cells = [c for c in nb.cells if notebooks.is_solution(c)]
+    assert len([s for s in visit.solutions if s[0] == "Solution"]) == len(solution_cells) > 0
+    assert not any(is_open for _, is_open in visit.solutions)
+    assert "BEGIN SOLUTION" not in visit.text and "HIDDEN TESTS" not in visit.text
+    assert visit.text.count("raise NotImplementedError()") >= len(solution_cells)
+    for exercise in lesson.exercises:
+        assert f"✓ {lesson.id} / {exercise.id}: pass" in visit.text, exercise.id
+    assert "ExerciseResult(" not in visit.text
+    assert "absl::InitializeLog" not in visit.text and "cudart_stub" not in visit.text
+
+
+def test_maths_is_typeset_offline(visits):
+    """Is every formula of the lesson pages typeset by the site's own KaTeX?"""
+    pages = {path: v for path, v in visits.items() if v.arithmatex}
+    assert pages, "no page has maths"
+    for path, v in pages.items():
+        assert v.katex >= v.arithmatex, path
+
+
+def test_troubleshooting_guide_has_table_and_flowchart(visits):
+    """Does the guide show its flowchart (rendered by the local mermaid) and cover every pitfall?"""
+    guide = visits["why-is-my-gradient-none/"]
+    assert guide.mermaid and all(height > 300 for height in guide.mermaid)
+    text = guide.text
+    for pitfall in ("tape.watch", "trainable=False", "after the with block", "model.predict", "argmax",
+                    "assign_sub", "tf.data", "stateful", "softmax", "sigmoid", "ReLU", "tf.where", "tf.gradients",
+                    "persistent=True", "unconnected_gradients", "add_weight", "batch_jacobian", "NaN", "LookupError"):
+        assert pitfall in text, pitfall
+    for lesson in course.load().lessons:
+        assert any(href.endswith(f"/lessons/{lesson.id}/") for href in guide.links), lesson.id
+
+
+def test_cli_reference_matches_the_real_help(visits):
+    """Is each help text on the CLI page exactly what `gradtutor ... --help` prints, for every command?"""
+    shown = dict(visits["reference/cli/"].help)
+    env = {**os.environ, "COLUMNS": "80"}
+    top = subprocess.run([sys.executable, "-m", "gradtutor", "--help"], capture_output=True, text=True, env=env)
+    verbs = re.findall(r"^    (\w[\w-]*)", top.stdout, re.MULTILINE)
+    assert len(verbs) >= 7 and {f"gradtutor {v}" for v in verbs} <= set(shown)
+    for command, text in shown.items():
+        real = subprocess.run([sys.executable, "-m", "gradtutor", *command.split()[1:], "--help"],
+                              capture_output=True, text=True, env=env, timeout=60)
+        assert real.returncode == 0, command
+        assert text.rstrip() == real.stdout.rstrip(), command
+
+
+def test_api_reference_is_generated_from_docstrings(visits):
+    """Does the API page carry the docstrings of check() and the manifest loader?"""
+    text = visits["reference/api/"].text
+    assert "Check one exercise function in a notebook" in text
+    assert "gradtutor.course.load" in text and "gradtutor.engine.Checker" in text
+
+
+def test_search_finds_the_stateful_rnn_lesson(browser, visits):
+    """Does searching the site for "stateful" list the lesson 4 page?"""
+    lesson = next(l for l in course.load().lessons if "stateful" in visits[f"lessons/{l.id}/"].text.lower())
+    page = browser.context.new_page()
+    page.goto(browser.base, wait_until="networkidle")
+    page.fill("input.md-search__input", "stateful")
+    page.wait_for_selector(".md-search-result__item a", timeout=30000)
+    hrefs = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(a => a.href)")
+    page.close()
+    assert lesson.id == "lesson4"
+    assert any(f"/lessons/{lesson.id}/" in href for href in hrefs), hrefs
+
+
+def test_screenshots_light_and_dark(browser, visits):
+    """Do the home page and a lesson page render in the light scheme and, after the toggle, the dark one?"""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    lesson = "lessons/lesson3/" if "lessons/lesson3/" in visits else next(p for p in visits if p.startswith("lessons/l"))
+    page = browser.context.new_page()
+    for path, name in (("", "home"), (lesson, "lesson")):
+        page.goto(browser.base + path, wait_until="networkidle")
+        assert page.get_attribute("body", "data-md-color-scheme") == "default"
+        page.screenshot(path=str(SCREENSHOTS / f"docs-{name}-light.png"))
+        page.click("form[data-md-component=palette] label:visible")
+        page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+        page.screenshot(path=str(SCREENSHOTS / f"docs-{name}-dark.png"))
+        page.click("form[data-md-component=palette] label:visible")
+        page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'default'")
+    figure = page.locator("figure.gt-figure").first
+    figure.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "docs-lesson-plot.png"))
+    page.goto(browser.base + "why-is-my-gradient-none/", wait_until="networkidle")
+    page.locator("div.mermaid").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "docs-guide-flowchart.png"))
+    page.close()
+    for name in ("home-light", "home-dark", "lesson-light", "lesson-dark", "lesson-plot", "guide-flowchart"):
+        assert (SCREENSHOTS / f"docs-{name}.png").stat().st_size > 10_000, name
