@@ -23,6 +23,9 @@ GENERIC = {
     "values": "the gradient is connected but belongs to a different function — compare your target with the one the exercise asks for",
 }
 
+SANDBOX = ("exercise code runs in a sandbox: it may not read the course's answers, write outside its scratch "
+           "folder, start processes, signal other processes or call C code through ctypes")
+
 TYPE_ADVICE = {
     "a numpy array": "return the tf.Tensor that tape.gradient gives (no .numpy(), no numpy ops)",
     "a numpy scalar": "return the tf.Tensor that tape.gradient gives (no .numpy(), no numpy ops)",
@@ -57,7 +60,11 @@ def explain_error(exercise: Exercise, error: dict, source: str) -> str:
         f" ({error['where']})" if error.get("where") else "")
     first = text.splitlines()[0] if text else "an exception"
     line = f"{exercise.function}() raised {first[:300]}{where}"
-    return f"{line} — {rule.say}" if rule else line
+    if rule:
+        return f"{line} — {rule.say}"
+    if error.get("type") == "PermissionError":
+        return f"{line} — {SANDBOX}"
+    return line
 
 
 def _matching_rule(rules, symptom, element, source, error_text) -> Diagnosis | None:

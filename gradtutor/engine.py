@@ -241,6 +241,8 @@ class Checker:
                                               seed, tolerance["rtol"], tolerance["atol"])
             except (KeyError, TypeError, ValueError):
                 return result("error", f"{exercise.function}(): its result could not be read back", output=printed)
+            if not reports:  # a comparison always reports something; nothing means it was tampered with
+                return result("error", f"{exercise.function}(): the comparison produced no report", output=printed)
             first_reports = first_reports or reports
             failed = next((r for r in reports if not r.passed), None)
             if failed:

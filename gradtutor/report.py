@@ -63,7 +63,7 @@ def print_lesson(console, result: LessonResult, verbose: bool = False) -> None:
             continue
         style = STYLES[exercise.status]
         console.print(f"[{style}]{MARKS[exercise.status]} {exercise.id}[/]: ", end="")
-        console.print(exercise.message, markup=False, highlight=False)
+        console.print(exercise.message, markup=False, highlight=False, soft_wrap=True)  # one line, for grep
         if exercise.status == "fail" and exercise.reports:
             _print_comparison(console, exercise)
         if exercise.output.strip() and exercise.status != "pass":
@@ -95,12 +95,12 @@ def _print_comparison(console, exercise: ExerciseResult) -> None:
 # --------------------------------------------------------------------------- notebook
 
 
-def exercise_html(lesson_id: str, exercise: ExerciseResult) -> str:
-    colour = {"pass": "#1a7f37", "fail": "#cf222e"}.get(exercise.status, "#9a6700")
+def verdict_html(lesson_id: str, exercise_id: str, status: str, message: str, rows: list[dict]) -> str:
+    """One exercise's verdict for a notebook: a coloured line, and the comparison table on a failure."""
+    colour = {"pass": "#1a7f37", "fail": "#cf222e"}.get(status, "#9a6700")
     head = (f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">'
-            f'<b style="color:{colour}">{MARKS[exercise.status]} {html.escape(lesson_id)} / '
-            f'{html.escape(exercise.id)}: {LABELS[exercise.status]}</b><br>{html.escape(exercise.message)}')
-    rows = comparison_rows(exercise.reports) if exercise.status == "fail" else []
+            f'<b style="color:{colour}">{MARKS[status]} {html.escape(lesson_id)} / '
+            f'{html.escape(exercise_id)}: {LABELS[status]}</b><br>{html.escape(message)}')
     if rows:
         cells = "".join(f"<th style='text-align:left;padding:2px 8px'>{html.escape(k)}</th>" for k in rows[0])
         body = "".join(

@@ -69,7 +69,7 @@ class Worker:
     # -- life cycle -------------------------------------------------------------------
     def start(self) -> None:
         env = dict(os.environ)
-        env.setdefault("PYTHONHASHSEED", "0")  # same verdicts whatever the caller's hash seed
+        env["PYTHONHASHSEED"] = "0"  # same verdicts whatever the caller's hash seed
         self._process = subprocess.Popen(
             [sys.executable, "-m", "gradtutor.worker"],
             stdin=subprocess.PIPE,
@@ -79,6 +79,7 @@ class Worker:
             start_new_session=True,  # Ctrl-C in the terminal reaches us, and we stop it cleanly
         )
         self._buffer = b""
+        self._eof = False
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._process.stdout, selectors.EVENT_READ)
         self._ready = False
@@ -194,9 +195,11 @@ class Worker:
             if timed_out:
                 _kill_group(job.pid)
                 finished = self._read_message(time.monotonic() + 10)
-            if finished is None:  # the worker itself died (the child may have killed it)
+            if finished is None:  # the worker itself died: whatever the orphaned child wrote is not trusted
                 _kill_group(job.pid)
                 self.close()
+                return Outcome([None] * job.count, None, timed_out=timed_out,
+                               problem="the checker's worker was stopped while it ran (did the code kill other processes?)")
             return self._collect(job.out, job.nonce, job.count, finished, timed_out)
         finally:
             shutil.rmtree(job.out, ignore_errors=True)
@@ -207,7 +210,7 @@ class Worker:
         deadline = time.monotonic() + timeout
         while True:
             message = self._read_message(min(deadline, time.monotonic() + 0.05))
-            if message is not None or not self.alive:
+            if message is not None or self._eof or not self.alive:
                 return message, False
             now_done = _filled(out, count)
             if now_done > done:  # progress: the next exercise gets its full time
@@ -247,6 +250,7 @@ class Worker:
                 continue
             chunk = os.read(self._process.stdout.fileno(), 65536)
             if not chunk:
+                self._eof = True  # the worker is gone: no message will ever come
                 return None
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)

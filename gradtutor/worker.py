@@ -28,9 +28,13 @@ import sys
 import traceback
 
 import gradtutor.quiet  # noqa: F401  (must precede the TensorFlow import)
+from gradtutor import sandbox as sandbox_module
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 REFERENCE_DIR = os.path.join(PACKAGE_DIR, "references")
+# Unreadable for learner code: the answers, in a checkout and in an installed wheel.
+HIDDEN_FROM_LEARNERS = [REFERENCE_DIR, os.path.join(os.path.dirname(PACKAGE_DIR), "solutions"),
+                        os.path.join(PACKAGE_DIR, "_course", "solutions")]
 MAX_ITEMS = 16  # longest tuple/list of results we describe
 
 
@@ -39,7 +43,7 @@ class LearnerExit(Exception):
 
 
 def main() -> None:
-    _die_with_parent()
+    sandbox_module.die_with_parent()
     _silence_stderr()
     import tensorflow as tf  # noqa: F401  (the whole point: import once, before forking)
     import keras  # noqa: F401
@@ -65,21 +69,6 @@ def main() -> None:
         protocol.write(json.dumps({"id": job["id"], "exit": outcome}) + "\n")
 
 
-def _die_with_parent() -> None:
-    """Linux: be killed when the process that started us dies, so nothing is left running.
-
-    The chain is the caller (CLI, notebook kernel) → worker → job child: if the
-    caller is killed outright, its worker goes, and with it any child still running.
-    """
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 def _silence_stderr() -> None:
     """TF's C++ start-up lines go to fd 2; send them to a log instead of the learner."""
     log = os.environ.get("GRADTUTOR_WORKER_LOG", os.devnull)
@@ -98,7 +87,7 @@ def _child(job: dict) -> None:
     error_file = open(os.path.join(out, "worker-error.txt"), "w")
     try:
         os.setsid()  # its own process group: the parent can kill everything it starts
-        _die_with_parent()
+        sandbox_module.die_with_parent()
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # the job stream is the worker's, not the child's
         run = _run_reference if job["kind"] == "reference" else _run_learner
         for index, (result, arrays) in run(job):
@@ -152,12 +141,7 @@ def _run_learner(job: dict):
     then waits for the cells and the exercises to run: `gradtutor watch` and the
     notebook keep one ready, so a save costs only the learner's own code.
     """
-    from gradtutor.references import exercises_of
-
-    table = exercises_of(job["lesson"])
-    inputs = {e["id"]: {seed: list(table[e["id"]].build(seed).values()) for seed in job["seeds"]}
-              for e in job["exercises"]}
-    del table
+    inputs = _build_inputs(job["lesson"], [e["id"] for e in job["exercises"]], job["seeds"])
     _forget_references()
     if job.get("cells_fifo"):
         _warm_up()
@@ -201,7 +185,10 @@ def _warm_up() -> None:
 def _call(function, exercise_id: str, inputs: dict, labels: frozenset) -> tuple[dict, dict]:
     arrays: dict = {}
     results: dict = {}
+    import keras
+
     for seed, args in inputs.items():
+        keras.utils.set_random_seed(seed)  # python, numpy and TF: the same verdict every time
         try:
             value = function(*args)
         except NotImplementedError:
@@ -212,17 +199,32 @@ def _call(function, exercise_id: str, inputs: dict, labels: frozenset) -> tuple[
     return {"status": "ok", "results": results}, arrays
 
 
-def _forget_references() -> None:
-    """Drop the reference modules so learner code cannot reach them from memory."""
-    import gc
+def _build_inputs(lesson_id: str, exercise_ids: list, seeds: list) -> dict:
+    """Fresh inputs per exercise and seed. A function of its own, so no frame the learner's
+    code can walk to still holds the reference module once it returns."""
+    from gradtutor.references import exercises_of
 
-    for name in list(sys.modules):
-        if name.startswith("gradtutor.references"):
-            del sys.modules[name]
+    table = exercises_of(lesson_id)
+    return {eid: {seed: list(table[eid].build(seed).values()) for seed in seeds} for eid in exercise_ids}
+
+
+def _forget_references() -> None:
+    """Drop the reference modules, and prove they are gone, before learner code loads."""
+    import gc
+    import weakref
+
     import gradtutor
 
+    modules = [sys.modules.pop(name) for name in list(sys.modules) if name.startswith("gradtutor.references")]
     gradtutor.__dict__.pop("references", None)
+    for module in modules:
+        for name in [n for n in vars(module) if n.startswith("lesson")]:
+            delattr(module, name)  # the package's own attribute for each lesson module
+    watchers = [weakref.ref(module) for module in modules]
+    del modules, module
     gc.collect()
+    if any(watcher() is not None for watcher in watchers):
+        raise RuntimeError("gradtutor's reference modules are still reachable; refusing to run learner code")
 
 
 def _lock_down(sandbox: str, capture: str, memory_mb: int | None) -> None:
@@ -273,7 +275,16 @@ def _lock_down(sandbox: str, capture: str, memory_mb: int | None) -> None:
             raise PermissionError("exercise code may not start other processes")
         elif event in ("os.kill", "os.killpg") and args and args[0] not in (me, 0):
             raise PermissionError("exercise code may not send signals to other processes")
+        elif event in ("os.link", "os.symlink", "os.mkdir", "os.mkfifo", "os.mknod", "sqlite3.connect"):
+            for path in args[:2]:
+                if isinstance(path, (str, bytes, os.PathLike)) and not _inside(path):
+                    raise PermissionError(f"exercise code may not create files outside its scratch folder: {path}")
+        elif event in ("ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function", "ctypes.cdata"):
+            raise PermissionError("exercise code may not call C functions through ctypes")
 
+    # The kernel's layer first (it uses ctypes, which the hook below forbids): it also covers
+    # TensorFlow's C++ file functions, which no audit hook sees.
+    sandbox_module.restrict(sandbox, HIDDEN_FROM_LEARNERS)
     sys.addaudithook(guard)  # audit hooks cannot be removed, even by the code they guard
 
 

@@ -219,7 +219,7 @@ def test_every_internal_link_resolves(browser, visits):
             if href.startswith(browser.base):
                 url, _, fragment = href.partition("#")
                 targets.setdefault(url, set()).add(urllib.parse.unquote(fragment))
-    assert len(targets) > 15
+    assert len(targets) >= len(visits) - 1  # every page is linked from somewhere (404 aside)
     broken = []
     for url, fragments in sorted(targets.items()):
         try:
@@ -316,8 +316,10 @@ def test_cli_reference_matches_the_real_help(visits):
 def test_api_reference_is_generated_from_docstrings(visits):
     """Does the API page carry the docstrings of check() and the manifest loader?"""
     text = visits["reference/api/"].text
-    assert "Check one exercise function in a notebook" in text
-    assert "gradtutor.course.load" in text and "gradtutor.engine.Checker" in text
+    assert "Check one exercise function in a notebook" in text  # gradtutor.check
+    assert "A lesson by id" in text  # gradtutor.course.Course.lesson
+    assert "Checks exercises; owns one warm worker" in text  # gradtutor.engine.Checker
+    assert "description:" not in text  # the front matter was parsed, not shown
 
 
 def test_search_finds_the_stateful_rnn_lesson(browser, visits):
@@ -326,8 +328,8 @@ def test_search_finds_the_stateful_rnn_lesson(browser, visits):
     page = browser.context.new_page()
     page.goto(browser.base, wait_until="networkidle")
     page.fill("input.md-search__input", "stateful")
-    page.wait_for_selector(".md-search-result__item a", timeout=30000)
-    hrefs = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(a => a.href)")
+    page.wait_for_selector("a.md-search-result__link", timeout=30000)
+    hrefs = page.eval_on_selector_all("a.md-search-result__link", "els => els.map(a => a.href)")
     page.close()
     assert lesson.id == "lesson4"
     assert any(f"/lessons/{lesson.id}/" in href for href in hrefs), hrefs
@@ -349,9 +351,11 @@ def test_screenshots_light_and_dark(browser, visits):
         page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'default'")
     figure = page.locator("figure.gt-figure").first
     figure.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
     page.screenshot(path=str(SCREENSHOTS / "docs-lesson-plot.png"))
     page.goto(browser.base + "why-is-my-gradient-none/", wait_until="networkidle")
     page.locator("div.mermaid").first.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)  # the header's title swap animates on scroll
     page.screenshot(path=str(SCREENSHOTS / "docs-guide-flowchart.png"))
     page.close()
     for name in ("home-light", "home-dark", "lesson-light", "lesson-dark", "lesson-plot", "guide-flowchart"):

@@ -42,6 +42,7 @@ def test_does_the_terminal_table_show_statuses_comparison_and_summary():
 
 
 def test_is_notebook_html_escaped_and_tabled():
-    html = report.exercise_html("lesson1", _result().exercises[1])
+    one = _result().exercises[1]
+    html = report.verdict_html("lesson1", one.id, one.status, one.message, report.comparison_rows(one.reports))
     assert "&lt;b&gt;" in html and "<b>" not in html.replace("<b style", "")
     assert "max abs diff" in html and "worst element" in html

@@ -251,7 +251,7 @@ def _lessons_index(the_course) -> str:
     )
     return f"""---
 title: Lessons
-description: "{the_course.summary}"
+description: {json.dumps(the_course.summary, ensure_ascii=False)}
 ---
 
 # Lessons

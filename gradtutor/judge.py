@@ -1,0 +1,54 @@
+"""The notebook's judge: a clean process that owns the checker, so the kernel never compares.
+
+A notebook kernel has run the learner's cells: numpy, TensorFlow or gradtutor
+itself may have been patched there. So `check()` in a notebook only sends the
+kernel's cell sources here (`python -m gradtutor.judge`, started once per
+kernel) and shows the answer. This process imports no learner code and no
+TensorFlow; its worker runs the code, and the comparing happens here.
+
+Protocol: one JSON request per line on stdin,
+  {"lesson", "exercise", "function", "cells": [source, ...], "seeds"}
+and one JSON reply per line on stdout,
+  {"id", "status", "message", "rows"} or {"problem": "..."}.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+
+from gradtutor import course, extract, report, sandbox
+from gradtutor.engine import Checker
+
+
+def main() -> None:
+    sandbox.die_with_parent()
+    replies = sys.stdout
+    sys.stdout = sys.stderr  # nothing but replies on the reply stream
+    with Checker() as checker:
+        for line in sys.stdin:
+            if line.strip():
+                replies.write(json.dumps(_answer(checker, line)) + "\n")
+                replies.flush()
+
+
+def _answer(checker: Checker, line: str) -> dict:
+    try:
+        request = json.loads(line)
+        lesson = course.load().lesson(request["lesson"])
+        exercise = lesson.exercise(request["exercise"])
+        cells = extract.cells_from_sources([str(s) for s in request["cells"]], "notebook cell")
+        name = request.get("function") or exercise.function
+        if name != exercise.function and extract.find_function(cells, name).cell is not None:
+            exercise = dataclasses.replace(exercise, function=name)  # graded under the learner's own name
+        result = checker.check_cells(lesson, cells, [exercise], request.get("seeds", "all"), "this notebook")
+        one = result.exercises[0]
+        checker.prepare(lesson)  # the next check of this lesson finds a child with its inputs built
+        return {"id": one.id, "status": one.status, "message": one.message,
+                "rows": report.comparison_rows(one.reports) if one.status == "fail" else []}
+    except (course.UnknownLesson, KeyError, TypeError, ValueError) as exc:
+        return {"problem": str(exc)}
+
+
+if __name__ == "__main__":
+    main()
