@@ -35,9 +35,11 @@ tutor: $(VENV)/.tutor
 	@cd $(WORKSPACE) && ../$(BIN)/gradtutor list
 	@echo "Open $(WORKSPACE)/lesson1/lesson1.ipynb, then: cd $(WORKSPACE) && ../$(BIN)/gradtutor check lesson1"
 
-# Debian's Chromium for the docs browser test (a browser that downloads itself cannot work here).
+# Debian's Chromium for the docs browser test (a browser that downloads itself cannot work here),
+# and npm, which fetches the docs' mermaid and KaTeX from the npm registry.
 browser:
 	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+	@command -v npm >/dev/null || (apt-get update -qq && apt-get install -y -qq npm >/dev/null)
 
 test: $(VENV)/.dev browser
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m pytest -n 2 --dist loadgroup -q
@@ -45,11 +47,13 @@ test: $(VENV)/.dev browser
 bench: $(VENV)/.dev
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) benchmarks/run.py
 
-docs: $(VENV)/.dev
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/mkdocs build --strict
+# The lesson pages run each solutions notebook (cached in build/docs-cache/ by content hash);
+# mermaid and KaTeX come once from the npm registry (pinned, checksummed) into that cache.
+docs: $(VENV)/.dev browser
+	PATH="$(CURDIR)/$(BIN):$$PATH" NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-serve: $(VENV)/.dev
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/mkdocs serve -a 127.0.0.1:8000
+serve: $(VENV)/.dev browser
+	PATH="$(CURDIR)/$(BIN):$$PATH" NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -a 127.0.0.1:8000
 
 lessons: $(VENV)/.dev
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m gradtutor.release

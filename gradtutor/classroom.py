@@ -36,8 +36,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 READY_TIMEOUT = 300.0  # a worker imports nbgrader (slow on a loaded machine) before its first job
-DEFAULT_TIMEOUT = 1800.0  # seconds one student's submission may take in all
+DEFAULT_TIMEOUT = 900.0  # seconds one student's submission may take in all
 SQLITE_BUSY_TIMEOUT = 120  # seconds a worker waits for another's gradebook write
+KERNEL_START_FAILED = r"Error occurred while starting new kernel client|Kernel died before replying to kernel_info"
 
 CONFIG_TEMPLATE = '''\
 """nbgrader configuration for a gradtutor course (made by `gradtutor classroom init`).
@@ -256,15 +257,13 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
     assignment = _assignment_name(course_dir, lesson)
-    # Workers start importing nbgrader while the parent reads the course.
-    logs = Path(tempfile.mkdtemp(prefix="gradtutor-grade-"))
-    pool = _Pool(course_dir, logs, jobs, timeout)
-    try:
+    with console.status(f"reading the course folder {course_dir}…") if console.is_terminal else _nothing():
         course_info = _read_course(course_dir, assignment, students)
-        todo = sorted(course_info.submissions)
-        pool.resize(min(jobs, len(todo)))
-        with console.status(f"checking the gradebook for {assignment}…") if console.is_terminal else _nothing():
-            _ensure_assignment(course_info, assignment, console)
+    todo = sorted(course_info.submissions)
+    logs = Path(tempfile.mkdtemp(prefix="gradtutor-grade-"))
+    pool = _Pool(course_dir, logs, min(jobs, len(todo)), timeout)  # they import nbgrader meanwhile
+    try:
+        _ensure_assignment(course_info, assignment, console)
         return _run(pool, course_info, assignment, todo, force, console, verbose)
     finally:
         pool.close()
@@ -312,8 +311,16 @@ def _inside(folder: Path):
         os.chdir(before)
 
 
-def _nbgrader_api():
-    """NbGraderAPI configured exactly like an nbgrader command run in the current directory."""
+def _nbgrader_api(kernels_over_ipc: bool = False):
+    """NbGraderAPI configured exactly like an nbgrader command run in the current directory.
+
+    `kernels_over_ipc`: talk to the kernels over Unix sockets instead of TCP ports
+    (unless the course configures the transport). jupyter_client picks a free port
+    and the kernel binds it a moment later; with several kernels starting at once
+    on a busy machine another process can take the port in between, and the kernel
+    dies while nbgrader blocks for ever sending to it. A socket path of this
+    process's own cannot be taken. The transport does not change any score.
+    """
     import logging
 
     from nbgrader.apps import NbGraderAPI
@@ -321,6 +328,11 @@ def _nbgrader_api():
 
     app = NbGrader()
     app.initialize([])
+    if kernels_over_ipc and "transport" not in app.config.KernelManager:
+        app.config.KernelManager.transport = "ipc"
+        # absolute, and one per worker: the kernel (running in the notebook's folder)
+        # and nbgrader (in the course folder) must find the same socket files
+        app.config.KernelManager.ip = os.path.join(tempfile.gettempdir(), f"gradtutor-kernel-{os.getpid()}")
     api = NbGraderAPI(config=app.config)
     api.log.setLevel(logging.INFO)
     return api
@@ -467,15 +479,8 @@ class _Pool:
         self.logs = logs
         self.timeout = timeout
         self.size = size
-        self._workers: list[_Worker] = [_Worker(course_dir, logs / f"worker-{i}.log") for i in range(size)]
+        self._workers: list[_Worker | None] = [_Worker(course_dir, logs / f"worker-{i}.log") for i in range(size)]
         self._count = size
-
-    def resize(self, size: int) -> None:
-        """Fewer workers than planned when there are fewer submissions."""
-        size = max(1, size)
-        while len(self._workers) > size:
-            self._workers.pop().close()
-        self.size = len(self._workers)
 
     def grade(self, assignment: str, students: list[str], force: bool):
         """Yield a SubmissionResult per student, as each finishes."""
@@ -484,6 +489,8 @@ class _Pool:
             jobs.put(student)
         done: queue.Queue = queue.Queue()
 
+        lock = threading.Lock()
+
         def slot(index: int) -> None:
             while True:
                 try:
@@ -491,14 +498,18 @@ class _Pool:
                 except queue.Empty:
                     return
                 worker = self._workers[index]
+                if worker is None:  # the last one was stopped: a fresh one for this student
+                    with lock:
+                        self._count += 1
+                        number = self._count
+                    worker = self._workers[index] = _Worker(self.course_dir, self.logs / f"worker-{number}.log")
                 try:
                     result = worker.grade(assignment, student, force, self.timeout)
                 except Exception as exc:  # noqa: BLE001 - one broken submission never stops the batch
                     result = SubmissionResult(student, graded=False, problem=f"gradtutor could not grade it ({exc})")
-                if not worker.alive:  # killed after a timeout, or it died: a fresh one for the next student
+                if not worker.alive:  # killed after a timeout, or it died
                     worker.close()
-                    self._count += 1
-                    self._workers[index] = _Worker(self.course_dir, self.logs / f"worker-{self._count}.log")
+                    self._workers[index] = None
                 done.put(result)
 
         threads = [threading.Thread(target=slot, args=(i,), daemon=True) for i in range(len(self._workers))]
@@ -511,7 +522,8 @@ class _Pool:
 
     def close(self) -> None:
         for worker in self._workers:
-            worker.close()
+            if worker is not None:
+                worker.close()
 
 
 class _Worker:
@@ -677,7 +689,7 @@ def _serve() -> None:
     os.chdir(course_dir)
     os.environ["NBGRADER_EXECUTION"] = "autograde"  # what nbgrader sets around each run; constant here
     try:
-        api = _nbgrader_api()
+        api = _nbgrader_api(kernels_over_ipc=True)
         api.coursedir.db_url = _busy_url(api.coursedir.db_url)
     except BaseException as exc:  # noqa: BLE001
         protocol.write(json.dumps({"ready": False, "error": f"{exc.__class__.__name__}: {exc}"}) + "\n")
@@ -698,6 +710,8 @@ def _serve() -> None:
                       "problem": f"gradtutor could not grade it: {exc.__class__.__name__}: {exc}"}
         result["seconds"] = time.monotonic() - started
         protocol.write(json.dumps(result) + "\n")
+    if _checker is not None:
+        _checker.close()
 
 
 def _busy_url(db_url: str) -> str:
@@ -721,12 +735,19 @@ def _grade_student(api, assignment: str, student: str, force: bool) -> dict:
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         read_problems, tampering = _inspect_submission(gb, assignment, submitted)
 
-    print(f"===== autograde {assignment} {student}", flush=True)
-    outcome = api.autograde(assignment, student, force=True, create=True)
-    log = outcome.get("log", "") + "\n" + outcome.get("error", "")
-    print(log, flush=True)
+    for attempt in (1, 2):
+        print(f"===== autograde {assignment} {student} (attempt {attempt})", flush=True)
+        outcome = api.autograde(assignment, student, force=True, create=True)
+        log = outcome.get("log", "") + "\n" + outcome.get("error", "")
+        print(log, flush=True)
+        # A kernel that fails to start is the machine's fault, never the submission's: try once more.
+        if outcome.get("success") or not re.search(KERNEL_START_FAILED, log):
+            break
     problem = None if outcome.get("success") else _why_not_graded(log, read_problems)
 
+    if outcome.get("success"):
+        for name, found in _recheck(api, assignment, student, autograded).items():
+            tampering.setdefault(name, []).extend(found)
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         for notebook in gb.find_assignment(assignment).notebooks:
             if not (submitted / f"{notebook.name}.ipynb").exists():
@@ -735,6 +756,174 @@ def _grade_student(api, assignment: str, student: str, force: bool) -> dict:
         notebooks = _scores(gb, assignment, student, cells, {**read_problems, **tampering}, problem)
     return {"student": student, "graded": bool(outcome.get("success")), "problem": problem,
             "notebooks": _plain(notebooks)}
+
+
+# --------------------------------------------------------------------------- grade: the re-check
+#
+# A test cell calls gradtutor's check() inside the student's kernel, after the
+# student's own cells ran there; code in those cells can replace check() (or
+# what it relies on) so that every test passes. nbgrader cannot see that. So
+# when a notebook holds code that does more than define functions — code that
+# could have reached check() — every exercise nbgrader scored full is checked
+# again out of the kernel, by gradtutor's engine, on the same cells the kernel
+# had run when the test cell ran. An answer that fails there is scored 0 and
+# flagged for the instructor (needs manual grading), with a comment saying why.
+
+_checker = None  # one warm checker per grading worker, started at the first re-check
+
+
+def _recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, list[str]]:
+    """Re-check the full-score exercises of notebooks with untrusted top-level code; return problems per notebook."""
+    import nbformat
+    from nbgrader.api import Gradebook, MissingEntry
+
+    from gradtutor import course
+
+    try:
+        lesson = course.load().lesson(assignment)
+    except course.UnknownLesson:
+        return {}  # not one of gradtutor's lessons: nothing to re-check against
+    coursedir = api.coursedir
+    found: dict[str, list[str]] = {}
+    for path in sorted(autograded.glob("*.ipynb")):
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except Exception:  # noqa: BLE001 - nbgrader wrote it; if it cannot be read there is nothing to re-check
+            continue
+        with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+            try:
+                notebook = gb.find_submission_notebook(path.stem, assignment, student)
+            except MissingEntry:
+                continue
+            full = [g.name for g in notebook.grades if g.max_score and (g.auto_score or 0) >= g.max_score]
+        untrusted = _untrusted_cells(nb, _trusted_sources(coursedir, assignment, path.name), path.parent)
+        if not untrusted or not full:
+            continue
+        sources = [cell.source for cell in nb.cells if cell.cell_type == "code"]
+        for grade_id in full:
+            exercise = next((e for e in lesson.exercises if f"check_{e.id}" == grade_id), None)
+            position = next((i for i, cell in enumerate(c for c in nb.cells if c.cell_type == "code")
+                             if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id), None)
+            if exercise is None or position is None:
+                continue
+            verdict = _engine_verdict(lesson, exercise, sources[: position + 1])
+            if verdict.status == "pass":
+                continue
+            why = verdict.message.splitlines()[0] if verdict.message else verdict.status
+            comment = (f"gradtutor: {exercise.function}() passed inside the notebook, but not when checked outside "
+                       f"its kernel ({why}). Code in {', '.join(untrusted[:3])} can change what check() does, "
+                       f"so this exercise scores 0 until an instructor reviews it.")
+            with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+                grade = gb.find_grade(grade_id, path.stem, assignment, student)
+                grade.auto_score = 0
+                grade.needs_manual_grade = True
+                try:
+                    gb.find_comment(exercise.id, path.stem, assignment, student).auto_comment = comment
+                except MissingEntry:
+                    pass
+                gb.db.commit()
+            found.setdefault(path.stem, []).append(
+                f"{exercise.id} passed in the kernel but fails out of it ({why[:120]}) — check() was bypassed? "
+                "scored 0, flagged for review")
+    return found
+
+
+def _engine_verdict(lesson, exercise, sources: list[str]):
+    global _checker
+    from gradtutor import extract
+    from gradtutor.engine import Checker
+
+    if _checker is None or not _checker.worker.alive:
+        _checker = Checker()
+    cells = extract.cells_from_sources(sources, "notebook cell")
+    return _checker.check_cells(lesson, cells, [exercise], "all", "the submitted notebook").exercises[0]
+
+
+def _trusted_sources(coursedir, assignment: str, notebook: str) -> set[str]:
+    """The code cells the course itself wrote: the release and source versions of the notebook."""
+    import nbformat
+
+    trusted: set[str] = set()
+    for step in (coursedir.release_directory, coursedir.source_directory):
+        path = Path(coursedir.format_path(step, ".", assignment)) / notebook
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except Exception:  # noqa: BLE001 - a missing release: every changed cell counts as the student's
+            continue
+        trusted.update(_normalised(cell.source) for cell in nb.cells if cell.cell_type == "code")
+    return trusted
+
+
+def _untrusted_cells(nb, trusted: set[str], folder: Path) -> list[str]:
+    """Labels of the student's code cells that run more than definitions at the top level."""
+    found = []
+    number = 0
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        number += 1
+        if _normalised(cell.source) in trusted or _only_definitions(cell.source, folder):
+            continue
+        found.append(f"cell {number}")
+    return found
+
+
+def _only_definitions(source: str, folder: Path) -> bool:
+    """Does running this cell only define things (no decorators, no calls, no magics, no local modules)?"""
+    import ast
+
+    if any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
+        return False
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return True  # the kernel runs none of it
+    local = {p.stem for p in folder.iterdir()} if folder.is_dir() else set()
+
+    def simple(node) -> bool:  # evaluated when the def runs: annotations and defaults
+        if node is None or isinstance(node, ast.Constant):
+            return True
+        if isinstance(node, ast.Name):
+            return True
+        if isinstance(node, ast.Attribute):
+            return simple(node.value)
+        if isinstance(node, ast.Subscript):
+            return simple(node.value) and simple(node.slice)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return all(simple(e) for e in node.elts)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return isinstance(node.operand, ast.Constant)
+        return False
+
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            if any(alias.name.split(".")[0] in local for alias in node.names):
+                return False
+        elif isinstance(node, ast.ImportFrom):
+            if node.level or (node.module or "").split(".")[0] in local:
+                return False
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args
+            every = arguments.posonlyargs + arguments.args + arguments.kwonlyargs + \
+                [a for a in (arguments.vararg, arguments.kwarg) if a]
+            if node.decorator_list or not simple(node.returns) or not all(simple(a.annotation) for a in every) \
+                    or not all(simple(d) for d in arguments.defaults + [d for d in arguments.kw_defaults if d]):
+                return False
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue
+        elif isinstance(node, ast.Pass):
+            continue
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not all(isinstance(t, ast.Name) for t in targets):
+                return False
+            try:
+                ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                return False
+        else:
+            return False
+    return True
 
 
 def _plain(notebooks: list[NotebookResult]) -> list[dict]:

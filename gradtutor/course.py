@@ -20,6 +20,8 @@ class UnknownLesson(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Diagnosis:
+    """A rule that turns a failed comparison into a cause and a fix (course.toml `diagnoses`)."""
+
     when: str
     say: str
     element: int | None = None
@@ -30,6 +32,8 @@ class Diagnosis:
 
 @dataclasses.dataclass(frozen=True)
 class Exercise:
+    """One graded function of a lesson: its id (the nbgrader grade_id), function name, points and hints."""
+
     id: str
     function: str
     points: int
@@ -39,6 +43,8 @@ class Exercise:
 
 @dataclasses.dataclass(frozen=True)
 class Lesson:
+    """A lesson in course order, with its notebook name and exercises."""
+
     id: str
     number: int
     slug: str
@@ -69,6 +75,8 @@ class Lesson:
 
 @dataclasses.dataclass(frozen=True)
 class Course:
+    """The whole course as course.toml describes it."""
+
     title: str
     summary: str
     lessons: tuple[Lesson, ...]
@@ -85,6 +93,7 @@ class Course:
 
 @functools.lru_cache(maxsize=1)
 def load() -> Course:
+    """The course manifest, read once per process."""
     data = tomllib.loads(MANIFEST.read_text(encoding="utf-8"))
     lessons = tuple(_lesson(entry) for entry in data.get("lessons", []))
     return Course(data["course"]["title"], data["course"].get("summary", ""), lessons)

@@ -26,6 +26,8 @@ STATUSES = ("pass", "fail", "not_attempted", "error", "timeout")
 
 @dataclasses.dataclass
 class ExerciseResult:
+    """The verdict on one exercise: status (pass, fail, not_attempted, error, timeout), message and points."""
+
     id: str
     function: str
     status: str
@@ -43,6 +45,8 @@ class ExerciseResult:
 
 @dataclasses.dataclass
 class LessonResult:
+    """The verdicts on a lesson's checked exercises, and the exit code they mean for the CLI."""
+
     lesson: course_mod.Lesson
     source: str  # the file or place that was checked
     exercises: list[ExerciseResult]

@@ -37,7 +37,7 @@ def init(folder: Path) -> list[tuple[Path, str]]:
             done.append((target, "kept (already there)"))
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(lesson.release_notebook(), target)
+        shutil.copyfile(_release(lesson), target)
         done.append((target, "created"))
     return done
 
@@ -66,10 +66,20 @@ def reset(workspace: Path, lesson: course.Lesson) -> tuple[Path, Path | None]:
         while backup.exists():
             backup = target.with_name(f"{target.stem}.backup-{stamp}-{counter}{target.suffix}")
             counter += 1
-        target.rename(backup)
+    source = _release(lesson)  # before renaming anything: a broken install must not cost the learner's file
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(lesson.release_notebook(), target)
+    if target.exists():
+        target.rename(backup)
+    shutil.copyfile(source, target)
     return target, backup
+
+
+def _release(lesson: course.Lesson) -> Path:
+    path = lesson.release_notebook()
+    if not path.is_file():
+        raise WorkspaceError(f"{lesson.id}'s notebook is missing from this installation ({path}) — "
+                             "reinstall gradtutor (`pip install --force-reinstall gradtutor`)")
+    return path
 
 
 # --------------------------------------------------------------------------- progress

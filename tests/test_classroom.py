@@ -190,6 +190,10 @@ LOOP = '''def {function}(*args):
         time.sleep(0.2)
 '''
 
+CHEAT = '''import gradtutor.notebook
+gradtutor.notebook.check = lambda *args, **kwargs: None  # "the checker is too strict"
+'''
+
 EXIT = '''def {function}(*args):
     import os
     os._exit(3)
@@ -215,6 +219,7 @@ class Student:
     slots: dict[str, Slot]  # exercise id → slot
     expect_in_line: list[str] = dataclasses.field(default_factory=list)  # text its result line must hold
     graded: bool = True  # nbgrader can autograde it (a corrupt file or a dead kernel cannot)
+    extra_cell: str | None = None  # a code cell of the student's own, after the set-up cell
     hidden_values: dict | None = None  # exercise → hidden-seed reference values the feedback must not show
 
 
@@ -240,7 +245,7 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
     for exercise in exercises:  # every exercise: an answer hard-coded from the visible inputs
         seeds = references[lesson.id][exercise.id]
         queue[exercise.id].append(Slot(hard_coded_code(exercise, seeds), False,
-                                       ["right on the visible inputs, wrong on a hidden one"], "hard-coded"))
+                                       ["does it hard-code values or shapes?"], "hard-coded"))
         hidden_values[exercise.id] = [entry.get("tuple") or entry["value"] for entry in seeds.values() if not entry["visible"]]
     rounds = max(len(q) for q in queue.values())
     # An endless loop and a function that ends its process go where there is room, and so do the
@@ -264,6 +269,10 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
     renamed = re.sub(rf"def {e2.function}\(", f"def {e2.function}_v2(", solution[e2.id])
     tampered[e2.id] = Slot(renamed, False, [f"name '{e2.function}' is not defined"], "renamed function")
     students.append(Student("tampered", tampered, [f"test cell check_{e0.id} deleted", f"test cell check_{e1.id} edited"]))
+    # Wrong answers, and a cell that makes check() pass everything inside the kernel: nbgrader alone
+    # gives full marks; gradtutor grade re-checks out of the kernel, scores 0 and flags it.
+    students.append(Student("cheater", {e.id: queue[e.id][0] for e in exercises}, ["check() was bypassed"],
+                            extra_cell=CHEAT))
     students.append(Student("corrupt", {e.id: Slot(solution[e.id], False) for e in exercises},
                             ["corrupt notebook", "scored 0"], graded=False))
     dies = {e.id: Slot(solution[e.id], False) for e in exercises}
@@ -296,6 +305,9 @@ def _submission(release, student: Student):
             if student.slots[exercise].name == "its test cell edited":
                 cell.source = "print('all tests passed')  # the checker was too strict\n"
         cells.append(cell)
+    if student.extra_cell:
+        first_code = next(i for i, cell in enumerate(cells) if cell.cell_type == "code")
+        cells.insert(first_code + 1, nbformat.v4.new_code_cell(student.extra_cell))
     nb.cells = cells
     return nb
 
@@ -378,6 +390,16 @@ def test_every_submission_gets_its_exact_score_in_the_gradebook(graded):
         assert book[student.id]["max_score"] == graded.lesson.points
 
 
+def test_a_notebook_that_replaces_check_is_caught_and_flagged_for_review(graded):
+    book = read_gradebook(graded.folder, graded.lesson.id)
+    grades = book["cheater"]["grades"]
+    assert all(grade[0] == 0 and grade[2] for grade in grades.values()), grades  # auto 0, needs manual grading
+    text = feedback_text(graded.folder, "cheater", graded.lesson.id)
+    assert "passed inside the notebook, but not when checked outside its kernel" in text
+    # honest notebooks are not flagged
+    assert not any(grade[2] for student in ("correct", "untouched") for grade in book[student]["grades"].values())
+
+
 def test_a_correct_submission_gets_every_point_and_the_release_none(graded):
     book = read_gradebook(graded.folder, graded.lesson.id)
     assert book["correct"]["score"] == graded.lesson.points
@@ -421,7 +443,7 @@ def test_feedback_never_shows_the_hidden_inputs_expected_values(graded):
         for exercise_id, slot in student.slots.items():
             if slot.name != "hard-coded":
                 continue
-            assert "right on the visible inputs" in text
+            assert "does it hard-code values or shapes?" in text
             secret = {f"{v:.6g}" for v in _flat(student.hidden_values[exercise_id]) if abs(v) > 1e-3}
             visible_in_source = set(re.findall(r"-?\d+\.\d+(?:e-?\d+)?", slot.code))
             leaked = {s for s in secret if s in shown and s not in visible_in_source and "." in s}
@@ -454,6 +476,11 @@ def test_serial_nbgrader_autograde_leaves_the_identical_gradebook(classes):
     serial = read_gradebook(graded.pristine, graded.lesson.id)
     parallel = read_gradebook(graded.folder, graded.lesson.id)
     assert len(serial) == len(graded.students)
+    # The one difference: nbgrader alone is fooled by the cell that replaces check();
+    # gradtutor grade re-checked those answers out of the kernel and flagged them.
+    fooled, caught = serial.pop("cheater"), parallel.pop("cheater")
+    assert fooled["score"] == graded.lesson.points
+    assert caught["score"] == 0 and all(grade[2] for grade in caught["grades"].values())
     assert serial == parallel
     assert sorted(p.name for p in (graded.pristine / "autograded").iterdir()) == \
         sorted(p.name for p in (graded.folder / "autograded").iterdir())

@@ -20,8 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "why-is-my-gradient-none.md"
 PRELUDE = "import gradtutor.quiet\nimport numpy as np\nimport tensorflow as tf\nimport keras\n"
 
-pytestmark = pytest.mark.xdist_group("docs")
-
 
 def _examples() -> list[tuple[str, str]]:
     """(section anchor, code) of every python block that states its outcome."""

@@ -10,6 +10,7 @@ import pytest
 import tensorflow as tf
 
 from gradtutor.references import ALL_SEEDS, exercises_of
+from numeric import central_diff
 
 EX = exercises_of("lesson1")
 RTOL, ATOL = 1e-4, 1e-5
@@ -20,16 +21,6 @@ def as64(value):
     if hasattr(value, "value") and not isinstance(value, (np.ndarray, tf.Tensor, tf.Variable)):
         value = value.value  # keras.Variable -> the tf.Variable inside
     return np.asarray(value, dtype=np.float64)
-
-
-def central_diff(f, x, eps=1e-6):
-    """Gradient of scalar f at float64 array x by central differences."""
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        step = np.zeros_like(x)
-        step[i] = eps
-        g[i] = (f(x + step) - f(x - step)) / (2 * eps)
-    return g
 
 
 def assert_tensor_close(got, want):

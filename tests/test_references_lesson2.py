@@ -12,6 +12,7 @@ import pytest
 import tensorflow as tf
 
 from gradtutor.references import ALL_SEEDS, exercises_of
+from numeric import central_diff
 
 EX = exercises_of("lesson2")
 RTOL, ATOL = 1e-4, 1e-6
@@ -24,16 +25,6 @@ def as64(value):
 def dense_layers(model):
     layers = [layer for layer in model.layers if isinstance(layer, keras.layers.Dense)]
     return [(as64(layer.kernel.numpy()), as64(layer.bias.numpy())) for layer in layers]
-
-
-def central_diff(f, x, eps=1e-6):
-    """Gradient of scalar f at float64 array x by central differences."""
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        step = np.zeros_like(x)
-        step[i] = eps
-        g[i] = (f(x + step) - f(x - step)) / (2 * eps)
-    return g
 
 
 def assert_tensor_close(got, want):

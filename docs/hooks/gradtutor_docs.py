@@ -175,14 +175,15 @@ def _executed_notebooks(lessons) -> dict:
         target = CACHE / "notebooks" / f"{lesson.id}-{key}.ipynb"
         wanted[lesson.id] = target
         if not target.is_file():
-            staged = CACHE / "notebooks" / f"{lesson.id}-{key}.prepared.ipynb"
+            staged = CACHE / "notebooks" / f"{lesson.id}-{key}.{os.getpid()}.prepared.ipynb"
             staged.parent.mkdir(parents=True, exist_ok=True)
             staged.write_text(text, encoding="utf-8")
             pending.append((lesson, staged, target))
     if pending:
         _run_all(pending)
+    executed = {lesson_id: nbformat.read(path, as_version=4) for lesson_id, path in wanted.items()}
     _prune(wanted.values())
-    return {lesson_id: nbformat.read(path, as_version=4) for lesson_id, path in wanted.items()}
+    return executed
 
 
 def _run_all(pending) -> None:
@@ -213,10 +214,11 @@ def _run_all(pending) -> None:
 
 
 def _prune(keep) -> None:
-    """Drop cache entries of older versions of the notebooks."""
+    """Drop cache entries of older versions of the notebooks (an hour old: another build may still want them)."""
     keep = {Path(p).name for p in keep}
     for path in (CACHE / "notebooks").glob("*.ipynb"):
-        if path.name not in keep and not path.name.endswith(".prepared.ipynb"):
+        if (path.name not in keep and not path.name.endswith(".prepared.ipynb")
+                and time.time() - path.stat().st_mtime > 3600):
             with contextlib.suppress(OSError):
                 path.unlink()
                 path.with_suffix(".log").unlink(missing_ok=True)
@@ -264,7 +266,7 @@ checker grades. Take them in order: later lessons assume the earlier ones.
 |---|---|---|---|---|
 {rows}
 
-Each page below is the lesson's notebook, run when this site was built, with its
+Each lesson page is the lesson's notebook, run when this site was built, with its
 solutions folded away. To do the exercises, work in your own copy: see
 [Getting started](../getting-started.md).
 """

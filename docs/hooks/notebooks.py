@@ -22,10 +22,8 @@ import copy
 import dataclasses
 import hashlib
 import html
-import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -149,14 +147,19 @@ def _execute(source: Path, destination: Path) -> int:
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
+    # The python3 kernel of this interpreter (the venv's): its kernelspec is looked up here first, so one
+    # in ~/.local/share/jupyter pointing at another Python cannot win.
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(Path(sys.prefix) / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")) if p)
     nb = nbformat.read(source, as_version=4)
     with tempfile.TemporaryDirectory(prefix="gradtutor-docs-") as work:
         env = dict(os.environ)
         env.pop("MPLBACKEND", None)  # a non-inline backend (Agg) would leave the page without its plots
         env["GRADTUTOR_HOME"] = str(Path(work) / "state")  # check() must not touch the user's progress
         env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
-        # Only the interpreter running this file: a python3 kernelspec elsewhere on the machine must not win.
-        env["JUPYTER_PATH"] = str(Path(sys.prefix) / "share" / "jupyter")
+        # The lessons import gradtutor: this checkout's, whatever else is installed.
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(Path(__file__).resolve().parents[2]),
+                                                        env.get("PYTHONPATH")) if p)
         client = NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=False,
                                 record_timing=False, resources={"metadata": {"path": work}})
         try:

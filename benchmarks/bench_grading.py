@@ -1,0 +1,117 @@
+"""Grading speed: serial `nbgrader autograde` against `gradtutor grade --jobs 2`, same class, same run.
+
+A course folder is made with `gradtutor classroom init` and one lesson is
+generated with nbgrader. A class of 20 submissions goes into submitted/: about
+half of them are correct, a quarter have one or two known-wrong answers from
+tests/answers/, and a quarter are not attempted, as in a real class. The
+folder is copied twice, one copy is graded by a plain serial
+`nbgrader autograde LESSON`, and the other by `gradtutor grade COURSE LESSON --jobs 2`.
+The two gradebooks must hold the same scores. The last line printed is the ratio:
+
+    grading speedup: 1.8x (serial 120 s, --jobs 2 66 s, 20 submissions)
+
+Goal: at least 1.7 on 2 cores.
+
+    python benchmarks/bench_grading.py [--lesson lesson2] [--submissions 20] [--jobs 2]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+from test_classroom import BIN, answers_of, make_course, read_gradebook, solution_code, tool_env  # noqa: E402
+
+from gradtutor import course  # noqa: E402
+
+
+def build_class(folder: Path, lesson: course.Lesson, count: int) -> dict[str, float]:
+    """Write `count` submissions; return what each must score."""
+    release = nbformat.read(folder / "release" / lesson.id / lesson.notebook, as_version=4)
+    solutions = {e.id: solution_code(lesson, e) for e in lesson.exercises}
+    wrong = {e.id: [a["code"] for a in answers_of(lesson.id) if a["exercise"] == e.id and a["expect"] != "pass"]
+             for e in lesson.exercises}
+    expected = {}
+    for number in range(count):
+        kind = ("correct", "correct", "wrong", "untouched")[number % 4]
+        answers, points = {}, 0.0
+        for index, exercise in enumerate(lesson.exercises):
+            if kind == "correct" or (kind == "wrong" and (index + number) % 2):
+                answers[exercise.id], points = solutions[exercise.id], points + exercise.points
+            elif kind == "wrong":
+                answers[exercise.id] = wrong[exercise.id][number % len(wrong[exercise.id])]
+        nb = nbformat.from_dict(json.loads(json.dumps(release)))
+        for cell in nb.cells:
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id in answers:
+                cell.source = answers[grade_id]
+        student = f"student{number + 1:02d}"
+        target = folder / "submitted" / student / lesson.id / lesson.notebook
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, target)
+        expected[student] = points
+    return expected
+
+
+def timed(args: list[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess]:
+    started = time.monotonic()
+    done = subprocess.run(args, cwd=cwd, env=tool_env(), capture_output=True, text=True)
+    return time.monotonic() - started, done
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lesson", default="lesson2")
+    parser.add_argument("--submissions", type=int, default=20)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--keep", action="store_true", help="keep the course folders (printed)")
+    args = parser.parse_args()
+    lesson = course.load().lesson(args.lesson)
+
+    scratch = Path(tempfile.mkdtemp(prefix="gradtutor-bench-grading-"))
+    try:
+        base = make_course(scratch / "course", [lesson.id])
+        expected = build_class(base, lesson, args.submissions)
+        serial_dir, parallel_dir = scratch / "serial", scratch / "parallel"
+        shutil.copytree(base, serial_dir)
+        shutil.copytree(base, parallel_dir)
+        print(f"{args.submissions} submissions of {lesson.id}, {os.cpu_count()} CPUs; grading serially with nbgrader…",
+              flush=True)
+        serial, done = timed([str(BIN / "nbgrader"), "autograde", lesson.id], serial_dir)
+        if done.returncode != 0:
+            sys.exit(f"nbgrader autograde failed:\n{done.stderr[-3000:]}")
+        print(f"  serial nbgrader autograde: {serial:.0f} s; now gradtutor grade --jobs {args.jobs}…", flush=True)
+        parallel, done = timed([sys.executable, "-m", "gradtutor", "grade", str(parallel_dir), lesson.id,
+                                "--jobs", str(args.jobs)], scratch)
+        if done.returncode != 0:
+            sys.exit(f"gradtutor grade failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+        print(f"  gradtutor grade --jobs {args.jobs}: {parallel:.0f} s", flush=True)
+
+        one, other = read_gradebook(serial_dir, lesson.id), read_gradebook(parallel_dir, lesson.id)
+        if one != other:
+            sys.exit("the two gradebooks differ — the speedup would not count")
+        scores = {student: entry["score"] for student, entry in one.items()}
+        if scores != expected:
+            sys.exit(f"unexpected scores: {scores} != {expected}")
+        if args.keep:
+            print(f"  kept: {scratch}")
+    finally:
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print(f"grading speedup: {serial / parallel:.1f}x (serial {serial:.0f} s, --jobs {args.jobs} {parallel:.0f} s, "
+          f"{args.submissions} submissions)")
+
+
+if __name__ == "__main__":
+    main()

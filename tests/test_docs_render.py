@@ -1,0 +1,124 @@
+"""Is a lesson notebook turned into the page a learner should see?
+
+docs/hooks/notebooks.py on small notebooks made here (no kernel, no TensorFlow):
+solution regions folded into collapsed blocks, the learner's starter shown,
+hidden tests taken out before the notebook runs, outputs kept real.
+"""
+from __future__ import annotations
+
+import base64
+import sys
+from pathlib import Path
+
+import markdown
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "docs" / "hooks"))
+
+import notebooks  # noqa: E402
+
+SOLUTION = '''def grad_of_cube(x):
+    """Return dy/dx."""
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x ** 3)
+    return tape.gradient(y, x)
+    ### END SOLUTION'''
+
+TEST = '''check("lesson1", "watch_constant", grad_of_cube, seeds="visible")
+### BEGIN HIDDEN TESTS
+check("lesson1", "watch_constant", grad_of_cube, seeds="hidden")
+### END HIDDEN TESTS'''
+
+PNG = base64.b64encode(bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082")).decode()
+
+
+def _nb():
+    nb = new_notebook()
+    nb.cells = [
+        new_markdown_cell("# Lesson 1 — Watching\n\nIntro.\nThe list:\n* one\n* two"),
+        new_code_cell("print('hi')", outputs=[new_output("stream", name="stdout", text="hi\n")]),
+        new_code_cell(SOLUTION, metadata={"nbgrader": {"solution": True, "grade": False, "grade_id": "watch_constant"}}),
+        new_code_cell(TEST, metadata={"nbgrader": {"solution": False, "grade": True, "grade_id": "check_watch_constant",
+                                                   "points": 1}}),
+        new_code_cell("plot()", outputs=[new_output("display_data", data={"image/png": PNG, "text/plain": "<Figure>"})]),
+        new_code_cell("boom()", metadata={"tags": ["raises-exception"]},
+                      outputs=[new_output("error", ename="ValueError", evalue="\x1b[1mbad\x1b[0m", traceback=["..."])]),
+        new_code_cell("import gradtutor.quiet", outputs=[new_output(
+            "stream", name="stderr",
+            text="WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\n"
+                 "I0000 00:00:1796020713.533880   14480 cudart_stub.cc:31] Could not find cuda drivers.\n")]),
+        new_markdown_cell("1. Why?\n   <details><summary>Answer</summary>\n   Because.\n   </details>\n2. And?"),
+    ]
+    return nb
+
+
+def test_prepare_takes_out_hidden_tests_and_outputs():
+    """Does the notebook that runs at build time lose its hidden tests and old outputs, and keep the rest?"""
+    prepared = notebooks.prepare(_nb())
+    assert prepared.cells[3].source == 'check("lesson1", "watch_constant", grad_of_cube, seeds="visible")'
+    assert prepared.cells[2].source == SOLUTION
+    assert all(c.outputs == [] for c in prepared.cells if c.cell_type == "code")
+
+
+def test_starter_is_what_nbgrader_gives_learners():
+    """Is a solution region replaced by the indented `# YOUR CODE HERE` / `raise NotImplementedError()`?"""
+    assert notebooks.starter(SOLUTION) == ('def grad_of_cube(x):\n    """Return dy/dx."""\n'
+                                           "    # YOUR CODE HERE\n    raise NotImplementedError()")
+    assert "BEGIN SOLUTION" not in notebooks.solution(SOLUTION) and "tape.watch(x)" in notebooks.solution(SOLUTION)
+
+
+def test_render_folds_solution_and_keeps_real_outputs():
+    """Does the page show the starter, the solution in a collapsed block, outputs, plots, and the intro box?"""
+    page = notebooks.render(_with_outputs(), "lesson1", intro="!!! note\n    INTRO")
+    md = page.markdown
+    assert md.index("INTRO") > md.index("# Lesson 1") and md.index("INTRO") < md.index("print('hi')")
+    assert "raise NotImplementedError()" in md
+    assert '??? success "Solution"' in md and "        tape.watch(x)" in md  # indented into the block
+    assert "BEGIN SOLUTION" not in md and "HIDDEN" not in md
+    assert '<pre>hi</pre>' in md
+    assert page.figures == 1 and page.files["lesson1/figure-1.png"].startswith(b"\x89PNG")
+    assert "](lesson1/figure-1.png)" in md
+    assert "ValueError: bad" in md and "\x1b" not in md
+    assert "absl" not in md and "cudart" not in md  # TensorFlow's start-up noise is not part of the lesson
+
+
+def _with_outputs():
+    nb = _nb()
+    prepared = notebooks.prepare(nb)
+    for kept, original in zip(prepared.cells, nb.cells):
+        if kept.cell_type == "code":
+            kept.outputs = original.outputs
+    return prepared
+
+
+def test_rendered_markdown_becomes_collapsed_details():
+    """Through material's Markdown extensions, are the solution and the answers <details> without `open`?"""
+    page = notebooks.render(_with_outputs(), "lesson1")
+    html = markdown.markdown(page.markdown, extensions=["admonition", "pymdownx.details", "pymdownx.superfences",
+                                                        "md_in_html", "sane_lists", "attr_list"])
+    assert html.count('<details class="success">') == 1
+    assert html.count('<details class="question">') == 1
+    assert "<details open" not in html
+    assert "<li>one</li>" in html  # a list right after a paragraph line still is a list
+    assert '<ol start="2">' in html  # numbering goes on after a folded answer
+
+
+def test_notebook_markdown_lists_and_details():
+    """Are Jupyter-style lists and <details> answers rewritten for Python-Markdown?"""
+    text = notebooks.markdown_cell("Intro:\n- a\n- b\n\n<details><summary>Why?</summary>\n\nBecause.\n</details>")
+    assert "Intro:\n\n- a\n- b" in text
+    assert '??? question "Why?"\n\n    Because.' in text
+
+
+def test_cache_key_changes_with_the_notebook_and_the_package():
+    """Does the cache key change when the notebook or what shapes its outputs changes, and only then?"""
+    text = nbformat.writes(notebooks.prepare(_nb()))
+    assert notebooks.cache_key(text, "a") == notebooks.cache_key(text, "a")
+    assert notebooks.cache_key(text, "a") != notebooks.cache_key(text, "b")
+    assert notebooks.cache_key(text, "a") != notebooks.cache_key(text.replace("hi", "ho"), "a")
