@@ -211,6 +211,7 @@ class SubmissionResult:
     notebooks: list[NotebookResult] = dataclasses.field(default_factory=list)
     problem: str | None = None  # why nbgrader could not grade it
     seconds: float = 0.0
+    stopped: bool = False  # its grading process was stopped (timeout) or died before nbgrader finished
 
     @classmethod
     def from_json(cls, data: dict) -> "SubmissionResult":
@@ -256,13 +257,15 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
     from gradtutor.release import tools_on_path
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
-    assignment = _assignment_name(course_dir, lesson)
-    with console.status(f"reading the course folder {course_dir}…") if console.is_terminal else _nothing():
-        course_info = _read_course(course_dir, assignment, students)
-    todo = sorted(course_info.submissions)
+    assignment = _assignment_name(lesson)
+    planned = min(jobs, max(1, _count_submissions(course_dir, assignment, students)))
     logs = Path(tempfile.mkdtemp(prefix="gradtutor-grade-"))
-    pool = _Pool(course_dir, logs, min(jobs, len(todo)), timeout)  # they import nbgrader meanwhile
+    pool = _Pool(course_dir, logs, planned, timeout)  # the workers load nbgrader while this process does
     try:
+        with console.status(f"reading the course folder {course_dir}…") if console.is_terminal else _nothing():
+            course_info = _read_course(course_dir, assignment, students)
+        todo = sorted(course_info.submissions)
+        pool.resize(min(jobs, len(todo)))
         _ensure_assignment(course_info, assignment, console)
         return _run(pool, course_info, assignment, todo, force, console, verbose)
     finally:
@@ -270,34 +273,24 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
         shutil.rmtree(logs, ignore_errors=True)
 
 
+def _count_submissions(course_dir: Path, assignment: str, students: list[str] | None) -> int:
+    """A first count in nbgrader's default layout (submitted/<student>/<lesson>/), to size the pool early."""
+    found = [p for p in (course_dir / "submitted").glob(f"*/{assignment}") if any(p.glob("*.ipynb"))]
+    if students:
+        found = [p for p in found if p.parent.name in students]
+    return len(found)
+
+
 @contextmanager
 def _nothing():
     yield
 
 
-def _assignment_name(course_dir: Path, lesson: str) -> str:
-    """A folder of the course's source directory, named as given or as the gradtutor lesson it refers to."""
+def _assignment_name(lesson: str) -> str:
+    """The nbgrader assignment of a gradtutor lesson: its id (lesson3 for `3` or `softmax`)."""
     from gradtutor import course
 
-    sources = _source_root(course_dir)
-    if (sources / lesson).is_dir():
-        return lesson
-    the_lesson = course.load().lesson(lesson)  # UnknownLesson lists the valid ones
-    if not (sources / the_lesson.id).is_dir():
-        raise _cli_error(f"{sources / the_lesson.id} does not exist — is {course_dir} a course folder? "
-                         "(`gradtutor classroom init DIR` makes one)")
-    return the_lesson.id
-
-
-def _source_root(course_dir: Path) -> Path:
-    """source/ unless nbgrader_config.py names another folder (read without importing nbgrader)."""
-    config = course_dir / "nbgrader_config.py"
-    name = "source"
-    if config.is_file():
-        match = re.search(r"""source_directory\s*=\s*['"]([^'"]+)['"]""", config.read_text(encoding="utf-8", errors="replace"))
-        if match:
-            name = match.group(1)
-    return course_dir / name
+    return course.load().lesson(lesson).id  # UnknownLesson lists the valid ones
 
 
 @contextmanager
@@ -357,6 +350,9 @@ def _read_course(course_dir: Path, assignment: str, students: list[str] | None) 
                 found[match.group("student_id")] = notebooks
         source = Path(coursedir.format_path(coursedir.source_directory, ".", assignment)).resolve()
         info = Course(root, coursedir.db_url, coursedir.course_id, source, found)
+    if not source.is_dir():
+        raise _cli_error(f"{source} does not exist — is {course_dir} an nbgrader course folder? "
+                         "(`gradtutor classroom init DIR` makes one)")
     if students:
         missing = [s for s in students if s not in found]
         if missing:
@@ -399,7 +395,7 @@ def _run(pool: "_Pool", info: Course, assignment: str, todo: list[str], force: b
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(f"grading {assignment} ({pool.size} at a time)", total=len(todo))
         for result in pool.grade(assignment, todo, force):
-            if not result.graded and not result.skipped:
+            if result.stopped:  # killed after --timeout, or its worker died: nbgrader never finished it
                 _zero(info, assignment, result.student)
                 result.notebooks = _zeroed_notebooks(info, assignment, result.student, result.problem)
             results[result.student] = result
@@ -435,6 +431,8 @@ def _result_lines(result: SubmissionResult, width: int, verbose: bool) -> list[s
                 f"[{colour}]{_points(nb.score)}/{_points(nb.max_score)}[/]")
         if summary:
             line += "  " + escape(summary)
+        if verbose:
+            line += f"  [dim]({result.seconds:.0f} s)[/]"
         lines.append(line)
         if verbose and not result.problem:
             for cell in nb.cells:
@@ -464,7 +462,7 @@ def _print_summary(console, args, results: list[SubmissionResult], seconds: floa
                   f"({args.jobs} at a time): {full}/{len(notebooks)} notebooks with full marks"
                   + (f", {len(broken)} could not be autograded (scored 0)" if broken else ""))
     console.print("Scores are in the gradebook; next: "
-                  f"`nbgrader generate_feedback {_assignment_name(Path(args.course).resolve(), args.lesson)}` "
+                  f"`nbgrader generate_feedback {_assignment_name(args.lesson)}` "
                   "and `nbgrader export`")
 
 
@@ -481,6 +479,18 @@ class _Pool:
         self.size = size
         self._workers: list[_Worker | None] = [_Worker(course_dir, logs / f"worker-{i}.log") for i in range(size)]
         self._count = size
+
+    def resize(self, size: int) -> None:
+        """As many workers as will have work (the first count may have missed a custom layout)."""
+        size = max(1, size)
+        while len(self._workers) > size:
+            worker = self._workers.pop()
+            if worker is not None:
+                worker.close()
+        while len(self._workers) < size:
+            self._count += 1
+            self._workers.append(_Worker(self.course_dir, self.logs / f"worker-{self._count}.log"))
+        self.size = len(self._workers)
 
     def grade(self, assignment: str, students: list[str], force: bool):
         """Yield a SubmissionResult per student, as each finishes."""
@@ -506,7 +516,9 @@ class _Pool:
                 try:
                     result = worker.grade(assignment, student, force, self.timeout)
                 except Exception as exc:  # noqa: BLE001 - one broken submission never stops the batch
-                    result = SubmissionResult(student, graded=False, problem=f"gradtutor could not grade it ({exc})")
+                    worker.kill()
+                    result = SubmissionResult(student, graded=False, problem=f"gradtutor could not grade it ({exc})",
+                                              stopped=True)
                 if not worker.alive:  # killed after a timeout, or it died
                     worker.close()
                     self._workers[index] = None
@@ -549,28 +561,28 @@ class _Worker:
         return self.process is not None and self.process.poll() is None
 
     def grade(self, assignment: str, student: str, force: bool, timeout: float) -> SubmissionResult:
-        started = time.monotonic()
         if not self._ready:
             message = self._read(time.monotonic() + READY_TIMEOUT)
             if not message or not message.get("ready"):
                 self.kill()
                 return SubmissionResult(student, graded=False, problem="the grading process could not start nbgrader: "
-                                        + (message or {}).get("error", self._log_tail() or "no reason given"))
+                                        + (message or {}).get("error", self._log_tail() or "no reason given"), stopped=True)
             self._ready = True
+        started = time.monotonic()  # the submission's time starts once nbgrader is loaded
         try:
             self.process.stdin.write((json.dumps({"assignment": assignment, "student": student, "force": force}) + "\n").encode())
             self.process.stdin.flush()
         except OSError:
             self.kill()
-            return SubmissionResult(student, graded=False, problem="the grading process stopped unexpectedly")
+            return SubmissionResult(student, graded=False, problem="the grading process stopped unexpectedly", stopped=True)
         message = self._read(started + timeout)
         seconds = time.monotonic() - started
         if message is None:
             timed_out = self.alive
             self.kill()
-            why = (f"grading took longer than --timeout {timeout:g} s and was stopped" if timed_out
-                   else "the grading process died (out of memory?)")
-            return SubmissionResult(student, graded=False, problem=why, seconds=seconds)
+            why = (f"grading took longer than --timeout {timeout:g} s and was stopped — scored 0" if timed_out
+                   else "the grading process died (out of memory?) — scored 0")
+            return SubmissionResult(student, graded=False, problem=why, seconds=seconds, stopped=True)
         result = SubmissionResult.from_json(message)
         result.seconds = seconds
         return result
@@ -651,20 +663,18 @@ def _kill_tree(pid: int) -> None:
 
 
 def _zero(info: Course, assignment: str, student: str) -> None:
-    """A submission nbgrader could not finish: every grade 0 (as nbgrader does for a missing notebook)."""
+    """A submission whose grading was stopped: leave it as nbgrader leaves one it could not grade.
+
+    Its grades exist, with no autograder score (so they count 0) and marked for manual
+    grading; the half-written autograded copy is removed.
+    """
     from nbgrader.api import Gradebook
 
     with Gradebook(_busy_url(info.db_url), info.course_id) as gb:
         gb.update_or_create_student(student)
-        submission = gb.update_or_create_submission(assignment, student)
-        for notebook in submission.notebooks:
-            for grade in notebook.grades:
-                if grade.auto_score is None:
-                    grade.auto_score = 0
-                    grade.needs_manual_grade = False
-        gb.db.commit()
+        gb.update_or_create_submission(assignment, student)
     autograded = info.root / "autograded" / student / assignment
-    if autograded.is_dir():  # what a stopped run left behind
+    if autograded.is_dir():
         shutil.rmtree(autograded, ignore_errors=True)
 
 
@@ -688,6 +698,8 @@ def _serve() -> None:
     os.close(fd)
     os.chdir(course_dir)
     os.environ["NBGRADER_EXECUTION"] = "autograde"  # what nbgrader sets around each run; constant here
+    judge = _SharedJudge()  # its checker imports TensorFlow while nbgrader loads
+    os.environ["GRADTUTOR_JUDGE"] = judge.path  # the kernels nbgrader starts inherit it
     try:
         api = _nbgrader_api(kernels_over_ipc=True)
         api.coursedir.db_url = _busy_url(api.coursedir.db_url)
@@ -702,6 +714,7 @@ def _serve() -> None:
         started = time.monotonic()
         try:
             result = _grade_student(api, job["assignment"], job["student"], job["force"])
+            judge.hang_up()
         except Exception as exc:  # noqa: BLE001 - report it; the parent scores the submission 0
             import traceback
 
@@ -710,8 +723,7 @@ def _serve() -> None:
                       "problem": f"gradtutor could not grade it: {exc.__class__.__name__}: {exc}"}
         result["seconds"] = time.monotonic() - started
         protocol.write(json.dumps(result) + "\n")
-    if _checker is not None:
-        _checker.close()
+    judge.close()
 
 
 def _busy_url(db_url: str) -> str:
@@ -745,15 +757,20 @@ def _grade_student(api, assignment: str, student: str, force: bool) -> dict:
             break
     problem = None if outcome.get("success") else _why_not_graded(log, read_problems)
 
-    if outcome.get("success"):
-        for name, found in _recheck(api, assignment, student, autograded).items():
-            tampering.setdefault(name, []).extend(found)
+    bypassed = _recheck(api, assignment, student, autograded) if outcome.get("success") else {}
+    for name, cells_lost in bypassed.items():
+        tampering.setdefault(name, []).append(
+            f"check() bypassed? {', '.join(g[len('check_'):] for g in cells_lost)} passed in the kernel but "
+            "fail out of it — scored 0, flagged for review")
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         for notebook in gb.find_assignment(assignment).notebooks:
             if not (submitted / f"{notebook.name}.ipynb").exists():
                 tampering.setdefault(notebook.name, []).append("no such notebook in the submission")
         cells = _cell_outcomes(autograded) if outcome.get("success") else {}
-        notebooks = _scores(gb, assignment, student, cells, {**read_problems, **tampering}, problem)
+        for name, cells_lost in bypassed.items():
+            for grade_id, why in cells_lost.items():
+                cells.setdefault(name, {})[grade_id] = ("fail", f"passed in the kernel, fails out of it: {why}")
+        notebooks = _scores(gb, assignment, student, cells, tampering, problem)  # read problems are in `problem`
     return {"student": student, "graded": bool(outcome.get("success")), "problem": problem,
             "notebooks": _plain(notebooks)}
 
@@ -769,11 +786,15 @@ def _grade_student(api, assignment: str, student: str, force: bool) -> dict:
 # had run when the test cell ran. An answer that fails there is scored 0 and
 # flagged for the instructor (needs manual grading), with a comment saying why.
 
-_checker = None  # one warm checker per grading worker, started at the first re-check
+_checker = None  # one warm checker per grading worker: the shared judge's, also used by the re-check
+_checker_lock = threading.Lock()  # a Checker runs one check at a time
 
 
-def _recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, list[str]]:
-    """Re-check the full-score exercises of notebooks with untrusted top-level code; return problems per notebook."""
+def _recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, dict[str, str]]:
+    """Re-check the full-score exercises of notebooks with untrusted top-level code.
+
+    Returns, per notebook, the grade cells now scored 0 and why.
+    """
     import nbformat
     from nbgrader.api import Gradebook, MissingEntry
 
@@ -784,7 +805,7 @@ def _recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, 
     except course.UnknownLesson:
         return {}  # not one of gradtutor's lessons: nothing to re-check against
     coursedir = api.coursedir
-    found: dict[str, list[str]] = {}
+    found: dict[str, dict[str, str]] = {}
     for path in sorted(autograded.glob("*.ipynb")):
         try:
             nb = nbformat.read(path, as_version=4)
@@ -809,7 +830,7 @@ def _recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, 
             verdict = _engine_verdict(lesson, exercise, sources[: position + 1])
             if verdict.status == "pass":
                 continue
-            why = verdict.message.splitlines()[0] if verdict.message else verdict.status
+            why = _without_reference_values(verdict.message.splitlines()[0] if verdict.message else verdict.status)
             comment = (f"gradtutor: {exercise.function}() passed inside the notebook, but not when checked outside "
                        f"its kernel ({why}). Code in {', '.join(untrusted[:3])} can change what check() does, "
                        f"so this exercise scores 0 until an instructor reviews it.")
@@ -822,21 +843,108 @@ def _recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, 
                 except MissingEntry:
                     pass
                 gb.db.commit()
-            found.setdefault(path.stem, []).append(
-                f"{exercise.id} passed in the kernel but fails out of it ({why[:120]}) — check() was bypassed? "
-                "scored 0, flagged for review")
+            found.setdefault(path.stem, {})[grade_id] = why
     return found
 
 
-def _engine_verdict(lesson, exercise, sources: list[str]):
+def _without_reference_values(message: str) -> str:
+    """The comment goes into the student's feedback: no numbers or shapes of the (hidden) references."""
+    from gradtutor.notebook import _REFERENCE_DETAILS
+
+    plain = ("differs from the reference", "is zero everywhere, where the reference is not", r"\1, not the expected shape")
+    for (pattern, _), replacement in zip(_REFERENCE_DETAILS, plain):
+        message = pattern.sub(replacement, message)
+    return message
+
+
+def _warm_checker():
     global _checker
-    from gradtutor import extract
     from gradtutor.engine import Checker
 
-    if _checker is None or not _checker.worker.alive:
+    if _checker is None:
         _checker = Checker()
+    return _checker
+
+
+def _engine_verdict(lesson, exercise, sources: list[str]):
+    from gradtutor import extract
+
     cells = extract.cells_from_sources(sources, "notebook cell")
-    return _checker.check_cells(lesson, cells, [exercise], "all", "the submitted notebook").exercises[0]
+    with _checker_lock:
+        return _warm_checker().check_cells(lesson, cells, [exercise], "all", "the submitted notebook").exercises[0]
+
+
+class _SharedJudge:
+    """gradtutor.judge's answers, from one warm checker, for every kernel this worker runs.
+
+    A kernel's check() finds it through GRADTUTOR_JUDGE (see gradtutor.notebook.SharedJudgeClient)
+    and asks exactly what it would ask a judge process of its own; the answers come from
+    the same code (gradtutor.judge), so the verdicts are the same — only the TensorFlow
+    import and the reference answers are not paid again for every submission.
+    """
+
+    def __init__(self):
+        import socket
+
+        self.folder = tempfile.mkdtemp(prefix="gradtutor-judge-")  # mode 0700: this user's kernels only
+        self.path = os.path.join(self.folder, "judge.sock")
+        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.server.bind(self.path)
+        self.server.listen(8)
+        self._connections: set = set()
+        self._lock = threading.Lock()
+        with _checker_lock:
+            _warm_checker()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:
+                return
+            with self._lock:
+                self._connections.add(connection)
+            threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
+
+    def hang_up(self) -> None:
+        """After each submission: whatever its kernel left behind cannot ask on a later student's time."""
+        import socket
+
+        with self._lock:
+            connections, self._connections = self._connections, set()
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def _serve(self, connection) -> None:
+        from gradtutor.judge import _answer
+
+        with connection, connection.makefile("rw", encoding="utf-8", newline="\n") as stream:
+            try:
+                for line in stream:
+                    if not line.strip():
+                        continue
+                    with _checker_lock:
+                        try:
+                            answer = _answer(_warm_checker(), line)
+                        except Exception as exc:  # noqa: BLE001 - one bad request never stops the judge
+                            answer = {"problem": f"the checker failed: {exc.__class__.__name__}"}
+                    stream.write(json.dumps(answer) + "\n")
+                    stream.flush()
+            except (OSError, ValueError):
+                return  # the kernel went away
+
+    def close(self) -> None:
+        self.hang_up()
+        try:
+            self.server.close()
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            if _checker is not None:
+                _checker.close()
 
 
 def _trusted_sources(coursedir, assignment: str, notebook: str) -> set[str]:
@@ -1046,8 +1154,9 @@ def _scores(gb, assignment: str, student: str, cells: dict, problems: dict, prob
         return results
     for notebook in sorted(submission.notebooks, key=lambda n: n.name):
         outcomes = cells.get(notebook.name, {})
+        order = {name: index for index, name in enumerate(outcomes)}  # the notebook's order, when it ran
         cell_results = []
-        for grade in sorted(notebook.grades, key=lambda g: g.name):
+        for grade in sorted(notebook.grades, key=lambda g: (order.get(g.name, len(order)), g.name)):
             status, why = outcomes.get(grade.name, ("missing" if cells else "error", problem or ""))
             score = float(grade.score or 0)
             if status == "pass" and score < float(grade.max_score):

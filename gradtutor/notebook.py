@@ -12,6 +12,7 @@ from __future__ import annotations
 import atexit
 import inspect
 import json
+import os
 import re
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from gradtutor import course, extract
 
-_judge: "JudgeClient | None" = None
+_judge: "JudgeClient | SharedJudgeClient | None" = None
 
 
 class CheckFailed(AssertionError):
@@ -138,15 +139,65 @@ class JudgeClient:
                 self.process.kill()
 
 
+class SharedJudgeClient:
+    """The line to a judge that serves every kernel of a `gradtutor grade` worker, one after another.
+
+    `gradtutor grade` runs nbgrader's kernels with GRADTUTOR_JUDGE set to a Unix socket
+    where a judge with a warm checker answers the same requests, so a kernel does not
+    start (and a checker does not re-import TensorFlow and recompute the references)
+    once per submission. The verdicts are the same; if the socket does not answer, the
+    kernel starts its own judge.
+    """
+
+    def __init__(self, path: str):
+        import socket
+
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.socket.connect(path)
+        self.stream = self.socket.makefile("rw", encoding="utf-8", newline="\n")
+        atexit.register(self.close)
+
+    @property
+    def alive(self) -> bool:
+        return self.stream is not None
+
+    def ask(self, request: dict) -> dict:
+        __tracebackhide__ = True
+        try:
+            self.stream.write(json.dumps(request) + "\n")
+            self.stream.flush()
+            return json.loads(self.stream.readline())
+        except (OSError, ValueError, AttributeError):
+            self.close()
+            raise CheckError("check(): gradtutor's checker stopped unexpectedly — run the cell again") from None
+
+    def close(self) -> None:
+        stream, self.stream = self.stream, None
+        try:
+            if stream is not None:
+                stream.close()
+            self.socket.close()
+        except OSError:
+            pass
+
+
 def prestart() -> None:
     """Start the judge (and its worker's TensorFlow import) without waiting for it."""
     _get_judge()
 
 
-def _get_judge() -> JudgeClient:
+def _get_judge() -> "JudgeClient | SharedJudgeClient":
     global _judge
     if _judge is None or not _judge.alive:
-        _judge = JudgeClient()
+        shared = os.environ.get("GRADTUTOR_JUDGE")
+        _judge = None
+        if shared:
+            try:
+                _judge = SharedJudgeClient(shared)
+            except OSError:
+                _judge = None  # not there (any more): a judge of this kernel's own
+        if _judge is None:
+            _judge = JudgeClient()
     return _judge
 
 
