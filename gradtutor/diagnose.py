@@ -86,8 +86,6 @@ def _matching_rule(rules, symptom, element, source, error_text) -> Diagnosis | N
 def _what(report: ElementReport) -> str:
     if report.symptom == "none":
         return "is None" if report.element is not None else "returned None"
-    if report.symptom == "type" and report.element is None and report.detail.startswith("returned"):
-        return report.detail
     return report.detail
 
 

@@ -16,7 +16,7 @@ from gradtutor import compare as compare_mod
 from gradtutor import course as course_mod
 from gradtutor import diagnose, extract
 from gradtutor.references import HIDDEN_SEEDS, VISIBLE_SEEDS, seeds_for  # the package itself needs no TensorFlow
-from gradtutor.runner import Outcome, Worker
+from gradtutor.runner import Worker
 
 
 DEFAULT_TIMEOUT = 30.0  # seconds for one exercise, all seeds

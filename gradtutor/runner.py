@@ -134,8 +134,6 @@ class Worker:
     def prepare(self, job: dict) -> "Prepared | None":
         """Start a learner job now, without its cells: it builds inputs and waits (see `finish`).
         The worker runs nothing else until it is finished or cancelled."""
-        if not self.alive:
-            self.start()
         out = Path(tempfile.mkdtemp(prefix="gradtutor-job-"))
         fifo = out / "cells.fifo"
         os.mkfifo(fifo, 0o600)
