@@ -10,3 +10,6 @@ c.CourseDirectory.release_directory = "lessons"
 c.CourseDirectory.course_id = "gradtutor"
 # Keep release notebooks clean for diffs: no outputs, no execution counts.
 c.ClearOutput.enabled = True
+# A lesson's first check starts TensorFlow and each check may run the learner's
+# code for up to 30 s: nbgrader's default of 30 s per cell is too short.
+c.Execute.timeout = 300

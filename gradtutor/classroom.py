@@ -543,8 +543,7 @@ class _Worker:
 
     def __init__(self, course_dir: Path, log: Path):
         self.log = log
-        env = dict(os.environ)
-        env.setdefault("PYTHONHASHSEED", "0")
+        env = dict(os.environ)  # the kernels inherit it, as they inherit nbgrader's
         env["PYTHONUNBUFFERED"] = "1"
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from gradtutor.classroom import _serve; _serve()", str(course_dir), str(log)],
@@ -621,6 +620,8 @@ class _Worker:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
+        for leftover in Path(tempfile.gettempdir()).glob(f"gradtutor-kernel-{self.process.pid}-*"):
+            leftover.unlink(missing_ok=True)  # its kernel's sockets (see _nbgrader_api)
 
     def close(self) -> None:
         if self.process is None:
@@ -724,6 +725,8 @@ def _serve() -> None:
         result["seconds"] = time.monotonic() - started
         protocol.write(json.dumps(result) + "\n")
     judge.close()
+    for leftover in Path(tempfile.gettempdir()).glob(f"gradtutor-kernel-{os.getpid()}-*"):  # the kernels' sockets
+        leftover.unlink(missing_ok=True)
 
 
 def _busy_url(db_url: str) -> str:
@@ -830,7 +833,8 @@ def _recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, 
             verdict = _engine_verdict(lesson, exercise, sources[: position + 1])
             if verdict.status == "pass":
                 continue
-            why = _without_reference_values(verdict.message.splitlines()[0] if verdict.message else verdict.status)
+            # the engine words a failure on a hidden input without the reference's values
+            why = verdict.message.splitlines()[0] if verdict.message else verdict.status
             comment = (f"gradtutor: {exercise.function}() passed inside the notebook, but not when checked outside "
                        f"its kernel ({why}). Code in {', '.join(untrusted[:3])} can change what check() does, "
                        f"so this exercise scores 0 until an instructor reviews it.")
@@ -847,22 +851,18 @@ def _recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, 
     return found
 
 
-def _without_reference_values(message: str) -> str:
-    """The comment goes into the student's feedback: no numbers or shapes of the (hidden) references."""
-    from gradtutor.notebook import _REFERENCE_DETAILS
-
-    plain = ("differs from the reference", "is zero everywhere, where the reference is not", r"\1, not the expected shape")
-    for (pattern, _), replacement in zip(_REFERENCE_DETAILS, plain):
-        message = pattern.sub(replacement, message)
-    return message
-
-
 def _warm_checker():
     global _checker
     from gradtutor.engine import Checker
 
+    class GradingChecker(Checker):
+        def prepare(self, lesson, seeds: str = "all") -> None:
+            """No child waiting with every exercise's inputs built: while grading, the next check comes
+            at once, and building all of a lesson's inputs after each check only takes CPU from the
+            kernels. (Preparing saves a learner waiting time; it never changes a verdict.)"""
+
     if _checker is None:
-        _checker = Checker()
+        _checker = GradingChecker()
     return _checker
 
 
@@ -920,7 +920,7 @@ class _SharedJudge:
                 pass
 
     def _serve(self, connection) -> None:
-        from gradtutor.judge import _answer
+        from gradtutor.judge import answer
 
         with connection, connection.makefile("rw", encoding="utf-8", newline="\n") as stream:
             try:
@@ -929,10 +929,10 @@ class _SharedJudge:
                         continue
                     with _checker_lock:
                         try:
-                            answer = _answer(_warm_checker(), line)
+                            reply = answer(_warm_checker(), line)
                         except Exception as exc:  # noqa: BLE001 - one bad request never stops the judge
-                            answer = {"problem": f"the checker failed: {exc.__class__.__name__}"}
-                    stream.write(json.dumps(answer) + "\n")
+                            reply = {"problem": f"the checker failed: {exc.__class__.__name__}"}
+                    stream.write(json.dumps(reply) + "\n")
                     stream.flush()
             except (OSError, ValueError):
                 return  # the kernel went away

@@ -39,6 +39,21 @@ class ElementReport:
     def passed(self) -> bool:
         return self.symptom is None
 
+    @property
+    def blind_detail(self) -> str:
+        """The detail without the reference's numbers or shape: what a failure on a hidden input may say.
+
+        A learner who read the expected values of a hidden input could hard-code them;
+        the symptom itself (None, wrong type or dtype, NaN, zeros) gives nothing away.
+        """
+        if self.symptom == "shape":
+            return self.detail.split(", expected")[0] + ", not the shape this input needs"
+        if self.symptom == "zeros":
+            return "is zero everywhere, where the reference is not"
+        if self.symptom == "values":
+            return "differs from the reference"
+        return self.detail
+
 
 def compare(reference: dict, ref_arrays: dict, learner: dict, learner_arrays: dict,
             seed: int, rtol: float, atol: float) -> list[ElementReport]:

@@ -38,8 +38,11 @@ TYPE_ADVICE = {
 }
 
 
-def explain_failure(exercise: Exercise, report: ElementReport, source: str) -> str:
-    """One line: what is wrong with the returned value, then why and what to do."""
+def explain_failure(exercise: Exercise, report: ElementReport, source: str, blind: bool = False) -> str:
+    """One line: what is wrong with the returned value, then why and what to do.
+
+    blind: the input is a hidden one, so the line quotes none of the reference's values or shape.
+    """
     subject = exercise.function + "()"
     if report.element is not None:
         subject += f" element {report.element} of the returned tuple"
@@ -47,7 +50,7 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str) -> s
     if report.symptom == "none" and report.element is None and not _has_return(source, exercise.function):
         cause = "the function has no `return` with a value — did you forget to return the gradient?"
         return f"{subject} returned None: {cause}"
-    what = _what(report)
+    what = _what(report, blind)
     cause = rule.say if rule else _generic(report)
     return f"{subject} {what}: {cause}"
 
@@ -83,10 +86,10 @@ def _matching_rule(rules, symptom, element, source, error_text) -> Diagnosis | N
     return None
 
 
-def _what(report: ElementReport) -> str:
+def _what(report: ElementReport, blind: bool) -> str:
     if report.symptom == "none":
         return "is None" if report.element is not None else "returned None"
-    return report.detail
+    return report.blind_detail if blind else report.detail
 
 
 def _generic(report: ElementReport) -> str:

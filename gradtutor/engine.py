@@ -37,6 +37,7 @@ class ExerciseResult:
     reports: list = dataclasses.field(default_factory=list)  # ElementReports behind the verdict
     output: str = ""  # what the learner's code printed
     bad_input: bool = False  # the file itself is at fault (missing function, syntax error)
+    hidden: bool = False  # failed on a hidden input: the message and reports hold none of its reference values
 
     def to_json(self) -> dict:
         return {"id": self.id, "function": self.function, "status": self.status,
@@ -249,14 +250,17 @@ class Checker:
                 return result("error", f"{exercise.function}(): the comparison produced no report", output=printed)
             first_reports = first_reports or reports
             failed = next((r for r in reports if not r.passed), None)
-            if failed:
-                message = diagnose.explain_failure(exercise, failed, source)
+            if failed and seed in HIDDEN_SEEDS:
+                # Say what is wrong, never what is right: no reference values, shapes or comparison table.
+                message = diagnose.explain_failure(exercise, failed, source, blind=True)
                 visible = [s for s in VISIBLE_SEEDS if s in seeds]
-                if seed in HIDDEN_SEEDS and visible and all(_passes(expected, reference, got, arrays, s, tolerance)
-                                                            for s in visible):
-                    message += (" (right on the visible inputs, wrong on a hidden one: "
-                                "does it hard-code values or shapes?)")
-                return result("fail", message, reports=reports, output=printed)
+                if visible and all(_passes(expected, reference, got, arrays, s, tolerance) for s in visible):
+                    message += " (right on the visible inputs, wrong on a hidden one: does it hard-code values or shapes?)"
+                else:
+                    message += " (wrong on an input you have not seen: does it hard-code values or shapes?)"
+                return result("fail", message, output=printed, hidden=True)
+            if failed:
+                return result("fail", diagnose.explain_failure(exercise, failed, source), reports=reports, output=printed)
         return result("pass", f"{exercise.function}() matches the reference on {len(seeds)} inputs",
                       points=exercise.points, reports=first_reports or [], output=printed)
 

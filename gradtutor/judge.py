@@ -28,11 +28,12 @@ def main() -> None:
     with Checker() as checker:
         for line in sys.stdin:
             if line.strip():
-                replies.write(json.dumps(_answer(checker, line)) + "\n")
+                replies.write(json.dumps(answer(checker, line)) + "\n")
                 replies.flush()
 
 
-def _answer(checker: Checker, line: str) -> dict:
+def answer(checker: Checker, line: str) -> dict:
+    """The reply to one request line (the protocol above); a malformed request gets {"problem": ...}."""
     try:
         request = json.loads(line)
         lesson = course.load().lesson(request["lesson"])

@@ -85,3 +85,44 @@ def test_are_solution_verdicts_the_same_on_a_second_check(checker):
 def test_can_seed_sets_be_chosen(checker, seeds):
     result = checker.check_file(LESSON, LESSON.source_notebook(), [FIRST], seeds)
     assert result.exercises[0].status == "pass" and "2 inputs" in result.exercises[0].message
+
+
+# A failure on a hidden input must not tell the learner the answer to hard-code: the engine words it
+# without the reference's values, shape or comparison table, in every place that shows it.
+WATCH = course.load().lesson("lesson1").exercise("watch_constant")
+HIDDEN_WRONG = {
+    "values": "def grad_of_cube(x):\n    with tf.GradientTape() as tape:\n        tape.watch(x)\n"
+              "        y = tf.reduce_sum(x ** 2)\n    return tape.gradient(y, x)\n",
+    "shape": "def grad_of_cube(x):\n    with tf.GradientTape() as tape:\n        tape.watch(x)\n"
+             "        y = tf.reduce_sum(x ** 3)\n    return tf.reshape(tape.gradient(y, x), [-1])[:1]\n",
+    "zeros": "def grad_of_cube(x):\n    return tf.zeros_like(x)\n",
+}
+
+
+@pytest.mark.parametrize("symptom", sorted(HIDDEN_WRONG))
+def test_does_a_hidden_input_failure_quote_no_reference_values(grade, symptom):
+    import re
+
+    visible = grade("lesson1", WATCH.id, HIDDEN_WRONG[symptom], seeds="visible")
+    hidden = grade("lesson1", WATCH.id, HIDDEN_WRONG[symptom], seeds="hidden")
+    assert visible.status == hidden.status == "fail"
+    assert visible.reports and not visible.hidden  # the visible inputs' failure keeps its numbers and table
+    assert hidden.hidden and hidden.reports == [], "no comparison table for a hidden input"
+    assert "expected" not in hidden.message and "reaches" not in hidden.message
+    assert not re.search(r"\d\.\d", hidden.message), hidden.message
+    assert "does it hard-code values or shapes?" in hidden.message
+
+
+def test_is_an_answer_right_only_on_the_visible_inputs_told_so(grade):
+    """It recognises the inputs the learner printed (by their sum) and is wrong on any other."""
+    from gradtutor.references import VISIBLE_SEEDS, exercises_of
+
+    build = exercises_of("lesson1")[WATCH.id].build
+    seen = sorted(round(float(build(seed)["x"].numpy().sum()), 3) for seed in VISIBLE_SEEDS)
+    code = (f"def grad_of_cube(x):\n    if round(float(tf.reduce_sum(x)), 3) in {seen!r}:\n"
+            "        return 3 * x ** 2\n    return tf.zeros_like(x)\n")
+    assert grade("lesson1", WATCH.id, code, seeds="visible").status == "pass"
+    result = grade("lesson1", WATCH.id, code, seeds="all")
+    assert result.status == "fail" and result.hidden and result.reports == []
+    assert "right on the visible inputs, wrong on a hidden one: does it hard-code values or shapes?" in result.message
+    assert "reaches" not in result.message, "the zeros symptom quotes no reference maximum on a hidden input"
