@@ -1,0 +1,168 @@
+"""Reading nbgrader's results back: the gradebook's scores, each grade cell's verdict, what was tampered with."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shutil
+from pathlib import Path
+
+from gradtutor.classroom.nbgrader_glue import busy_url
+from gradtutor.classroom.results import CellResult, Course, NotebookResult
+
+
+def zero_submission(info: Course, assignment: str, student: str) -> None:
+    """A submission whose grading was stopped: leave it as nbgrader leaves one it could not grade.
+
+    Its grades exist, with no autograder score (so they count 0) and marked for manual
+    grading; the half-written autograded copy is removed.
+    """
+    from nbgrader.api import Gradebook
+
+    with Gradebook(busy_url(info.db_url), info.course_id) as gb:
+        gb.update_or_create_student(student)
+        gb.update_or_create_submission(assignment, student)
+    autograded = info.root / "autograded" / student / assignment
+    if autograded.is_dir():
+        shutil.rmtree(autograded, ignore_errors=True)
+
+
+def zeroed_notebooks(info: Course, assignment: str, student: str, problem: str | None) -> list[NotebookResult]:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(info.db_url, info.course_id) as gb:
+        return scores(gb, assignment, student, {}, {}, problem)
+
+
+def plain(notebooks: list[NotebookResult]) -> list[dict]:
+    return [dataclasses.asdict(nb) for nb in notebooks]
+
+
+def inspect_submission(gb, assignment: str, submitted: Path) -> tuple[dict, dict]:
+    """Problems visible before running anything: unreadable files, deleted or edited test cells."""
+    import nbformat
+
+    read_problems: dict[str, list[str]] = {}
+    tampering: dict[str, list[str]] = {}
+    for notebook in gb.find_assignment(assignment).notebooks:
+        path = submitted / f"{notebook.name}.ipynb"
+        if not path.exists():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+            json.loads(text)
+        except (OSError, UnicodeDecodeError) as exc:
+            read_problems[notebook.name] = [f"unreadable file ({exc.__class__.__name__})"]
+            continue
+        except json.JSONDecodeError as exc:
+            read_problems[notebook.name] = [f"corrupt notebook: not valid JSON (line {exc.lineno}: {exc.msg})"]
+            continue
+        try:
+            nb = nbformat.reads(text, as_version=4)
+        except Exception as exc:  # noqa: BLE001 - nbformat raises many kinds
+            read_problems[notebook.name] = [f"not a Jupyter notebook nbgrader can read ({exc.__class__.__name__})"]
+            continue
+        submitted_cells = {}
+        for cell in nb.cells:
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id:
+                submitted_cells[grade_id] = cell
+        found = []
+        for source_cell in notebook.source_cells:
+            grade_cell = next((g for g in notebook.grade_cells if g.name == source_cell.name), None)
+            if grade_cell is None or not source_cell.locked:
+                continue
+            cell = submitted_cells.get(source_cell.name)
+            if cell is None:
+                found.append(f"test cell {source_cell.name} deleted — scored 0")
+            elif normalised(release_form(cell.source)) != normalised(release_form(source_cell.source)):
+                found.append(f"test cell {source_cell.name} edited — graded with the original")
+        if found:
+            tampering[notebook.name] = found
+    return read_problems, tampering
+
+
+def release_form(source: str) -> str:
+    """A test cell as learners get it: nbgrader's ClearHiddenTests drops the hidden region."""
+    return re.sub(r"(?ms)^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?", "", source)
+
+
+def normalised(source: str) -> str:
+    return "\n".join(line.rstrip() for line in source.strip().splitlines())
+
+
+def cell_outcomes(autograded: Path) -> dict[str, dict[str, tuple[str, str]]]:
+    """notebook -> grade_id -> (status, first line of why), read from nbgrader's autograded copies."""
+    import nbformat
+
+    outcomes: dict[str, dict[str, tuple[str, str]]] = {}
+    for path in sorted(autograded.glob("*.ipynb")):
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except Exception:  # noqa: BLE001
+            continue
+        cells = outcomes.setdefault(path.stem, {})
+        for cell in nb.cells:
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id and cell.get("metadata", {}).get("nbgrader", {}).get("grade"):
+                cells[grade_id] = cell_verdict(cell)
+    return outcomes
+
+
+def cell_verdict(cell) -> tuple[str, str]:
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "error":
+            name, value = output.get("ename", ""), str(output.get("evalue", ""))
+            first = value.strip().splitlines()[0] if value.strip() else ""
+            if name == "CheckFailed":
+                if "not attempted" in first:
+                    return "not_attempted", first
+                if "did not finish within" in first or "ended the process" in first or "raised" in first:
+                    return "error", first
+                return "fail", first
+            if name == "CellTimeoutError" or "timeout" in name.lower():
+                return "error", "the cell ran past nbgrader's Execute.timeout (an infinite loop?) and was interrupted"
+            if name == "NameError":
+                return "error", f"NameError: {first} (renamed or deleted?)"
+            return "error", f"{name}: {first}"
+        if output.get("output_type") == "stream" and output.get("name") == "stderr":
+            return "error", "the cell wrote to stderr, which nbgrader scores 0: " + str(output.get("text", "")).strip()[:120]
+    return "pass", ""
+
+
+def why_not_graded(log: str, read_problems: dict) -> str:
+    for problems in read_problems.values():
+        if problems:
+            return problems[0] + " — scored 0"
+    if re.search(r"DeadKernelError|Kernel died|kernel died", log):
+        return "the kernel died while running the notebook (os._exit, a crash or out of memory) — scored 0"
+    if "UnresponsiveKernel" in log or "kernel became unresponsive" in log:
+        return "the kernel stopped responding (an infinite loop that ignores interrupts?) — scored 0"
+    errors = [line for line in log.splitlines() if line.strip() and not line.startswith((" ", "\t", "[INFO]", "[WARNING]"))]
+    last = errors[-1].strip() if errors else "nbgrader failed"
+    return f"nbgrader could not autograde it ({last[:200]}) — scored 0"
+
+
+def scores(gb, assignment: str, student: str, cells: dict, problems: dict, problem: str | None) -> list[NotebookResult]:
+    """Per notebook, the gradebook's scores, with what the autograded copy says about each lost point."""
+    from nbgrader.api import MissingEntry
+
+    results = []
+    try:
+        submission = gb.find_submission(assignment, student)
+    except MissingEntry:
+        return results
+    for notebook in sorted(submission.notebooks, key=lambda n: n.name):
+        outcomes = cells.get(notebook.name, {})
+        order = {name: index for index, name in enumerate(outcomes)}  # the notebook's order, when it ran
+        cell_results = []
+        for grade in sorted(notebook.grades, key=lambda g: (order.get(g.name, len(order)), g.name)):
+            status, why = outcomes.get(grade.name, ("missing" if cells else "error", problem or ""))
+            score = float(grade.score or 0)
+            if status == "pass" and score < float(grade.max_score):
+                status, why = "fail", "scored below full marks"
+            cell_results.append(CellResult(grade.name, score, float(grade.max_score), status, why))
+        found = list(problems.get(notebook.name, []))
+        results.append(NotebookResult(student, f"{notebook.name}.ipynb", float(notebook.score or 0),
+                                      float(notebook.max_score or 0), cell_results, found))
+    return results

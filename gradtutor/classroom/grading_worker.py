@@ -1,0 +1,99 @@
+"""One grading process: nbgrader's Autograde for one student per request, then the re-check."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from gradtutor.classroom.gradebook import cell_outcomes, inspect_submission, plain, scores, why_not_graded
+from gradtutor.classroom.nbgrader_glue import busy_url, nbgrader_api
+from gradtutor.classroom.recheck import recheck
+from gradtutor.classroom.shared_judge import SharedJudge
+
+KERNEL_START_FAILED = r"Error occurred while starting new kernel client|Kernel died before replying to kernel_info"
+
+
+def serve() -> None:
+    """A grading worker: one job per stdin line, one JSON result per job on the protocol pipe."""
+    course_dir, log = sys.argv[1], sys.argv[2]
+    protocol = os.fdopen(os.dup(1), "w", buffering=1)
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(fd, 1)  # nbgrader's logs and the kernels' start-up noise go to the log, never to the protocol
+    os.dup2(fd, 2)
+    os.close(fd)
+    os.chdir(course_dir)
+    os.environ["NBGRADER_EXECUTION"] = "autograde"  # what nbgrader sets around each run; constant here
+    judge = SharedJudge()  # its checker imports TensorFlow while nbgrader loads
+    os.environ["GRADTUTOR_JUDGE"] = judge.path  # the kernels nbgrader starts inherit it
+    try:
+        api = nbgrader_api(kernels_over_ipc=True)
+        api.coursedir.db_url = busy_url(api.coursedir.db_url)
+    except BaseException as exc:  # noqa: BLE001
+        protocol.write(json.dumps({"ready": False, "error": f"{exc.__class__.__name__}: {exc}"}) + "\n")
+        return
+    protocol.write(json.dumps({"ready": True}) + "\n")
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        job = json.loads(line)
+        started = time.monotonic()
+        try:
+            result = grade_student(api, job["assignment"], job["student"], job["force"])
+            judge.hang_up()
+        except Exception as exc:  # noqa: BLE001 - report it; the parent scores the submission 0
+            import traceback
+
+            traceback.print_exc()
+            result = {"student": job["student"], "graded": False,
+                      "problem": f"gradtutor could not grade it: {exc.__class__.__name__}: {exc}"}
+        result["seconds"] = time.monotonic() - started
+        protocol.write(json.dumps(result) + "\n")
+    judge.close()
+    for leftover in Path(tempfile.gettempdir()).glob(f"gradtutor-kernel-{os.getpid()}-*"):  # the kernels' sockets
+        leftover.unlink(missing_ok=True)
+
+
+def grade_student(api, assignment: str, student: str, force: bool) -> dict:
+    from nbgrader.api import Gradebook
+
+    coursedir = api.coursedir
+    submitted = Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
+    autograded = Path(coursedir.format_path(coursedir.autograded_directory, student, assignment))
+    if autograded.exists() and not force:
+        with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+            notebooks = scores(gb, assignment, student, {}, {}, None)
+        return {"student": student, "graded": False, "skipped": True, "notebooks": plain(notebooks)}
+
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        read_problems, tampering = inspect_submission(gb, assignment, submitted)
+
+    for attempt in (1, 2):
+        print(f"===== autograde {assignment} {student} (attempt {attempt})", flush=True)
+        outcome = api.autograde(assignment, student, force=True, create=True)
+        log = outcome.get("log", "") + "\n" + outcome.get("error", "")
+        print(log, flush=True)
+        # A kernel that fails to start is the machine's fault, never the submission's: try once more.
+        if outcome.get("success") or not re.search(KERNEL_START_FAILED, log):
+            break
+    problem = None if outcome.get("success") else why_not_graded(log, read_problems)
+
+    bypassed = recheck(api, assignment, student, autograded) if outcome.get("success") else {}
+    for name, cells_lost in bypassed.items():
+        tampering.setdefault(name, []).append(
+            f"check() bypassed? {', '.join(g[len('check_'):] for g in cells_lost)} passed in the kernel but "
+            "fail out of it — scored 0, flagged for review")
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        for notebook in gb.find_assignment(assignment).notebooks:
+            if not (submitted / f"{notebook.name}.ipynb").exists():
+                tampering.setdefault(notebook.name, []).append("no such notebook in the submission")
+        cells = cell_outcomes(autograded) if outcome.get("success") else {}
+        for name, cells_lost in bypassed.items():
+            for grade_id, why in cells_lost.items():
+                cells.setdefault(name, {})[grade_id] = ("fail", f"passed in the kernel, fails out of it: {why}")
+        notebooks = scores(gb, assignment, student, cells, tampering, problem)  # read problems are in `problem`
+    return {"student": student, "graded": bool(outcome.get("success")), "problem": problem,
+            "notebooks": plain(notebooks)}

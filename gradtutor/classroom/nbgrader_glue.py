@@ -1,0 +1,118 @@
+"""nbgrader, configured as its own commands would be when run from the course folder."""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from gradtutor.cli import CliError
+from gradtutor.classroom.results import Course
+
+SQLITE_BUSY_TIMEOUT = 120  # seconds a worker waits for another's gradebook write
+
+
+def assignment_name(lesson: str) -> str:
+    """The nbgrader assignment of a gradtutor lesson: its id (lesson3 for `3` or `softmax`)."""
+    from gradtutor import course
+
+    return course.load().lesson(lesson).id  # UnknownLesson lists the valid ones
+
+
+@contextmanager
+def inside(folder: Path):
+    """nbgrader reads nbgrader_config.py from the working directory, as when run from the course folder."""
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+def nbgrader_api(kernels_over_ipc: bool = False):
+    """NbGraderAPI configured exactly like an nbgrader command run in the current directory.
+
+    `kernels_over_ipc`: talk to the kernels over Unix sockets instead of TCP ports
+    (unless the course configures the transport). jupyter_client picks a free port
+    and the kernel binds it a moment later; with several kernels starting at once
+    on a busy machine another process can take the port in between, and the kernel
+    dies while nbgrader blocks for ever sending to it. A socket path of this
+    process's own cannot be taken. The transport does not change any score.
+    """
+    import logging
+
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.apps.baseapp import NbGrader
+
+    app = NbGrader()
+    app.initialize([])
+    if kernels_over_ipc and "transport" not in app.config.KernelManager:
+        app.config.KernelManager.transport = "ipc"
+        # absolute, and one per worker: the kernel (running in the notebook's folder)
+        # and nbgrader (in the course folder) must find the same socket files
+        app.config.KernelManager.ip = os.path.join(tempfile.gettempdir(), f"gradtutor-kernel-{os.getpid()}")
+    api = NbGraderAPI(config=app.config)
+    api.log.setLevel(logging.INFO)
+    return api
+
+
+def read_course(course_dir: Path, assignment: str, students: list[str] | None) -> Course:
+    with inside(course_dir):
+        api = nbgrader_api()
+        coursedir = api.coursedir
+        root = Path(coursedir.root).resolve()
+        pattern = coursedir.format_path(coursedir.submitted_directory, "*", assignment)
+        regexp = coursedir.format_path(coursedir.submitted_directory, "(?P<student_id>[^/]+)", assignment, escape=True)
+        found: dict[str, list[str]] = {}
+        import glob
+
+        for folder in sorted(glob.glob(pattern)):
+            match = re.fullmatch(regexp, folder)
+            if not match or not os.path.isdir(folder):
+                continue
+            notebooks = sorted(p.name for p in Path(folder).glob("*.ipynb"))
+            if notebooks:
+                found[match.group("student_id")] = notebooks
+        source = Path(coursedir.format_path(coursedir.source_directory, ".", assignment)).resolve()
+        info = Course(root, coursedir.db_url, coursedir.course_id, source, found)
+    if not source.is_dir():
+        raise CliError(f"{source} does not exist — is {course_dir} an nbgrader course folder? "
+                         "(`gradtutor classroom init DIR` makes one)")
+    if students:
+        missing = [s for s in students if s not in found]
+        if missing:
+            raise CliError(f"no submission of {assignment} from {', '.join(missing)} in "
+                             f"{os.path.relpath(os.path.dirname(os.path.dirname(pattern)), course_dir)}/")
+        info.submissions = {s: found[s] for s in students}
+    if not info.submissions:
+        where = os.path.relpath(pattern, course_dir)
+        raise CliError(f"no submissions of {assignment} in {course_dir} (looked for {where}/*.ipynb) — "
+                         "collect them first (`nbgrader collect`, `nbgrader zip_collect`, or copy them there)")
+    return info
+
+
+def ensure_assignment(info: Course, assignment: str, console) -> None:
+    """nbgrader autograde needs the assignment in the gradebook; generate_assignment puts it there."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(info.db_url, info.course_id) as gb:
+        try:
+            gb.find_assignment(assignment)
+            return
+        except MissingEntry:
+            pass
+    console.print(f"{assignment} is not in the gradebook yet: running `nbgrader generate_assignment {assignment}` first")
+    with inside(info.root):
+        outcome = nbgrader_api().generate_assignment(assignment, force=True)
+    if not outcome.get("success"):
+        last = (outcome.get("error") or outcome.get("log") or "").strip().splitlines()[-1:] or ["unknown error"]
+        raise CliError(f"nbgrader generate_assignment {assignment} failed: {last[0]}")
+
+
+def busy_url(db_url: str) -> str:
+    """Workers write one gradebook: let SQLite wait for another's write instead of failing."""
+    if db_url.startswith("sqlite:") and "?" not in db_url:
+        return f"{db_url}?timeout={SQLITE_BUSY_TIMEOUT}"
+    return db_url

@@ -1,0 +1,196 @@
+"""The out-of-kernel re-check of notebooks whose own code could have changed what check() does.
+
+A test cell calls gradtutor's check() inside the student's kernel, after the
+student's own cells ran there; code in those cells can replace check() (or
+what it relies on) so that every test passes. nbgrader cannot see that. So
+when a notebook holds code that does more than define functions — code that
+could have reached check() — every exercise nbgrader scored full is checked
+again out of the kernel, by gradtutor's engine, on the same cells the kernel
+had run when the test cell ran. An answer that fails there is scored 0 and
+flagged for the instructor (needs manual grading), with a comment saying why.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from gradtutor.classroom.gradebook import normalised
+
+_checker = None  # one warm checker per grading worker: the shared judge's, also used by the re-check
+
+checker_lock = threading.Lock()  # a Checker runs one check at a time
+
+
+def recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, dict[str, str]]:
+    """Re-check the full-score exercises of notebooks with untrusted top-level code.
+
+    Returns, per notebook, the grade cells now scored 0 and why.
+    """
+    import nbformat
+    from nbgrader.api import Gradebook, MissingEntry
+
+    from gradtutor import course
+
+    try:
+        lesson = course.load().lesson(assignment)
+    except course.UnknownLesson:
+        return {}  # not one of gradtutor's lessons: nothing to re-check against
+    coursedir = api.coursedir
+    found: dict[str, dict[str, str]] = {}
+    for path in sorted(autograded.glob("*.ipynb")):
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except Exception:  # noqa: BLE001 - nbgrader wrote it; if it cannot be read there is nothing to re-check
+            continue
+        with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+            try:
+                notebook = gb.find_submission_notebook(path.stem, assignment, student)
+            except MissingEntry:
+                continue
+            full = [g.name for g in notebook.grades if g.max_score and (g.auto_score or 0) >= g.max_score]
+        untrusted = untrusted_cells(nb, trusted_sources(coursedir, assignment, path.name), path.parent)
+        if not untrusted or not full:
+            continue
+        sources = [cell.source for cell in nb.cells if cell.cell_type == "code"]
+        for grade_id in full:
+            exercise = next((e for e in lesson.exercises if f"check_{e.id}" == grade_id), None)
+            position = next((i for i, cell in enumerate(c for c in nb.cells if c.cell_type == "code")
+                             if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id), None)
+            if exercise is None or position is None:
+                continue
+            verdict = engine_verdict(lesson, exercise, sources[: position + 1])
+            if verdict.status == "pass":
+                continue
+            # the engine words a failure on a hidden input without the reference's values
+            why = verdict.message.splitlines()[0] if verdict.message else verdict.status
+            comment = (f"gradtutor: {exercise.function}() passed inside the notebook, but not when checked outside "
+                       f"its kernel ({why}). Code in {', '.join(untrusted[:3])} can change what check() does, "
+                       f"so this exercise scores 0 until an instructor reviews it.")
+            with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+                grade = gb.find_grade(grade_id, path.stem, assignment, student)
+                grade.auto_score = 0
+                grade.needs_manual_grade = True
+                try:
+                    gb.find_comment(exercise.id, path.stem, assignment, student).auto_comment = comment
+                except MissingEntry:
+                    pass
+                gb.db.commit()
+            found.setdefault(path.stem, {})[grade_id] = why
+    return found
+
+
+def warm_checker():
+    global _checker
+    from gradtutor.engine import Checker
+
+    class GradingChecker(Checker):
+        def prepare(self, lesson, seeds: str = "all") -> None:
+            """No child waiting with every exercise's inputs built: while grading, the next check comes
+            at once, and building all of a lesson's inputs after each check only takes CPU from the
+            kernels. (Preparing saves a learner waiting time; it never changes a verdict.)"""
+
+    if _checker is None:
+        _checker = GradingChecker()
+    return _checker
+
+
+def close_checker() -> None:
+    global _checker
+    checker, _checker = _checker, None
+    if checker is not None:
+        checker.close()
+
+
+def engine_verdict(lesson, exercise, sources: list[str]):
+    from gradtutor import extract
+
+    cells = extract.cells_from_sources(sources, "notebook cell")
+    with checker_lock:
+        return warm_checker().check_cells(lesson, cells, [exercise], "all", "the submitted notebook").exercises[0]
+
+
+def trusted_sources(coursedir, assignment: str, notebook: str) -> set[str]:
+    """The code cells the course itself wrote: the release and source versions of the notebook."""
+    import nbformat
+
+    trusted: set[str] = set()
+    for step in (coursedir.release_directory, coursedir.source_directory):
+        path = Path(coursedir.format_path(step, ".", assignment)) / notebook
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except Exception:  # noqa: BLE001 - a missing release: every changed cell counts as the student's
+            continue
+        trusted.update(normalised(cell.source) for cell in nb.cells if cell.cell_type == "code")
+    return trusted
+
+
+def untrusted_cells(nb, trusted: set[str], folder: Path) -> list[str]:
+    """Labels of the student's code cells that run more than definitions at the top level."""
+    found = []
+    number = 0
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        number += 1
+        if normalised(cell.source) in trusted or only_definitions(cell.source, folder):
+            continue
+        found.append(f"cell {number}")
+    return found
+
+
+def only_definitions(source: str, folder: Path) -> bool:
+    """Does running this cell only define things (no decorators, no calls, no magics, no local modules)?"""
+    import ast
+
+    if any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
+        return False
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return True  # the kernel runs none of it
+    local = {p.stem for p in folder.iterdir()} if folder.is_dir() else set()
+
+    def simple(node) -> bool:  # evaluated when the def runs: annotations and defaults
+        if node is None or isinstance(node, ast.Constant):
+            return True
+        if isinstance(node, ast.Name):
+            return True
+        if isinstance(node, ast.Attribute):
+            return simple(node.value)
+        if isinstance(node, ast.Subscript):
+            return simple(node.value) and simple(node.slice)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return all(simple(e) for e in node.elts)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return isinstance(node.operand, ast.Constant)
+        return False
+
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            if any(alias.name.split(".")[0] in local for alias in node.names):
+                return False
+        elif isinstance(node, ast.ImportFrom):
+            if node.level or (node.module or "").split(".")[0] in local:
+                return False
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args
+            every = arguments.posonlyargs + arguments.args + arguments.kwonlyargs + \
+                [a for a in (arguments.vararg, arguments.kwarg) if a]
+            if node.decorator_list or not simple(node.returns) or not all(simple(a.annotation) for a in every) \
+                    or not all(simple(d) for d in arguments.defaults + [d for d in arguments.kw_defaults if d]):
+                return False
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue
+        elif isinstance(node, ast.Pass):
+            continue
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not all(isinstance(t, ast.Name) for t in targets):
+                return False
+            try:
+                ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                return False
+        else:
+            return False
+    return True

@@ -1,0 +1,82 @@
+"""One judge for every kernel a grading process starts (gradtutor.notebook.SharedJudgeClient's other end)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+
+from gradtutor.classroom.recheck import checker_lock, close_checker, warm_checker
+
+
+class SharedJudge:
+    """gradtutor.judge's answers, from one warm checker, for every kernel this worker runs.
+
+    A kernel's check() finds it through GRADTUTOR_JUDGE (see gradtutor.notebook.SharedJudgeClient)
+    and asks exactly what it would ask a judge process of its own; the answers come from
+    the same code (gradtutor.judge), so the verdicts are the same — only the TensorFlow
+    import and the reference answers are not paid again for every submission.
+    """
+
+    def __init__(self):
+        import socket
+
+        self.folder = tempfile.mkdtemp(prefix="gradtutor-judge-")  # mode 0700: this user's kernels only
+        self.path = os.path.join(self.folder, "judge.sock")
+        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.server.bind(self.path)
+        self.server.listen(8)
+        self._connections: set = set()
+        self._lock = threading.Lock()
+        with checker_lock:
+            warm_checker()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:
+                return
+            with self._lock:
+                self._connections.add(connection)
+            threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
+
+    def hang_up(self) -> None:
+        """After each submission: whatever its kernel left behind cannot ask on a later student's time."""
+        import socket
+
+        with self._lock:
+            connections, self._connections = self._connections, set()
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def _serve(self, connection) -> None:
+        from gradtutor.judge import answer
+
+        with connection, connection.makefile("rw", encoding="utf-8", newline="\n") as stream:
+            try:
+                for line in stream:
+                    if not line.strip():
+                        continue
+                    with checker_lock:
+                        try:
+                            reply = answer(warm_checker(), line)
+                        except Exception as exc:  # noqa: BLE001 - one bad request never stops the judge
+                            reply = {"problem": f"the checker failed: {exc.__class__.__name__}"}
+                    stream.write(json.dumps(reply) + "\n")
+                    stream.flush()
+            except (OSError, ValueError):
+                return  # the kernel went away
+
+    def close(self) -> None:
+        self.hang_up()
+        try:
+            self.server.close()
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            close_checker()
