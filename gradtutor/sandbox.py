@@ -20,6 +20,12 @@ from __future__ import annotations
 import ctypes
 import os
 
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+REFERENCE_DIR = os.path.join(PACKAGE_DIR, "references")
+# Unreadable for learner code: the answers, in a checkout and in an installed wheel.
+HIDDEN_FROM_LEARNERS = [REFERENCE_DIR, os.path.join(os.path.dirname(PACKAGE_DIR), "solutions"),
+                        os.path.join(PACKAGE_DIR, "_course", "solutions")]
+
 _SYS = {"x86_64": (444, 445, 446), "aarch64": (444, 445, 446)}
 _PR_SET_NO_NEW_PRIVS = 38
 _RULE_PATH_BENEATH = 1
@@ -105,8 +111,13 @@ def _carve(root: str, secret: str) -> list[str]:
     return paths
 
 
-def restrict(writable: str, hidden: list[str]) -> bool:
-    """Apply the limits to this process (and its future children). True when they hold."""
+def restrict(writable: str | list[str], hidden: list[str]) -> bool:
+    """Apply the limits to this process (and its future children). True when they hold.
+
+    writable: the folder (or folders) where files may be written; hidden: folders and files
+    that may not even be read.
+    """
+    writable = [writable] if isinstance(writable, str) else list(writable)
     version = abi_version()
     if version < 1:
         return False
@@ -125,7 +136,8 @@ def restrict(writable: str, hidden: list[str]) -> bool:
     try:
         for path in readable_paths(hidden):
             _allow(libc, add_rule, ruleset, path, _READ & handled_fs)
-        _allow(libc, add_rule, ruleset, writable, handled_fs)
+        for folder in writable:
+            _allow(libc, add_rule, ruleset, folder, handled_fs)
         _allow(libc, add_rule, ruleset, os.devnull, (WRITE_FILE | READ_FILE | TRUNCATE) & handled_fs)
         if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             return False

@@ -29,12 +29,8 @@ import traceback
 
 import gradtutor.quiet  # noqa: F401  (must precede the TensorFlow import)
 from gradtutor import sandbox as sandbox_module
+from gradtutor.sandbox import HIDDEN_FROM_LEARNERS, REFERENCE_DIR
 
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-REFERENCE_DIR = os.path.join(PACKAGE_DIR, "references")
-# Unreadable for learner code: the answers, in a checkout and in an installed wheel.
-HIDDEN_FROM_LEARNERS = [REFERENCE_DIR, os.path.join(os.path.dirname(PACKAGE_DIR), "solutions"),
-                        os.path.join(PACKAGE_DIR, "_course", "solutions")]
 MAX_ITEMS = 16  # longest tuple/list of results we describe
 
 

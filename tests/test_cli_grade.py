@@ -5,6 +5,7 @@ The per-lesson grading of whole classes is in test_classroom.py.
 """
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
@@ -190,3 +191,59 @@ def test_timeout_stops_a_stuck_submission_and_the_batch_goes_on(tmp_path):
         except psutil.Error:
             continue
     assert not left
+
+
+VANDAL = '''import glob, json, os, shutil
+course = os.path.abspath(os.path.join(os.getcwd(), "..", "..", ".."))  # autograded/<student>/<lesson>
+attempts = {}
+for name, act in [
+    ("read another student's notebook", lambda: open(glob.glob(course + "/submitted/*/lesson2/lesson2.ipynb")[0]).read()),
+    ("read the gradebook", lambda: open(course + "/gradebook.db", "rb").read()),
+    ("read the instructor's source", lambda: open(course + "/source/lesson2/lesson2.ipynb").read()),
+    ("overwrite the course config", lambda: open(course + "/nbgrader_config.py", "a").write("# mine\\n")),
+    ("delete the canary", lambda: os.remove(course + "/canary.txt")),
+    ("write outside", lambda: open(os.path.join(course, "..", "vandal-was-here.txt"), "w").write("x")),
+    ("remove the release", lambda: shutil.rmtree(course + "/release")),
+]:
+    try:
+        act()
+        attempts[name] = "done"
+    except (OSError, IndexError) as exc:
+        attempts[name] = type(exc).__name__
+open("my-own-notes.txt", "w").write("a file in my own folder is fine\\n")
+print(json.dumps(attempts))
+'''
+
+
+@pytest.mark.xdist_group("classroom")
+def test_a_notebook_cannot_touch_the_course_outside_its_own_folder(tmp_path):
+    """nbgrader runs a submission's top-level code in a kernel with the grader's rights; `gradtutor grade`
+    starts that kernel under Landlock: it reads and writes only its own autograded folder, and the
+    answers beside the vandalism still earn their points."""
+    from gradtutor import sandbox
+
+    assert sandbox.abi_version() >= 1, "this machine's kernel has no Landlock: the kernels cannot be fenced"
+    folder = make_course(tmp_path / "course", [LESSON])
+    (folder / "canary.txt").write_text("still here\n")
+    vandal = _correct(folder)
+    vandal.cells.insert(1, nbformat.v4.new_code_cell(VANDAL))
+    _submit(folder, "vandal", vandal)
+    _submit(folder, "victim", _correct(folder))
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file() and "autograded" not in p.parts}
+
+    done = gradtutor("grade", str(folder), LESSON, "--jobs", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    book = read_gradebook(folder, LESSON)
+    assert {s: b["score"] for s, b in book.items()} == {"vandal": 5, "victim": 5}, done.stdout
+    after = {p: p.read_bytes() for p in before if p.exists()}
+    assert [str(p) for p in before if before[p] != after.get(p) and p.name != "gradebook.db"] == []
+    assert not (tmp_path / "vandal-was-here.txt").exists()
+    graded = nbformat.read(folder / "autograded" / "vandal" / LESSON / f"{LESSON}.ipynb", as_version=4)
+    printed = "".join(o.get("text", "") for o in graded.cells[1].outputs)
+    attempts = json.loads(printed.strip().splitlines()[-1])
+    # listing submitted/ is refused, so the glob finds no notebook to open (IndexError)
+    assert attempts == {"read another student's notebook": "IndexError", "read the gradebook": "PermissionError",
+                        "read the instructor's source": "PermissionError", "overwrite the course config": "PermissionError",
+                        "delete the canary": "PermissionError", "write outside": "PermissionError",
+                        "remove the release": "PermissionError"}, printed
+    assert (folder / "autograded" / "vandal" / LESSON / "my-own-notes.txt").is_file()

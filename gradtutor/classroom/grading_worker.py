@@ -4,13 +4,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from gradtutor.classroom.gradebook import cell_outcomes, inspect_submission, plain, scores, why_not_graded
-from gradtutor.classroom.nbgrader_glue import busy_url, nbgrader_api
+from gradtutor.classroom.kernel_sandbox import kernel_manager_class
+from gradtutor.classroom.nbgrader_glue import busy_url, kernel_socket_dir, nbgrader_api
 from gradtutor.classroom.recheck import recheck
 from gradtutor.classroom.shared_judge import SharedJudge
 
@@ -32,6 +33,13 @@ def serve() -> None:
     try:
         api = nbgrader_api(kernels_over_ipc=True)
         api.coursedir.db_url = busy_url(api.coursedir.db_url)
+        sockets = kernel_socket_dir(os.getpid())
+        if str(api.config.KernelManager.get("ip", "")).startswith(sockets):  # our Unix sockets, not the course's TCP
+            import nbgrader.preprocessors.execute
+
+            # nbgrader's Execute names this class when it is made (kernel_manager_class=AsyncKernelManager),
+            # which overrides any configuration: its module global is the one place to choose the class.
+            nbgrader.preprocessors.execute.AsyncKernelManager = kernel_manager_class(Path(api.coursedir.root), Path(sockets))
     except BaseException as exc:  # noqa: BLE001
         protocol.write(json.dumps({"ready": False, "error": f"{exc.__class__.__name__}: {exc}"}) + "\n")
         return
@@ -53,8 +61,7 @@ def serve() -> None:
         result["seconds"] = time.monotonic() - started
         protocol.write(json.dumps(result) + "\n")
     judge.close()
-    for leftover in Path(tempfile.gettempdir()).glob(f"gradtutor-kernel-{os.getpid()}-*"):  # the kernels' sockets
-        leftover.unlink(missing_ok=True)
+    shutil.rmtree(kernel_socket_dir(os.getpid()), ignore_errors=True)
 
 
 def grade_student(api, assignment: str, student: str, force: bool) -> dict:

@@ -50,12 +50,20 @@ def nbgrader_api(kernels_over_ipc: bool = False):
     app.initialize([])
     if kernels_over_ipc and "transport" not in app.config.KernelManager:
         app.config.KernelManager.transport = "ipc"
-        # absolute, and one per worker: the kernel (running in the notebook's folder)
-        # and nbgrader (in the course folder) must find the same socket files
-        app.config.KernelManager.ip = os.path.join(tempfile.gettempdir(), f"gradtutor-kernel-{os.getpid()}")
+        # absolute, and one folder per worker: the kernel (running in the notebook's
+        # folder) and nbgrader (in the course folder) must find the same socket files,
+        # and a sandboxed kernel may create them there (kernel_sandbox)
+        folder = kernel_socket_dir(os.getpid())
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        app.config.KernelManager.ip = os.path.join(folder, "kernel")
     api = NbGraderAPI(config=app.config)
     api.log.setLevel(logging.INFO)
     return api
+
+
+def kernel_socket_dir(pid: int) -> str:
+    """Where the kernels of grading process `pid` put their Unix sockets (removed when it ends)."""
+    return os.path.join(tempfile.gettempdir(), f"gradtutor-kernels-{pid}")
 
 
 def read_course(course_dir: Path, assignment: str, students: list[str] | None) -> Course:

@@ -5,14 +5,15 @@ import json
 import os
 import queue
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
+from gradtutor.classroom.nbgrader_glue import kernel_socket_dir
 from gradtutor.classroom.results import SubmissionResult
 
 READY_TIMEOUT = 300.0  # a worker imports nbgrader (slow on a loaded machine) before its first job
@@ -171,8 +172,7 @@ class GradingProcess:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
-        for leftover in Path(tempfile.gettempdir()).glob(f"gradtutor-kernel-{self.process.pid}-*"):
-            leftover.unlink(missing_ok=True)  # its kernel's sockets (see nbgrader_api)
+        shutil.rmtree(kernel_socket_dir(self.process.pid), ignore_errors=True)  # its kernels' sockets
 
     def close(self) -> None:
         if self.process is None:
