@@ -8,6 +8,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from gradtutor import sandbox
 from gradtutor.cli import CliError
 from gradtutor.classroom.course_folder import init_course
 from gradtutor.classroom.gradebook import zero_submission, zeroed_notebooks
@@ -100,6 +101,9 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
     assignment = assignment_name(lesson)
+    if sandbox.abi_version() < 1:
+        console.print("[yellow]note:[/] this Linux kernel has no Landlock, so the notebooks' own code runs with your "
+                      "rights while they are graded (see Security in the instructor guide)")
     planned = min(jobs, max(1, _count_submissions(course_dir, assignment, students)))
     logs = Path(tempfile.mkdtemp(prefix="gradtutor-grade-"))
     pool = Pool(course_dir, logs, planned, timeout)  # the workers load nbgrader while this process does
