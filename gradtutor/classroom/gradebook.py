@@ -11,6 +11,12 @@ from gradtutor.classroom.nbgrader_glue import busy_url
 from gradtutor.classroom.results import CellResult, Course, NotebookResult
 
 
+# How the engine words a check that ended without a result (gradtutor.engine, gradtutor.runner):
+# told apart from a wrong answer in the result lines.
+ERROR_SIGNS = ("did not finish within", "ended the process", "raised", "ran out of memory", "crashed with",
+               "was stopped while", "stopped unexpectedly", "the checker failed", "could not be read back")
+
+
 def zero_submission(info: Course, assignment: str, student: str) -> None:
     """A submission whose grading was stopped: leave it as nbgrader leaves one it could not grade.
 
@@ -117,7 +123,7 @@ def cell_verdict(cell) -> tuple[str, str]:
             if name == "CheckFailed":
                 if "not attempted" in first:
                     return "not_attempted", first
-                if "did not finish within" in first or "ended the process" in first or "raised" in first:
+                if any(sign in first for sign in ERROR_SIGNS):
                     return "error", first
                 return "fail", first
             if name == "CellTimeoutError" or "timeout" in name.lower():

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -235,3 +237,228 @@ def judge(case: Case, verdict: Verdict) -> list[str]:
     if verdict.status == "timeout" and verdict.seconds > TIMEOUT + 5:
         problems.append(f"timeout took {verdict.seconds:.1f} s (limit {TIMEOUT:g} s + 5 s)")
     return problems
+
+
+# --------------------------------------------------------------------------- under nbgrader: `gradtutor grade`
+#
+# The same corpus, submitted to a real nbgrader course and autograded by `gradtutor grade`
+# (tests/test_hostile_grade.py and `benchmarks/bench_hostile.py --nbgrader`). One course holds
+# every lesson; each case is one student, `submitted/<case id>/<lesson>/<lesson>.ipynb`, and each
+# lesson also has a control student (every exercise's solution) graded in the same run, so that
+# "every hostile submission scored 0" cannot come from a pipeline that scores everything 0.
+# The course-building helpers are tests/test_classroom.py's (make_course, _submission, ...).
+
+GRADE_CONTROL = "control"  # the student id of each lesson's correct submission
+GRADE_JOBS = 2
+GRADE_RUN_TIMEOUT = 1500.0  # this harness's own limit on one `gradtutor grade` run (a lesson)
+# nbgrader's Execute.timeout for the course (`gradtutor classroom init` writes 300 s). A cell that
+# hangs in the kernel itself (rt_loop_in_class_body loops while its cell loads) holds a job for
+# this long; 90 s is three times what a test cell needs at most (the checker stops an exercise
+# after 30 s). A test cell cut off by it would score 0 without a verdict, so that is a problem.
+GRADE_CELL_TIMEOUT = 90
+CELL_TIMED_OUT = "ran past nbgrader's Execute.timeout"
+TRACEBACK = "Traceback (most recent call last)"
+
+
+@dataclasses.dataclass
+class GradeSubmission:
+    student: str
+    lesson: str
+    case: Case | None  # None: the lesson's control
+    how: str  # what was submitted, for people
+    home: Path | None = None  # the throwaway workspace of a workspace case
+    before: dict | None = None  # its snapshot before grading
+
+
+@dataclasses.dataclass
+class GradeRun:
+    lesson: str
+    returncode: int | None  # None: killed by GRADE_RUN_TIMEOUT
+    output: str  # stdout + stderr
+    seconds: float
+
+
+@dataclasses.dataclass
+class GradeVerdict:
+    submission: GradeSubmission
+    score: float | None  # None: not in the gradebook
+    max_score: float | None
+    grades: dict  # grade_id -> final score
+    lines: list  # its result line and the verbose diagnosis lines under it
+    problems: list  # everything wrong ("FALSE PASS", "grader crash: ...", ...)
+
+    @property
+    def false_pass(self) -> bool:
+        return self.submission.case is not None and bool(self.score)
+
+    @property
+    def crash(self) -> bool:
+        return any(p.startswith("grader crash") for p in self.problems)
+
+
+def _classroom():
+    """tests/test_classroom.py, the module its tests use (pytest imports it by that name from tests/)."""
+    tests = str(REPO / "tests")
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    import test_classroom
+
+    return test_classroom
+
+
+def build_grade_course(root: Path, cases: list[Case]) -> tuple[Path, list[GradeSubmission]]:
+    """A real nbgrader course under root/course with one submission per case (+ a control per lesson).
+
+    .py cases: the release notebook with the answer cell of the case's exercise (grade_id = exercise
+    id) replaced by the file's text; every other exercise is left as released (not attempted, 0).
+    The notebook keeps the set-up cell, definitions, answer and test cells only (test_classroom's
+    `trimmed`): the lesson's demo cells are the same for every case, hold none of the hostile code
+    and cost kernel time (lesson 4's start a TensorFlow subprocess). The answer and test cells, the
+    only cells a case's grade depends on, are exactly the release's.
+    Every other file (.ipynb, .txt) is submitted byte for byte as the student's notebook
+    `<lesson>.ipynb`: the valid notebooks (nbformat 3, no function, a workspace attack) are what a
+    student could hand in, and the broken ones (corrupt JSON, binary, a JSON list, a cell source that
+    is not text, a .py-like text file under the notebook's name) are the bytes nbgrader's collection
+    would hand over. Workspace cases get "@WORKSPACE@" replaced by a throwaway workspace under root,
+    snapshotted before grading.
+    """
+    import nbformat
+
+    from gradtutor import course
+
+    tc = _classroom()
+    lessons = sorted({c.lesson for c in cases})
+    folder = tc.make_course(root / "course", lessons)
+    with open(folder / "nbgrader_config.py", "a") as config:
+        config.write(f"\n# tests/hostile/_harness.py: a cell hanging in the kernel costs less\n"
+                     f"c.Execute.timeout = {GRADE_CELL_TIMEOUT}\n")
+    submissions = []
+    for lesson_id in lessons:
+        lesson = course.load().lesson(lesson_id)
+        release = nbformat.read(folder / "release" / lesson_id / lesson.notebook, as_version=4)
+        solution = {e.id: tc.Slot(tc.solution_code(lesson, e), True, name="solution") for e in lesson.exercises}
+        control = tc._submission(release, tc.Student(GRADE_CONTROL, solution, trimmed=True))
+        _write_submission(folder, GRADE_CONTROL, lesson, nbformat.writes(control).encode())
+        submissions.append(GradeSubmission(GRADE_CONTROL, lesson_id, None, "every exercise's solution"))
+        for case in (c for c in cases if c.lesson == lesson_id):
+            assert case.id != GRADE_CONTROL and case.exercise in {e.id for e in lesson.exercises}, case
+            data = case.path.read_bytes()
+            home = None
+            if case.workspace:
+                home = make_workspace(root / "workspaces" / case.id)
+                data = data.replace(b"@WORKSPACE@", str(home).encode())
+            if case.path.suffix == ".py":
+                slots = {case.exercise: tc.Slot(data.decode(), False, name=case.id)}
+                data = nbformat.writes(tc._submission(release, tc.Student(case.id, slots, trimmed=True))).encode()
+                how = f"answer cell {case.exercise} replaced by {case.file}"
+            else:
+                how = f"{case.file} byte for byte as {lesson.notebook}"
+            _write_submission(folder, case.id, lesson, data)
+            submissions.append(GradeSubmission(case.id, lesson_id, case, how, home, snapshot(home) if home else None))
+    return folder, submissions
+
+
+def _write_submission(folder: Path, student: str, lesson, data: bytes) -> None:
+    target = folder / "submitted" / student / lesson.id / lesson.notebook
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+
+
+def grade_course(folder: Path, lessons: list[str], jobs: int = GRADE_JOBS,
+                 timeout: float = GRADE_RUN_TIMEOUT) -> dict[str, GradeRun]:
+    """`gradtutor grade COURSE LESSON --jobs N --verbose`, lesson by lesson."""
+    tc = _classroom()
+    runs = {}
+    for lesson_id in lessons:
+        started = time.monotonic()
+        try:
+            done = tc.gradtutor("grade", str(folder), lesson_id, "--jobs", str(jobs), "--verbose",
+                                cwd=folder.parent, timeout=timeout)
+            runs[lesson_id] = GradeRun(lesson_id, done.returncode, done.stdout + done.stderr, time.monotonic() - started)
+        except subprocess.TimeoutExpired as exc:
+            output = "".join(part.decode(errors="replace") if isinstance(part, bytes) else (part or "")
+                             for part in (exc.stdout, exc.stderr))
+            runs[lesson_id] = GradeRun(lesson_id, None, output, time.monotonic() - started)
+    return runs
+
+
+def grade_verdicts(folder: Path, submissions: list[GradeSubmission], runs: dict[str, GradeRun]) -> list[GradeVerdict]:
+    """Each submission's score (read back from nbgrader's gradebook), result line, and what is wrong with it."""
+    from gradtutor import course
+
+    tc = _classroom()
+    books = {lesson: tc.read_gradebook(folder, lesson) for lesson in runs}
+    verdicts = []
+    for sub in submissions:
+        lesson = course.load().lesson(sub.lesson)
+        run = runs[sub.lesson]
+        entry = books[sub.lesson].get(sub.student)
+        problems = []
+        if run.returncode is None:
+            problems.append(f"grader crash: `gradtutor grade {sub.lesson}` still running after {GRADE_RUN_TIMEOUT:g} s")
+        elif run.returncode not in (0, 1):
+            problems.append(f"grader crash: `gradtutor grade {sub.lesson}` exited {run.returncode}")
+        if TRACEBACK in run.output:
+            problems.append(f"grader crash: `gradtutor grade {sub.lesson}` printed a traceback")
+        lines = run.output.splitlines()
+        mine = [i for i, line in enumerate(lines)
+                if re.match(rf"^\S\s+{re.escape(sub.student)}\s+{re.escape(lesson.notebook)}\s", line)]
+        shown = []
+        for i in mine:
+            shown.append(lines[i])
+            shown += [line for line in itertools.takewhile(lambda l: l.startswith("    "), lines[i + 1:])]
+        if len(mine) != 1:
+            problems.append(f"grader crash: {len(mine)} result lines name {sub.student} (one expected)")
+        elif "gradtutor could not grade it" in lines[mine[0]]:
+            problems.append(f"grader crash: {lines[mine[0]].strip()}")
+        score = max_score = None
+        grades = {}
+        if entry is None:
+            problems.append("not in the gradebook")
+        else:
+            score, max_score = entry["score"], entry["max_score"]
+            grades = {name: grade[4] for name, grade in entry["grades"].items()}
+            if max_score != lesson.points:
+                problems.append(f"gradebook max score {max_score}, expected {lesson.points}")
+        if sub.case is None:
+            if score != lesson.points:
+                problems.append(f"control scored {score}/{lesson.points}: the pipeline cannot give full marks")
+        elif score:
+            problems.append(f"FALSE PASS: scored {score:g}/{max_score:g} ({grades})")
+        if mine and sub.case is not None and not re.search(rf"\s0/{lesson.points:g}\b", lines[mine[0]]):
+            problems.append(f"result line does not say 0/{lesson.points:g}")
+        timed_out = _timed_out_test_cells(folder / "autograded" / sub.student / sub.lesson / lesson.notebook)
+        if timed_out or any(CELL_TIMED_OUT in line for line in shown):
+            problems.append(f"test cell {', '.join(timed_out) or '?'} ran past Execute.timeout ({GRADE_CELL_TIMEOUT} s): "
+                            "its 0 is no verdict")
+        if sub.home is not None:
+            changes = diff_snapshots(sub.before, snapshot(sub.home) if sub.home.exists() else {})
+            if not sub.home.exists():
+                changes = ["deleted the workspace folder itself"] + changes
+            if changes:
+                # even a notebook's top-level code: `gradtutor grade` runs nbgrader's kernels sandboxed
+                problems.append("workspace changed: " + ", ".join(changes[:8]) + (" ..." if len(changes) > 8 else ""))
+        verdicts.append(GradeVerdict(sub, score, max_score, grades, shown, problems))
+    return verdicts
+
+
+def _timed_out_test_cells(autograded: Path) -> list[str]:
+    """The grade cells nbgrader's kernel cut off (CellTimeoutError in their outputs), read from the autograded copy."""
+    try:
+        nb = json.loads(autograded.read_text())
+    except (OSError, ValueError):
+        return []  # never autograded (a corrupt file, a stopped grading): no cell ran at all
+    found = []
+    for cell in nb.get("cells", []):
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if meta.get("grade") and any(o.get("output_type") == "error" and "timeout" in str(o.get("ename", "")).lower()
+                                     for o in cell.get("outputs", [])):
+            found.append(meta.get("grade_id", "?"))
+    return found
+
+
+def run_under_nbgrader(root: Path, cases: list[Case], jobs: int = GRADE_JOBS):
+    """Build, grade and judge: (course folder, runs per lesson, verdicts)."""
+    folder, submissions = build_grade_course(root, cases)
+    runs = grade_course(folder, sorted({s.lesson for s in submissions}), jobs=jobs)
+    return folder, runs, grade_verdicts(folder, submissions, runs)
