@@ -94,13 +94,11 @@ def test_hostile_submission_scores_zero_under_nbgrader(graded, case):
                                   f"{'; '.join(verdict.problems)}\n" + "\n".join(verdict.lines))
 
 
-def test_only_notebook_top_level_attacks_may_change_their_workspace():
-    """Files are unprotected only from a notebook's own top-level code (docs/instructor.md, "Security"):
-    every workspace case whose attack is inside its exercise function must leave the folder as it was."""
-    exempt = [c for c in CASES if c.id in harness.KERNEL_TOP_LEVEL_ATTACKS]
-    assert len(exempt) == len(harness.KERNEL_TOP_LEVEL_ATTACKS)
-    assert all(c.workspace and c.path.suffix == ".ipynb" for c in exempt), exempt
-    assert [c for c in CASES if c.workspace and c.path.suffix == ".py"], "the .py workspace cases are checked"
+def test_the_workspace_attacks_include_a_notebooks_own_top_level_code():
+    """Top-level code runs in nbgrader's kernel, not in the checker: `gradtutor grade` sandboxes that kernel,
+    so such an attack must leave its workspace as it was, like the attacks inside exercise functions."""
+    assert [c for c in CASES if c.workspace and c.path.suffix == ".ipynb"], "a notebook attacking at the top level"
+    assert [c for c in CASES if c.workspace and c.path.suffix == ".py"], "attacks inside exercise functions"
 
 
 def test_no_false_passes_across_the_corpus(graded):
