@@ -15,7 +15,7 @@ from pathlib import Path
 from gradtutor import compare as compare_mod
 from gradtutor import course as course_mod
 from gradtutor import diagnose, extract
-from gradtutor.references import HIDDEN_SEEDS, VISIBLE_SEEDS, seeds_for  # the package itself needs no TensorFlow
+from gradtutor.seeds import HIDDEN_SEEDS, VISIBLE_SEEDS, seeds_for
 from gradtutor.runner import Worker
 
 

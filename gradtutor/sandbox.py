@@ -111,11 +111,14 @@ def _carve(root: str, secret: str) -> list[str]:
     return paths
 
 
-def restrict(writable: str | list[str], hidden: list[str]) -> bool:
+def restrict(writable: str | list[str], hidden: list[str], list_hidden: bool = False) -> bool:
     """Apply the limits to this process (and its future children). True when they hold.
 
     writable: the folder (or folders) where files may be written; hidden: folders and files
-    that may not even be read.
+    that may not even be read. list_hidden: folders may still be listed everywhere, the hidden
+    ones included (names only, never contents) — for a process that has yet to import its
+    modules: Python's import system lists the folders on sys.path, and a hidden folder's
+    parent (the checkout holding gradtutor/references) can only be listed with all its children.
     """
     writable = [writable] if isinstance(writable, str) else list(writable)
     version = abi_version()
@@ -136,6 +139,8 @@ def restrict(writable: str | list[str], hidden: list[str]) -> bool:
     try:
         for path in readable_paths(hidden):
             _allow(libc, add_rule, ruleset, path, _READ & handled_fs)
+        if list_hidden:
+            _allow(libc, add_rule, ruleset, "/", READ_DIR)
         for folder in writable:
             _allow(libc, add_rule, ruleset, folder, handled_fs)
         _allow(libc, add_rule, ruleset, os.devnull, (WRITE_FILE | READ_FILE | TRUNCATE) & handled_fs)

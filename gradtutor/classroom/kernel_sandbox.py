@@ -9,7 +9,8 @@ limits on the kernel itself, so whatever a notebook does at the top level:
 * it writes, creates and removes files only in its own autograded folder and in
   a scratch folder of its own (matplotlib's and Keras' caches, TMPDIR);
 * it cannot read the course's source/, submitted/, autograded/ (other than its
-  own), feedback/ or gradebook, nor gradtutor's reference implementation;
+  own), feedback/ or gradebook, nor gradtutor's reference implementation (it
+  may list folders: Python's imports need that; names are all it sees);
 * it has no TCP (the kernels talk to nbgrader over Unix sockets) and cannot
   signal processes outside the kernel.
 
@@ -75,7 +76,7 @@ def main(argv: list[str]) -> None:
     spec, command = json.loads(argv[0]), argv[2:]
     from gradtutor import sandbox
 
-    sandbox.restrict(spec["writable"], spec["hidden"])  # False without Landlock: the kernel runs as nbgrader runs it
+    sandbox.restrict(spec["writable"], spec["hidden"], list_hidden=True)  # False without Landlock: the kernel runs as nbgrader runs it
     os.execvp(command[0], command)
 
 

@@ -25,11 +25,9 @@ import dataclasses
 import importlib
 from typing import Any, Callable
 
-# Seeds every check runs. The visible ones are the inputs a learner can print
-# while working; the hidden ones catch answers hard-coded from what was seen.
-VISIBLE_SEEDS = (0, 1)
-HIDDEN_SEEDS = (7919, 104729)
-ALL_SEEDS = VISIBLE_SEEDS + HIDDEN_SEEDS
+from gradtutor.seeds import ALL_SEEDS, HIDDEN_SEEDS, VISIBLE_SEEDS, seeds_for  # the seeds live apart from the answers
+
+__all__ = ["ALL_SEEDS", "HIDDEN_SEEDS", "VISIBLE_SEEDS", "Exercise", "exercises_of", "seeds_for"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,8 +42,3 @@ def exercises_of(lesson_id: str) -> dict[str, Exercise]:
     """The EXERCISES table of one lesson's reference module."""
     module = importlib.import_module(f"{__name__}.{lesson_id}")
     return module.EXERCISES
-
-
-def seeds_for(which: str) -> tuple[int, ...]:
-    """Seeds for 'visible', 'hidden' or 'all'."""
-    return {"visible": VISIBLE_SEEDS, "hidden": HIDDEN_SEEDS, "all": ALL_SEEDS}[which]
