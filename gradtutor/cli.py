@@ -12,17 +12,14 @@ import sys
 from pathlib import Path
 
 from gradtutor import __version__, course, workspace
+from gradtutor.errors import GradtutorError, UsageError
 
 DEFAULT_WORKSPACE = "gradtutor-course"
 
 
-class CliError(Exception):
-    """Bad input: printed as one line, exit code 2."""
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not argparse's usage block
-        raise CliError(f"{message} (see `{self.prog} --help`)")
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -88,9 +85,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.verb:
             return cmd_list(args)
         return args.func(args)
-    except (CliError, course.UnknownLesson, workspace.WorkspaceError) as exc:
+    except GradtutorError as exc:
         _fail(str(exc))
-        return 2
+        return exc.exit_code
     except KeyboardInterrupt:
         _fail("interrupted")
         return 130
@@ -158,7 +155,7 @@ def _target_file(lesson: course.Lesson, file: Path | None) -> Path:
         return file
     home = workspace.find()
     if home is None:
-        raise CliError(f"no workspace in {Path.cwd()} or its parents — run `gradtutor init` first, "
+        raise UsageError(f"no workspace in {Path.cwd()} or its parents — run `gradtutor init` first, "
                        f"or name a notebook with --file")
     return workspace.notebook_path(home, lesson)
 
@@ -166,22 +163,18 @@ def _target_file(lesson: course.Lesson, file: Path | None) -> Path:
 def cmd_check(args) -> int:
     from gradtutor import extract, report
     from gradtutor.engine import Checker
-    from gradtutor.runner import WorkerFailed
 
     lesson = course.load().lesson(args.lesson)
     exercises = [lesson.exercise(args.exercise)] if args.exercise else None
     path = _target_file(lesson, args.file)
-    cells = _read(path, extract)  # before starting TensorFlow: a bad file fails fast
+    cells = extract.read_cells(path)  # before starting TensorFlow: a bad file fails fast
     console = _console()
-    try:
-        with Checker(timeout=args.timeout, memory_mb=args.memory_mb) as checker:
-            if args.json or not console.is_terminal:
+    with Checker(timeout=args.timeout, memory_mb=args.memory_mb) as checker:
+        if args.json or not console.is_terminal:
+            result = checker.check_cells(lesson, cells, exercises, args.seeds, str(path))
+        else:
+            with console.status(f"Checking {lesson.id} (TensorFlow takes a few seconds to load)…"):
                 result = checker.check_cells(lesson, cells, exercises, args.seeds, str(path))
-            else:
-                with console.status(f"Checking {lesson.id} (TensorFlow takes a few seconds to load)…"):
-                    result = checker.check_cells(lesson, cells, exercises, args.seeds, str(path))
-    except WorkerFailed as exc:
-        raise CliError(str(exc)) from None
     workspace.record(path, lesson.id, {e.id: e.status for e in result.exercises})
     if args.json:
         print(report.to_json(result))
@@ -190,20 +183,13 @@ def cmd_check(args) -> int:
     return result.exit_code
 
 
-def _read(path: Path, extract):
-    try:
-        return extract.read_cells(path)
-    except extract.UnreadableFile as exc:
-        raise CliError(str(exc)) from None
-
-
 def cmd_hint(args) -> int:
     lesson = course.load().lesson(args.lesson)
     exercise = lesson.exercise(args.exercise)
     if not exercise.hints:
-        raise CliError(f"{lesson.id} {exercise.id} has no hints")
+        raise UsageError(f"{lesson.id} {exercise.id} has no hints")
     if not 1 <= args.level <= len(exercise.hints):
-        raise CliError(f"{lesson.id} {exercise.id} has hints 1 to {len(exercise.hints)}, not {args.level}")
+        raise UsageError(f"{lesson.id} {exercise.id} has hints 1 to {len(exercise.hints)}, not {args.level}")
     console = _console()
     console.print(f"[bold]Hint {args.level} of {len(exercise.hints)}[/] for {exercise.function}():")
     console.print(exercise.hints[args.level - 1], markup=False)
@@ -217,10 +203,10 @@ def cmd_solution(args) -> int:
 
     lesson = course.load().lesson(args.lesson)
     exercise = lesson.exercise(args.exercise)
-    cells = _read(lesson.source_notebook(), extract)
+    cells = extract.read_cells(lesson.source_notebook())
     definition = extract.find_function(cells, exercise.function)
     if definition.node is None:
-        raise CliError(f"the solution of {lesson.id} {exercise.id} is missing from {lesson.source_notebook()}")
+        raise UsageError(f"the solution of {lesson.id} {exercise.id} is missing from {lesson.source_notebook()}")
     code = "\n".join(line for line in definition.source.splitlines()
                      if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
     from rich.syntax import Syntax
@@ -233,7 +219,7 @@ def cmd_reset(args) -> int:
     lesson = course.load().lesson(args.lesson)
     home = workspace.find()
     if home is None:
-        raise CliError(f"no workspace in {Path.cwd()} or its parents — run `gradtutor init` first")
+        raise UsageError(f"no workspace in {Path.cwd()} or its parents — run `gradtutor init` first")
     target, backup = workspace.reset(home, lesson)
     console = _console()
     console.print(f"fresh copy: {target}")

@@ -5,6 +5,8 @@ import dataclasses
 import functools
 from pathlib import Path
 
+from gradtutor.errors import UnknownLesson  # noqa: F401 - raised here, caught by its base class
+
 try:  # Python 3.11+
     import tomllib
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
@@ -12,10 +14,6 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 MANIFEST = PACKAGE_DIR / "course.toml"
-
-
-class UnknownLesson(Exception):
-    """A lesson or exercise name that is not in the course; the message lists the valid ones."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,9 +14,7 @@ import json
 import re
 from pathlib import Path
 
-
-class UnreadableFile(Exception):
-    """The learner's file cannot be used at all; the message says what to do."""
+from gradtutor.errors import UnreadableFile  # noqa: F401 - raised here, caught by its base class
 
 
 @dataclasses.dataclass(frozen=True)

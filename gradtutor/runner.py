@@ -21,12 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+from gradtutor.errors import CheckerUnavailable as WorkerFailed  # noqa: F401 - raised here, caught by its base class
+
 IMPORT_TIMEOUT = 180.0  # TensorFlow's import on a loaded 2-core machine
 MAX_RESULT_BYTES = 50 * 1024 * 1024
-
-
-class WorkerFailed(Exception):
-    """The worker process could not be started or died; the message says why."""
 
 
 @dataclasses.dataclass

@@ -14,11 +14,9 @@ from pathlib import Path
 
 from gradtutor import course
 
+from gradtutor.errors import WorkspaceError  # noqa: F401 - raised here, caught by its base class
+
 MARKER = ".gradtutor-workspace"
-
-
-class WorkspaceError(Exception):
-    """A workspace problem; the message says what to do."""
 
 
 def init(folder: Path) -> list[tuple[Path, str]]:

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from gradtutor import sandbox
-from gradtutor.cli import CliError
+from gradtutor.errors import ClassroomError, UsageError
 from gradtutor.classroom.course_folder import init_course
 from gradtutor.classroom.gradebook import zero_submission, zeroed_notebooks
 from gradtutor.classroom.nbgrader_glue import assignment_name, ensure_assignment, read_course
@@ -57,7 +57,7 @@ def make_console():
 
 
 def _classroom_usage(args) -> int:
-    raise CliError("choose a classroom command: `gradtutor classroom init DIR` (see `gradtutor classroom --help`)")
+    raise UsageError("choose a classroom command: `gradtutor classroom init DIR` (see `gradtutor classroom --help`)")
 
 
 def cmd_classroom_init(args) -> int:
@@ -77,9 +77,9 @@ def cmd_classroom_init(args) -> int:
 
 def cmd_grade(args) -> int:
     if args.jobs < 1:
-        raise CliError(f"--jobs must be at least 1, not {args.jobs}")
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     if args.timeout <= 0:
-        raise CliError(f"--timeout must be more than 0 seconds, not {args.timeout:g}")
+        raise UsageError(f"--timeout must be more than 0 seconds, not {args.timeout:g}")
     from rich.console import Console
 
     console = Console(highlight=False, soft_wrap=True)  # one result line per notebook, never wrapped
@@ -96,7 +96,7 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
     console = console or make_console()
     course_dir = Path(course_dir).expanduser().resolve()
     if not course_dir.is_dir():
-        raise CliError(f"{course_dir}: no such course folder — make one with `gradtutor classroom init DIR`")
+        raise ClassroomError(f"{course_dir}: no such course folder — make one with `gradtutor classroom init DIR`")
     from gradtutor.release import tools_on_path
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook

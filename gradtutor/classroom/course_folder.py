@@ -5,7 +5,7 @@ import re
 import shutil
 from pathlib import Path
 
-from gradtutor.cli import CliError
+from gradtutor.errors import ClassroomError
 
 CONFIG_TEMPLATE = '''\
 """nbgrader configuration for a gradtutor course (made by `gradtutor classroom init`).
@@ -38,9 +38,9 @@ def init_course(folder: Path, course_id: str = "gradtutor", cell_timeout: int = 
     from gradtutor import course
 
     if folder.exists() and not folder.is_dir():
-        raise CliError(f"{folder} exists and is not a folder — choose another DIR")
+        raise ClassroomError(f"{folder} exists and is not a folder — choose another DIR")
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", course_id):
-        raise CliError(f"--course-id {course_id!r}: use letters, digits, '.', '_' or '-'")
+        raise ClassroomError(f"--course-id {course_id!r}: use letters, digits, '.', '_' or '-'")
     done: list[tuple[Path, str]] = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -66,5 +66,5 @@ def init_course(folder: Path, course_id: str = "gradtutor", cell_timeout: int = 
             shutil.copyfile(source, target)
             done.append((target, "copied"))
     except OSError as exc:
-        raise CliError(f"cannot write the course folder {folder}: {exc.strerror or exc}") from None
+        raise ClassroomError(f"cannot write the course folder {folder}: {exc.strerror or exc}") from None
     return done

@@ -7,7 +7,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from gradtutor.cli import CliError
+from gradtutor.errors import ClassroomError
 from gradtutor.classroom.results import Course
 
 SQLITE_BUSY_TIMEOUT = 120  # seconds a worker waits for another's gradebook write
@@ -86,17 +86,17 @@ def read_course(course_dir: Path, assignment: str, students: list[str] | None) -
         source = Path(coursedir.format_path(coursedir.source_directory, ".", assignment)).resolve()
         info = Course(root, coursedir.db_url, coursedir.course_id, source, found)
     if not source.is_dir():
-        raise CliError(f"{source} does not exist — is {course_dir} an nbgrader course folder? "
+        raise ClassroomError(f"{source} does not exist — is {course_dir} an nbgrader course folder? "
                          "(`gradtutor classroom init DIR` makes one)")
     if students:
         missing = [s for s in students if s not in found]
         if missing:
-            raise CliError(f"no submission of {assignment} from {', '.join(missing)} in "
+            raise ClassroomError(f"no submission of {assignment} from {', '.join(missing)} in "
                              f"{os.path.relpath(os.path.dirname(os.path.dirname(pattern)), course_dir)}/")
         info.submissions = {s: found[s] for s in students}
     if not info.submissions:
         where = os.path.relpath(pattern, course_dir)
-        raise CliError(f"no submissions of {assignment} in {course_dir} (looked for {where}/*.ipynb) — "
+        raise ClassroomError(f"no submissions of {assignment} in {course_dir} (looked for {where}/*.ipynb) — "
                          "collect them first (`nbgrader collect`, `nbgrader zip_collect`, or copy them there)")
     return info
 
@@ -116,7 +116,7 @@ def ensure_assignment(info: Course, assignment: str, console) -> None:
         outcome = nbgrader_api().generate_assignment(assignment, force=True)
     if not outcome.get("success"):
         last = (outcome.get("error") or outcome.get("log") or "").strip().splitlines()[-1:] or ["unknown error"]
-        raise CliError(f"nbgrader generate_assignment {assignment} failed: {last[0]}")
+        raise ClassroomError(f"nbgrader generate_assignment {assignment} failed: {last[0]}")
 
 
 def busy_url(db_url: str) -> str:

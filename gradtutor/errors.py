@@ -1,0 +1,51 @@
+"""Every error a user can be shown, and the exit code it means.
+
+A leaf module: it imports nothing of gradtutor's, so every layer can raise these
+and the front ends (the CLI, `check()`, `gradtutor grade`) catch the base class
+once. The message is one line that names the file, lesson or function at fault
+and says what to do; it is printed as it is, never with a traceback.
+"""
+from __future__ import annotations
+
+BAD_INPUT = 2  # the exit code of every error here: the user's input (or set-up) is at fault
+
+
+class GradtutorError(Exception):
+    """A problem the user can fix: one line saying what, and what to do."""
+
+    exit_code = BAD_INPUT
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(GradtutorError):
+    """The command line itself is wrong: an unknown option, a missing argument, a bad value."""
+
+
+class UnknownLesson(GradtutorError):
+    """A lesson or exercise name that is not in the course; the message lists the valid ones."""
+
+
+class UnreadableFile(GradtutorError):
+    """The learner's file cannot be used at all (missing, not text, corrupt JSON, wrong format)."""
+
+
+class WorkspaceError(GradtutorError):
+    """A workspace problem: none found, a path in the way, a lesson file missing."""
+
+
+class CourseError(GradtutorError):
+    """The course manifest (course.toml) or a lesson's files are inconsistent: names the lesson and key."""
+
+
+class CheckerUnavailable(GradtutorError):
+    """The checker's worker could not be started or died (TensorFlow does not import, the machine is out of memory)."""
+
+
+class ClassroomError(GradtutorError):
+    """A course folder or its submissions cannot be graded as asked (nbgrader layout, missing students)."""

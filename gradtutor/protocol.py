@@ -1,0 +1,316 @@
+"""The vocabulary every part of gradtutor shares, and the typed messages that cross a process boundary.
+
+One set of names for a verdict travels from the child that ran the learner's code,
+through the parent that compared it, to the CLI, `--json`, a notebook's `check()`
+and nbgrader's gradebook: statuses, symptoms, value kinds and cause ids are enums
+here, and nothing downstream decides a status by reading English. How each is
+shown (its mark, label and colour) is a function of the enum, defined once here.
+
+The payloads are TypedDicts: the child writes them and the parent reads them as
+plain JSON (never pickle), and these types say which fields exist.
+
+A leaf module: it imports nothing of gradtutor's and nothing heavy.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Literal, TypedDict
+
+try:  # Python 3.11+
+    from typing import NotRequired
+except ImportError:  # pragma: no cover - Python 3.10
+    from typing_extensions import NotRequired  # type: ignore[assignment]
+
+
+class Status(str, enum.Enum):
+    """The verdict on one exercise. Only PASS earns points."""
+
+    PASS = "pass"
+    FAIL = "fail"  # it ran and returned something wrong: a diagnosis says why
+    NOT_ATTEMPTED = "not_attempted"  # the starter is unchanged, or it raised NotImplementedError
+    ERROR = "error"  # it raised, crashed, ran out of memory, or the file is at fault
+    TIMEOUT = "timeout"  # it ran past its time
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def mark(self) -> str:
+        return _MARKS[self]
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self]
+
+    @property
+    def style(self) -> str:
+        """A rich colour for the terminal."""
+        return _STYLES[self]
+
+    @property
+    def colour(self) -> str:
+        """A CSS colour for notebooks and HTML reports."""
+        return _COLOURS[self]
+
+    @property
+    def exception_name(self) -> str:
+        """The name of the exception `check()` raises for this status (what nbgrader records as `ename`)."""
+        return _EXCEPTION_NAMES[self]
+
+
+_MARKS = {Status.PASS: "✓", Status.FAIL: "✗", Status.NOT_ATTEMPTED: "·", Status.ERROR: "!", Status.TIMEOUT: "⧗"}
+_LABELS = {Status.PASS: "pass", Status.FAIL: "fail", Status.NOT_ATTEMPTED: "not attempted",
+           Status.ERROR: "error", Status.TIMEOUT: "timeout"}
+_STYLES = {Status.PASS: "green", Status.FAIL: "red", Status.NOT_ATTEMPTED: "dim", Status.ERROR: "yellow",
+           Status.TIMEOUT: "yellow"}
+_COLOURS = {Status.PASS: "#1a7f37", Status.FAIL: "#cf222e", Status.NOT_ATTEMPTED: "#9a6700",
+            Status.ERROR: "#9a6700", Status.TIMEOUT: "#9a6700"}
+
+
+class Symptom(str, enum.Enum):
+    """What the comparison found first, in the order it looks (None → type → shape → dtype → non-finite → values)."""
+
+    NONE = "none"
+    TYPE = "type"
+    SHAPE = "shape"
+    DTYPE = "dtype"
+    NONFINITE = "nonfinite"
+    ZEROS = "zeros"
+    VALUES = "values"
+    ERROR = "error"  # the code raised instead of returning
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ValueKind(str, enum.Enum):
+    """What a learner's function returned, as the child describes it (the `type` of a ValueDescription)."""
+
+    NONE = "None"
+    TENSOR = "Tensor"
+    VARIABLE = "Variable"
+    KERAS_VARIABLE = "keras.Variable"
+    INDEXED_SLICES = "IndexedSlices"
+    NDARRAY = "ndarray"
+    NUMPY_SCALAR = "numpy scalar"
+    FLOAT = "float"
+    INT = "int"
+    BOOL = "bool"
+    TUPLE = "tuple"
+    LIST = "list"
+    OTHER = "other"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Cause(str, enum.Enum):
+    """Why a gradient is wrong: the stable id a diagnosis carries (in `--json`, tests and reports).
+
+    The same ids serve the course's checker and `gradtutor explain`; the docs' guide
+    has a section for each of the first group.
+    """
+
+    # why a gradient is None, zero or NaN
+    UNWATCHED = "unwatched"
+    OUTSIDE_TAPE = "outside-tape"
+    LEAVES_TENSORFLOW = "leaves-tensorflow"
+    INTEGER_PATH = "integer-path"
+    NO_GRADIENT_OP = "no-gradient-op"
+    STOP_GRADIENT = "stop-gradient"
+    VARIABLE_REPLACED = "variable-replaced"
+    STATE_BREAKS_PATH = "state-breaks-path"
+    NOT_USED = "not-used"
+    SOFTMAX_SUM = "softmax-sum"
+    NON_FINITE = "non-finite"
+    SATURATION = "saturation"
+    DEAD_RELU = "dead-relu"
+    TAPE_REUSED = "tape-reused"
+    TF_GRADIENTS_EAGER = "tf-gradients-eager"
+    CANNOT_WATCH = "cannot-watch"
+    WRONG_TAPE = "wrong-tape"
+    # what is wrong with an exercise's answer itself
+    NO_RETURN = "no-return"
+    WRONG_TYPE = "wrong-type"
+    SHAPE = "shape"
+    DTYPE = "dtype"
+    SCALE = "scale"  # an exact constant ratio to the reference (a mean for a sum, …)
+    SIGN = "sign"
+    TRANSPOSED = "transposed"
+    WRONG_FUNCTION = "wrong-function"  # connected, but the gradient of another function
+    HARD_CODED = "hard-coded"  # right on the visible inputs only
+    INPUTS_MODIFIED = "inputs-modified"
+    RAISED = "raised"
+    TIMEOUT = "timeout"
+    OUT_OF_MEMORY = "out-of-memory"
+    CRASHED = "crashed"
+    SANDBOX = "sandbox"
+    INTERNALS = "internals"
+    NOT_ATTEMPTED = "not-attempted"
+    MISSING = "missing"
+    SYNTAX = "syntax"
+    UNKNOWN = "unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+# --------------------------------------------------------------------------- check() in a notebook
+
+
+class CheckFailed(AssertionError):
+    """An exercise did not pass; the message is the diagnosis. nbgrader needs an exception to score 0.
+
+    `check()` raises the subclass for the verdict's status, so the name nbgrader records
+    (`ename`) carries the status and the classroom reads it from there, never from the text.
+    """
+
+    status = Status.FAIL
+
+
+class ExerciseFailed(CheckFailed):
+    """It returned a wrong answer."""
+
+    status = Status.FAIL
+
+
+class ExerciseNotAttempted(CheckFailed):
+    """The starter is unchanged."""
+
+    status = Status.NOT_ATTEMPTED
+
+
+class ExerciseErrored(CheckFailed):
+    """It raised, crashed or could not be loaded."""
+
+    status = Status.ERROR
+
+
+class ExerciseTimedOut(CheckFailed):
+    """It ran past its time."""
+
+    status = Status.TIMEOUT
+
+
+_FAILURES = {cls.status: cls for cls in (ExerciseFailed, ExerciseNotAttempted, ExerciseErrored, ExerciseTimedOut)}
+_EXCEPTION_NAMES = {Status.PASS: "", **{status: cls.__name__ for status, cls in _FAILURES.items()}}
+
+
+def failure_for(status: Status | str) -> type[CheckFailed]:
+    """The exception class `check()` raises for a status other than PASS."""
+    return _FAILURES[Status(status)]
+
+
+def status_from_exception_name(name: str) -> Status | None:
+    """The status an nbgrader `ename` stands for; None for an exception that is not a verdict."""
+    for status, cls in _FAILURES.items():
+        if cls.__name__ == name:
+            return status
+    return None
+
+
+# --------------------------------------------------------------------------- payloads
+
+
+class ValueDescription(TypedDict, total=False):
+    """A returned value, described by the child: its kind, and for arrays where the numbers are."""
+
+    type: str  # a ValueKind
+    dtype: str | None
+    shape: list[int]
+    key: str  # the array's name in the job's .npz file
+    length: int  # tuple and list
+    items: list["ValueDescription"]
+    name: str  # for OTHER: the qualified class name
+
+
+class ErrorDescription(TypedDict, total=False):
+    """An exception from learner code: which, and the learner's own last frame."""
+
+    type: str
+    message: str
+    where: str | None  # "lesson1.ipynb, cell 7, line 3"
+    line: str | None  # that line's code
+    seed: int | None
+    defines: list[str]  # for a cell that failed to load: the names it would have defined
+
+
+class Tolerance(TypedDict):
+    rtol: float
+    atol: float
+
+
+ChildStatus = Literal["ok", "not_attempted", "missing", "error"]
+
+
+class ChildResult(TypedDict, total=False):
+    """One exercise's result as a child writes it (result-<i>.json), checked by its nonce."""
+
+    status: ChildStatus
+    results: dict  # seed (as text) -> ValueDescription; references add "tolerance": Tolerance
+    error: ErrorDescription
+    nonce: str
+
+
+class CellSource(TypedDict):
+    label: str  # "lesson1.ipynb, cell 7": how errors point at it
+    source: str
+
+
+class ExerciseRef(TypedDict):
+    id: str
+    function: str
+
+
+class Job(TypedDict, total=False):
+    """One job for the worker: compute references, or run learner code (a fresh child for each)."""
+
+    kind: Literal["reference", "learner"]
+    lesson: str
+    exercises: list  # reference: exercise ids; learner: ExerciseRef
+    seeds: list[int]
+    cells: list[CellSource]
+    cells_fifo: str  # a prepared learner job reads its cells from here
+    id: int
+    nonce: str
+    out: str
+    memory_mb: int | None
+
+
+class WorkerMessage(TypedDict, total=False):
+    """What the worker writes on its protocol pipe: ready, then per job its child's pid and exit."""
+
+    ready: bool
+    error: str
+    id: int
+    pid: int
+    exit: dict  # {"code": n} or {"signal": n}
+
+
+class JudgeRequest(TypedDict):
+    """A notebook kernel asks its judge to check one exercise on the cells it ran."""
+
+    lesson: str
+    exercise: str
+    function: str
+    cells: list[str]
+    seeds: NotRequired[str]
+
+
+class JudgeReply(TypedDict, total=False):
+    """The judge's verdict ({id, status, message, rows, cause}) or {problem} for a malformed request."""
+
+    id: str
+    status: str  # a Status
+    message: str
+    cause: str  # a Cause
+    rows: list[dict]
+    problem: str
+
+
+class GradingJob(TypedDict):
+    """The classroom pool asks one grading process to autograde one student's submission."""
+
+    assignment: str
+    student: str
+    force: bool
