@@ -36,7 +36,7 @@ import _harness as harness  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
-    from gradtutor.engine import Checker
+    from gradtutor.checker import Checker
 
     verbose = "--verbose" in argv
     if "--nbgrader-only" in argv:  # only the second line (for a look at grading alone)

@@ -162,7 +162,7 @@ def _target_file(lesson: course.Lesson, file: Path | None) -> Path:
 
 def cmd_check(args) -> int:
     from gradtutor import extract, report
-    from gradtutor.engine import Checker
+    from gradtutor.checker import Checker
 
     lesson = course.load().lesson(args.lesson)
     exercises = [lesson.exercise(args.exercise)] if args.exercise else None

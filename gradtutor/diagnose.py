@@ -10,6 +10,18 @@ import re
 
 from gradtutor.compare import ElementReport
 from gradtutor.course import Diagnosis, Exercise
+from gradtutor.protocol import Cause
+
+# The cause a symptom stands for when no rule of the exercise knows better.
+SYMPTOM_CAUSES = {
+    "none": Cause.UNKNOWN,
+    "type": Cause.WRONG_TYPE,
+    "shape": Cause.SHAPE,
+    "dtype": Cause.DTYPE,
+    "nonfinite": Cause.NON_FINITE,
+    "zeros": Cause.UNKNOWN,
+    "values": Cause.WRONG_FUNCTION,
+}
 
 GENERIC = {
     "none": "the tape recorded no path from the target to this input, so tape.gradient gave None — "
@@ -38,8 +50,8 @@ TYPE_ADVICE = {
 }
 
 
-def explain_failure(exercise: Exercise, report: ElementReport, source: str, blind: bool = False) -> str:
-    """One line: what is wrong with the returned value, then why and what to do.
+def explain_failure(exercise: Exercise, report: ElementReport, source: str, blind: bool = False) -> tuple[Cause, str]:
+    """The cause id, and one line: what is wrong with the returned value, then why and what to do.
 
     blind: the input is a hidden one, so the line quotes none of the reference's values or shape.
     """
@@ -48,15 +60,15 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str, blin
         subject += f" element {report.element} of the returned tuple"
     rule = _matching_rule(exercise.diagnoses, report.symptom, report.element, source, None)
     if report.symptom == "none" and report.element is None and not _has_return(source, exercise.function):
-        cause = "the function has no `return` with a value — did you forget to return the gradient?"
-        return f"{subject} returned None: {cause}"
+        why = "the function has no `return` with a value — did you forget to return the gradient?"
+        return Cause.NO_RETURN, f"{subject} returned None: {why}"
     what = _what(report, blind)
-    cause = rule.say if rule else _generic(report)
-    return f"{subject} {what}: {cause}"
+    why = rule.say if rule else _generic(report)
+    return _cause_of(rule, report.symptom), f"{subject} {what}: {why}"
 
 
-def explain_error(exercise: Exercise, error: dict, source: str) -> str:
-    """One line for learner code that raised: the exception, where, and a cause when a rule knows it."""
+def explain_error(exercise: Exercise, error: dict, source: str) -> tuple[Cause, str]:
+    """The cause id, and one line for learner code that raised: the exception, where, and why when a rule knows it."""
     text = f"{error.get('type', 'Exception')}: {error.get('message', '')}".strip().rstrip(":")
     rule = _matching_rule(exercise.diagnoses, "error", None, source, text)
     where = f" ({error['where']}: {error['line'].strip()})" if error.get("where") and error.get("line") else (
@@ -64,10 +76,18 @@ def explain_error(exercise: Exercise, error: dict, source: str) -> str:
     first = text.splitlines()[0] if text else "an exception"
     line = f"{exercise.function}() raised {first[:300]}{where}"
     if rule:
-        return f"{line} — {rule.say}"
+        return _cause_of(rule, "error"), f"{line} — {rule.say}"
     if error.get("type") == "PermissionError":
-        return f"{line} — {SANDBOX}"
-    return line
+        return Cause.SANDBOX, f"{line} — {SANDBOX}"
+    return Cause.RAISED, line
+
+
+def _cause_of(rule: Diagnosis | None, symptom: str | None) -> Cause:
+    """A rule's own cause id when it names one; else what the symptom stands for."""
+    named = getattr(rule, "cause", None)
+    if named:
+        return Cause(named)
+    return Cause.RAISED if symptom == "error" else SYMPTOM_CAUSES.get(symptom or "values", Cause.UNKNOWN)
 
 
 def _matching_rule(rules, symptom, element, source, error_text) -> Diagnosis | None:

@@ -9,7 +9,7 @@ TensorFlow; its worker runs the code, and the comparing happens here.
 Protocol: one JSON request per line on stdin,
   {"lesson", "exercise", "function", "cells": [source, ...], "seeds"}
 and one JSON reply per line on stdout,
-  {"id", "status", "message", "rows"} or {"problem": "..."}.
+  {"id", "status", "message", "cause", "rows"} or {"problem": "..."} (gradtutor.protocol's JudgeRequest, JudgeReply).
 """
 from __future__ import annotations
 
@@ -18,21 +18,22 @@ import json
 import sys
 
 from gradtutor import course, extract, report, sandbox
-from gradtutor.engine import Checker
+from gradtutor.protocol import JudgeReply, Status
+from gradtutor.checker import Checker
 
 
 def main() -> None:
     sandbox.die_with_parent()
     replies = sys.stdout
     sys.stdout = sys.stderr  # nothing but replies on the reply stream
-    with Checker() as checker:
+    with Checker(prepare_next=True) as checker:  # the next check of a lesson finds a child with its inputs built
         for line in sys.stdin:
             if line.strip():
                 replies.write(json.dumps(answer(checker, line)) + "\n")
                 replies.flush()
 
 
-def answer(checker: Checker, line: str) -> dict:
+def answer(checker: Checker, line: str) -> JudgeReply:
     """The reply to one request line (the protocol above); a malformed request gets {"problem": ...}."""
     try:
         request = json.loads(line)
@@ -44,9 +45,9 @@ def answer(checker: Checker, line: str) -> dict:
             exercise = dataclasses.replace(exercise, function=name)  # graded under the learner's own name
         result = checker.check_cells(lesson, cells, [exercise], request.get("seeds", "all"), "this notebook")
         one = result.exercises[0]
-        checker.prepare(lesson)  # the next check of this lesson finds a child with its inputs built
-        return {"id": one.id, "status": one.status, "message": one.message,
-                "rows": report.comparison_rows(one.reports) if one.status == "fail" else []}
+        return {"id": one.id, "status": one.status.value, "message": one.message,
+                "cause": one.cause.value if one.cause else None,
+                "rows": report.comparison_rows(one.reports) if one.status is Status.FAIL else []}
     except (course.UnknownLesson, KeyError, TypeError, ValueError) as exc:
         return {"problem": str(exc)}
 

@@ -18,12 +18,9 @@ import sys
 from pathlib import Path
 
 from gradtutor import course, extract
+from gradtutor.protocol import CheckFailed, Status, failure_for  # noqa: F401 - CheckFailed is part of this API
 
 _judge: "JudgeClient | SharedJudgeClient | None" = None
-
-
-class CheckFailed(AssertionError):
-    """The exercise does not pass; the message is the diagnosis. (nbgrader needs an exception.)"""
 
 
 class CheckError(Exception):
@@ -31,7 +28,9 @@ class CheckError(Exception):
 
 
 def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> None:
-    """Grade `function` as the answer to `exercise` of `lesson`; raise CheckFailed unless it passes.
+    """Grade `function` as the answer to `exercise` of `lesson`; raise a CheckFailed subclass unless it passes.
+
+    The subclass names the status: ExerciseFailed, ExerciseNotAttempted, ExerciseErrored, ExerciseTimedOut.
 
     The verdict is shown (HTML in a notebook, a line elsewhere); nothing is returned,
     so a test cell's output is the verdict alone.
@@ -53,8 +52,9 @@ def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> None:
     if "problem" in answer:
         raise CheckError(f"check({lesson!r}, {exercise!r}, ...): {answer['problem']}")
     _show(the_lesson.id, answer)
-    if answer["status"] != "pass":
-        raise CheckFailed(answer["message"])
+    status = Status(answer["status"])
+    if status is not Status.PASS:
+        raise failure_for(status)(answer["message"])  # its class name tells nbgrader's gradebook the status
 
 
 def _sources_for(function) -> list[str]:

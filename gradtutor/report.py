@@ -5,11 +5,8 @@ import html
 import json
 
 from gradtutor.compare import ElementReport
-from gradtutor.engine import ExerciseResult, LessonResult
-
-MARKS = {"pass": "✓", "fail": "✗", "not_attempted": "·", "error": "!", "timeout": "⧗"}
-STYLES = {"pass": "green", "fail": "red", "not_attempted": "dim", "error": "yellow", "timeout": "yellow"}
-LABELS = {"pass": "pass", "fail": "fail", "not_attempted": "not attempted", "error": "error", "timeout": "timeout"}
+from gradtutor.protocol import Status
+from gradtutor.verdict import ExerciseResult, LessonResult
 
 
 def to_json(result: LessonResult) -> str:
@@ -54,15 +51,14 @@ def print_lesson(console, result: LessonResult, verbose: bool = False) -> None:
     table.add_column("points", justify="right")
     for number, exercise in enumerate(result.exercises, start=1):
         index = next((i for i, e in enumerate(lesson.exercises, 1) if e.id == exercise.id), number)
-        status = f"[{STYLES[exercise.status]}]{MARKS[exercise.status]} {LABELS[exercise.status]}[/]"
+        status = f"[{exercise.status.style}]{exercise.status.mark} {exercise.status.label}[/]"
         table.add_row(str(index), exercise.id, exercise.function + "()", status,
                       f"{exercise.points}/{exercise.max_points}")
     console.print(table)
     for exercise in result.exercises:
-        if exercise.status == "pass" and not verbose:
+        if exercise.status is Status.PASS and not verbose:
             continue
-        style = STYLES[exercise.status]
-        console.print(f"[{style}]{MARKS[exercise.status]} {exercise.id}[/]: ", end="")
+        console.print(f"[{exercise.status.style}]{exercise.status.mark} {exercise.id}[/]: ", end="")
         console.print(exercise.message, markup=False, highlight=False, soft_wrap=True)  # one line, for grep
         if exercise.status == "fail" and exercise.reports:
             _print_comparison(console, exercise)
@@ -95,12 +91,13 @@ def _print_comparison(console, exercise: ExerciseResult) -> None:
 # --------------------------------------------------------------------------- notebook
 
 
-def verdict_html(lesson_id: str, exercise_id: str, status: str, message: str, rows: list[dict]) -> str:
+def verdict_html(lesson_id: str, exercise_id: str, status: Status | str, message: str, rows: list[dict]) -> str:
     """One exercise's verdict for a notebook: a coloured line, and the comparison table on a failure."""
-    colour = {"pass": "#1a7f37", "fail": "#cf222e"}.get(status, "#9a6700")
+    status = Status(status)
+    colour = status.colour
     head = (f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">'
-            f'<b style="color:{colour}">{MARKS[status]} {html.escape(lesson_id)} / '
-            f'{html.escape(exercise_id)}: {LABELS[status]}</b><br>{html.escape(message)}')
+            f'<b style="color:{colour}">{status.mark} {html.escape(lesson_id)} / '
+            f'{html.escape(exercise_id)}: {status.label}</b><br>{html.escape(message)}')
     if rows:
         cells = "".join(f"<th style='text-align:left;padding:2px 8px'>{html.escape(k)}</th>" for k in rows[0])
         body = "".join(

@@ -62,6 +62,7 @@ class Worker:
         self._buffer = b""
         self._selector: selectors.BaseSelector | None = None
         self._jobs = 0
+        self._prepared = None  # (lesson id, seeds, Prepared): a learner child waiting for cells
         self.start()
 
     # -- life cycle -------------------------------------------------------------------
@@ -97,6 +98,7 @@ class Worker:
         return self._process is not None and self._process.poll() is None
 
     def close(self) -> None:
+        self._drop_prepared()
         process, self._process = self._process, None
         if process is None:
             return
@@ -124,10 +126,35 @@ class Worker:
     def run(self, job: dict, timeout: float) -> Outcome:
         """Run one job in a fresh child. Each exercise gets `timeout` seconds, counted from
         when the previous one finished; after that the child is killed."""
+        self._drop_prepared()  # the worker runs one job at a time
         started = self._start_job(job)
         if isinstance(started, Outcome):
             return started
         return self._finish_job(started, timeout)
+
+    # -- learner jobs, with one child kept prepared ---------------------------------------
+    def prepare_learner(self, lesson_id: str, seeds, exercises: list) -> None:
+        """Leave a learner child waiting with `lesson_id`'s inputs built for `seeds` (replacing any other)."""
+        self._drop_prepared()
+        job = {"kind": "learner", "lesson": lesson_id, "seeds": list(seeds), "exercises": exercises}
+        prepared = self.prepare(job)
+        if prepared is not None:
+            self._prepared = (lesson_id, tuple(seeds), prepared)
+
+    def run_learner(self, lesson_id: str, seeds: list, exercises: list, cells: list, timeout: float) -> Outcome:
+        """Run learner code on fresh inputs: in the prepared child when it was built for this lesson and seeds."""
+        prepared, self._prepared = self._prepared, None
+        if prepared and prepared[0] == lesson_id and set(seeds) <= set(prepared[1]):
+            return self.finish(prepared[2], cells, exercises, seeds, timeout)
+        if prepared:
+            self.cancel(prepared[2])
+        return self.run({"kind": "learner", "lesson": lesson_id, "cells": cells, "seeds": seeds,
+                         "exercises": exercises}, timeout)
+
+    def _drop_prepared(self) -> None:
+        prepared, self._prepared = getattr(self, "_prepared", None), None
+        if prepared is not None:
+            self.cancel(prepared[2])
 
     def prepare(self, job: dict) -> "Prepared | None":
         """Start a learner job now, without its cells: it builds inputs and waits (see `finish`).

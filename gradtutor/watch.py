@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from gradtutor import extract, report, workspace
-from gradtutor.engine import Checker
+from gradtutor.checker import Checker
 
 VERDICT_LINE = "watching {path} — save to check again, Ctrl-C to stop"
 
@@ -18,7 +18,8 @@ def watch(lesson, path: Path, interval: float = 0.2, timeout: float = 30.0, memo
     from rich.console import Console
 
     console = Console(highlight=False)
-    with Checker(timeout=timeout, memory_mb=memory_mb) as checker:
+    # prepare_next: each save finds a child with the lesson's inputs built
+    with Checker(timeout=timeout, memory_mb=memory_mb, prepare_next=True) as checker:
         seen = None
         try:
             while True:
@@ -27,7 +28,6 @@ def watch(lesson, path: Path, interval: float = 0.2, timeout: float = 30.0, memo
                     seen = stamp
                     _check_once(console, checker, lesson, path)
                     console.print(f"[dim]{time.strftime('%H:%M:%S')} " + VERDICT_LINE.format(path=path) + "[/]")
-                    checker.prepare(lesson)  # the next save finds a child with inputs built
                 time.sleep(interval)
         except KeyboardInterrupt:
             console.print("stopped watching")

@@ -17,7 +17,7 @@ os.environ.setdefault("GRADTUTOR_HOME", str(REPO / "test-output" / "gradtutor-ho
 @pytest.fixture(scope="session")
 def checker():
     """A checker whose worker has TensorFlow imported; shared by a whole test process."""
-    from gradtutor.engine import Checker
+    from gradtutor.checker import Checker
 
     with Checker(timeout=60) as shared:
         yield shared

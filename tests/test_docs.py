@@ -321,7 +321,7 @@ def test_api_reference_is_generated_from_docstrings(visits):
     text = visits["reference/api/"].text
     assert "Check one exercise function in a notebook" in text  # gradtutor.check
     assert "A lesson by id" in text  # gradtutor.course.Course.lesson
-    assert "Checks exercises; owns one warm worker" in text  # gradtutor.engine.Checker
+    assert "Checks exercises; owns one warm worker" in text  # gradtutor.checker.Checker
     assert "description:" not in text  # the front matter was parsed, not shown
 
 

@@ -45,7 +45,7 @@ def _skip_unless_available(case):
 @pytest.fixture(scope="module")
 def hostile_checker():
     """One warm worker for the whole corpus: short time limit, low memory cap."""
-    from gradtutor.engine import Checker
+    from gradtutor.checker import Checker
 
     with Checker(timeout=harness.TIMEOUT, memory_mb=harness.MEMORY_MB) as checker:
         checker.worker.wait_ready()  # TensorFlow's import is not part of any case's time

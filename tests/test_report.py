@@ -8,7 +8,7 @@ from rich.console import Console
 
 from gradtutor import course, report
 from gradtutor.compare import ElementReport
-from gradtutor.engine import ExerciseResult, LessonResult
+from gradtutor.verdict import ExerciseResult, LessonResult
 
 LESSON = course.load().lesson("lesson1")
 

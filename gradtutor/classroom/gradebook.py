@@ -9,12 +9,11 @@ from pathlib import Path
 
 from gradtutor.classroom.nbgrader_glue import busy_url
 from gradtutor.classroom.results import CellResult, Course, NotebookResult
+from gradtutor.protocol import Status, status_from_exception_name
 
-
-# How the engine words a check that ended without a result (gradtutor.engine, gradtutor.runner):
-# told apart from a wrong answer in the result lines.
-ERROR_SIGNS = ("did not finish within", "ended the process", "raised", "ran out of memory", "crashed with",
-               "was stopped while", "stopped unexpectedly", "the checker failed", "could not be read back")
+# The gradebook's words for a grade cell: a check that ran past its time is an error there, like a crash.
+CELL_STATUS = {Status.PASS: "pass", Status.FAIL: "fail", Status.NOT_ATTEMPTED: "not_attempted",
+               Status.ERROR: "error", Status.TIMEOUT: "error"}
 
 
 def zero_submission(info: Course, assignment: str, student: str) -> None:
@@ -120,12 +119,9 @@ def cell_verdict(cell) -> tuple[str, str]:
         if output.get("output_type") == "error":
             name, value = output.get("ename", ""), str(output.get("evalue", ""))
             first = value.strip().splitlines()[0] if value.strip() else ""
-            if name == "CheckFailed":
-                if "not attempted" in first:
-                    return "not_attempted", first
-                if any(sign in first for sign in ERROR_SIGNS):
-                    return "error", first
-                return "fail", first
+            status = status_from_exception_name(name)  # check() raises one exception class per status
+            if status is not None:
+                return CELL_STATUS[status], first
             if name == "CellTimeoutError" or "timeout" in name.lower():
                 return "error", "the cell ran past nbgrader's Execute.timeout (an infinite loop?) and was interrupted"
             if name == "NameError":

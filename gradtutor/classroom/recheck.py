@@ -82,15 +82,11 @@ def recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, d
 def warm_checker():
     global _checker
     if _checker is None:
-        from gradtutor.engine import Checker
+        from gradtutor.checker import Checker
 
-        class GradingChecker(Checker):
-            def prepare(self, lesson, seeds: str = "all") -> None:
-                """No child waiting with every exercise's inputs built: while grading, the next check comes
-                at once, and building all of a lesson's inputs after each check only takes CPU from the
-                kernels. (Preparing saves a learner waiting time; it never changes a verdict.)"""
-
-        _checker = GradingChecker()
+        # prepare_next=False: while grading the next check comes at once, and a child waiting with
+        # every exercise's inputs built only takes CPU from the kernels. It never changes a verdict.
+        _checker = Checker(prepare_next=False)
     return _checker
 
 

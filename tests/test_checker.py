@@ -69,7 +69,7 @@ def test_is_top_level_work_in_cells_skipped(grade):
 
 
 def test_does_the_parent_stay_free_of_tensorflow():
-    code = ("import sys; from gradtutor import cli, engine, report, notebook, compare, diagnose, workspace, watch; "
+    code = ("import sys; from gradtutor import cli, checker, verdict, report, notebook, compare, diagnose, workspace, watch; "
             "print('tensorflow' in sys.modules, 'keras' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

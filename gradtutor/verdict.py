@@ -1,0 +1,190 @@
+"""From what a child reported to a verdict: pure, no process and no TensorFlow.
+
+The checker hands this module what the reference job and the learner's job left
+behind (plain JSON descriptions and numpy arrays); it compares them seed by seed
+(gradtutor.compare), picks the first mismatch, and asks gradtutor.diagnose for the
+line a learner reads. Nothing here starts a process or runs learner code, so every
+path is unit-tested with hand-made child results.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from gradtutor import compare as compare_mod
+from gradtutor import diagnose
+from gradtutor.course import Exercise, Lesson
+from gradtutor.protocol import Cause, ChildResult, Status
+from gradtutor.seeds import HIDDEN_SEEDS, VISIBLE_SEEDS
+
+
+@dataclasses.dataclass
+class ExerciseResult:
+    """The verdict on one exercise: its status, the one-line message, the cause id and the points."""
+
+    id: str
+    function: str
+    status: Status
+    message: str
+    points: int  # earned
+    max_points: int
+    reports: list = dataclasses.field(default_factory=list)  # ElementReports behind the verdict
+    output: str = ""  # what the learner's code printed
+    bad_input: bool = False  # the file itself is at fault (missing function, syntax error)
+    hidden: bool = False  # failed on a hidden input: the message and reports hold none of its reference values
+    cause: Cause | None = None  # why, as a stable id; None for a pass
+
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "function": self.function, "status": self.status.value,
+                "message": self.message, "cause": self.cause.value if self.cause else None,
+                "points": self.points, "max_points": self.max_points}
+
+
+@dataclasses.dataclass
+class LessonResult:
+    """The verdicts on a lesson's checked exercises, and the exit code they mean for the CLI."""
+
+    lesson: Lesson
+    source: str  # the file or place that was checked
+    exercises: list[ExerciseResult]
+
+    @property
+    def passed(self) -> int:
+        return sum(e.status is Status.PASS for e in self.exercises)
+
+    @property
+    def total(self) -> int:
+        return len(self.exercises)
+
+    @property
+    def exit_code(self) -> int:
+        if any(e.bad_input for e in self.exercises):
+            return 2
+        return 0 if self.passed == self.total else 1
+
+    def to_json(self) -> dict:
+        return {"lesson": self.lesson.id, "file": self.source,
+                "exercises": [e.to_json() for e in self.exercises],
+                "passed": self.passed, "total": self.total}
+
+
+@dataclasses.dataclass
+class Reference:
+    """One exercise's reference answers: descriptions per seed (and tolerance), and the arrays they name."""
+
+    results: dict
+    arrays: dict
+
+    def covers(self, seeds) -> bool:
+        return all(str(seed) in self.results for seed in seeds)
+
+
+def result_for(exercise: Exercise, **fields) -> "functools.partial[ExerciseResult]":
+    """A maker of this exercise's verdicts: only the status, message and cause vary."""
+    return functools.partial(ExerciseResult, exercise.id, exercise.function, points=0,
+                             max_points=exercise.points, **fields)
+
+
+def not_attempted(exercise: Exercise, **fields) -> ExerciseResult:
+    message = (f"{exercise.function}() is not attempted yet: replace `raise NotImplementedError()` with your code "
+               f"(stuck? `gradtutor hint`)")
+    return result_for(exercise, **fields)(Status.NOT_ATTEMPTED, message, cause=Cause.NOT_ATTEMPTED)
+
+
+def stopped(exercise: Exercise, timed_out: bool, problem: str | None, timeout: float, output: str) -> ExerciseResult:
+    """The verdict for the exercise that was running when its child hung or died."""
+    result = result_for(exercise, output=output)
+    if timed_out:
+        return result(Status.TIMEOUT, f"{exercise.function}() did not finish within {timeout:g} s — "
+                                      "look for a loop that never ends", cause=Cause.TIMEOUT)
+    return result(Status.ERROR, f"{exercise.function}(): {problem}", cause=Cause.CRASHED)
+
+
+def reference_missing(exercise: Exercise, lesson_id: str, problem: str) -> ExerciseResult:
+    return result_for(exercise, bad_input=True)(
+        Status.ERROR, f"the reference gradients for {lesson_id} could not be computed ({problem}) "
+                      "— this is a gradtutor bug: please report it", cause=Cause.UNKNOWN)
+
+
+def from_child(exercise: Exercise, source: str, seeds, reference: Reference, child: ChildResult, arrays: dict,
+               printed: str, memory_mb: int | None) -> ExerciseResult:
+    """The verdict on one exercise from its child's result (and the arrays it wrote)."""
+    result = result_for(exercise, output=printed)
+    status = child.get("status")
+    if status == "not_attempted":
+        return not_attempted(exercise, output=printed)
+    if status == "missing":
+        return result(Status.ERROR, f"{exercise.function} is not a function after running its cell — "
+                                    "keep `def " + exercise.function + "(...)` at the top level of the cell",
+                      bad_input=True, cause=Cause.MISSING)
+    if status == "error":
+        error = child.get("error") or {}
+        if error.get("type") == "MemoryError":
+            return result(Status.ERROR, f"{exercise.function}() ran out of memory (the checker's cap is "
+                                        f"{memory_mb} MiB) — look for a tensor far larger than the inputs",
+                          cause=Cause.OUT_OF_MEMORY)
+        cause, message = diagnose.explain_error(exercise, error, source)
+        return result(Status.ERROR, message, cause=cause)
+    if status != "ok":
+        return _unreadable(result, "the checker got an unexpected result")
+    return compare_seeds(exercise, source, reference, child.get("results"), arrays, seeds, result)
+
+
+def compare_seeds(exercise: Exercise, source: str, reference: Reference, got, arrays: dict, seeds,
+                  result) -> ExerciseResult:
+    """Compare seed by seed, visible seeds first; the first mismatch is the verdict."""
+    expected = reference.results
+    tolerance = expected["tolerance"]
+    if not isinstance(got, dict):
+        return _unreadable(result, "the checker got an unexpected result")
+    first_reports = None
+    passed = set()  # the seeds already compared and matched
+    for seed in seeds:
+        value = got.get(str(seed))
+        if not isinstance(value, dict):
+            return _unreadable(result, "the checker got an unexpected result")
+        try:
+            reports = compare_mod.compare(expected[str(seed)], reference.arrays, value, arrays,
+                                          seed, tolerance["rtol"], tolerance["atol"])
+        except (KeyError, TypeError, ValueError):
+            return _unreadable(result, "its result could not be read back")
+        if not reports:  # a comparison always reports something; nothing means it was tampered with
+            return _unreadable(result, "the comparison produced no report")
+        first_reports = first_reports or reports
+        failed = next((r for r in reports if not r.passed), None)
+        if failed and seed in HIDDEN_SEEDS:
+            return _hidden_failure(exercise, source, failed, reference, got, arrays, seeds, passed, result)
+        if failed:
+            cause, message = diagnose.explain_failure(exercise, failed, source)
+            return result(Status.FAIL, message, reports=reports, cause=cause)
+        passed.add(seed)
+    return result(Status.PASS, f"{exercise.function}() matches the reference on {len(seeds)} inputs",
+                  points=exercise.points, reports=first_reports or [])
+
+
+def _hidden_failure(exercise, source, failed, reference, got, arrays, seeds, passed, result) -> ExerciseResult:
+    """Say what is wrong, never what is right: no reference values, shapes or comparison table."""
+    cause, message = diagnose.explain_failure(exercise, failed, source, blind=True)
+    visible = [s for s in VISIBLE_SEEDS if s in seeds]
+    # visible seeds come first, so they have been compared already; any other order compares them now
+    if visible and all(s in passed or _passes(reference, got, arrays, s) for s in visible):
+        message += " (right on the visible inputs, wrong on a hidden one: does it hard-code values or shapes?)"
+        cause = Cause.HARD_CODED
+    else:
+        message += " (wrong on an input you have not seen: does it hard-code values or shapes?)"
+    return result(Status.FAIL, message, hidden=True, cause=cause)
+
+
+def _passes(reference: Reference, got: dict, arrays: dict, seed: int) -> bool:
+    tolerance = reference.results["tolerance"]
+    reports = compare_mod.compare(reference.results[str(seed)], reference.arrays, got[str(seed)], arrays,
+                                  seed, tolerance["rtol"], tolerance["atol"])
+    return all(r.passed for r in reports)
+
+
+def _unreadable(result, what: str) -> ExerciseResult:
+    function = result.args[1]
+    return result(Status.ERROR, f"{function}(): {what}", cause=Cause.UNKNOWN)
