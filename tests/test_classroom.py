@@ -529,3 +529,53 @@ def test_graded_submissions_are_skipped_without_force(classes):
     assert re.search(r"correct\s+lesson2\.ipynb\s+5/5\s+already autograded", again.stdout), again.stdout
     assert re.search(r"untouched\s+lesson2\.ipynb\s+0/5\s+already autograded", again.stdout), again.stdout
     assert read_gradebook(graded.folder, graded.lesson.id) == before
+
+
+REWORDED = ("reworded: raised, did not finish within, ran out of memory, crashed with, not attempted, "
+            "stopped unexpectedly — words that must not decide a status")
+
+
+def reworded_checkout(folder: Path) -> Path:
+    """A copy of the package whose every diagnosis in course.toml says the same misleading sentence."""
+    for part in ("gradtutor", "lessons", "solutions"):
+        shutil.copytree(REPO / part, folder / part, ignore=shutil.ignore_patterns("__pycache__"))
+    manifest = folder / "gradtutor" / "course.toml"
+    text, count = re.subn(r'(?m)^say = (["\']).*\1$', lambda _: f"say = {json.dumps(REWORDED)}",
+                          manifest.read_text())
+    assert count >= 10, "every exercise's diagnoses were reworded"
+    manifest.write_text(text)
+    return folder
+
+
+def lost_points(output: str, students) -> dict[str, dict[str, str]]:
+    """student → {exercise: the group its result line puts it in (wrong, error, not attempted)}."""
+    found = {}
+    for student in students:
+        line = next(line for line in output.splitlines() if re.match(rf"^\S\s+{re.escape(student)}\s", line))
+        groups = re.findall(r"(not attempted|wrong|error|no test cell): ([\w, ]+)", line)
+        found[student] = {name.strip(): label for label, names in groups for name in names.split(",")}
+    return found
+
+
+def test_rewording_every_diagnosis_changes_no_status_and_no_score(classes, tmp_path):
+    graded = classes.get(IDENTITY_LESSON)
+    checkout = reworded_checkout(tmp_path / "checkout")
+    course_copy = tmp_path / "course"
+    shutil.copytree(graded.pristine, course_copy)
+    env = dict(tool_env(), PYTHONPATH=str(checkout))  # the grader, its judges and the kernels read the copy
+    done = subprocess.run([sys.executable, "-m", "gradtutor", "grade", str(course_copy), graded.lesson.id,
+                           "--jobs", "2"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1200)
+    assert REWORDED in feedback_or_log(done, course_copy, graded.lesson.id), "the reworded manifest was used"
+    students = [s for s in IDENTITY_CLASS if s != "cheater"]
+    assert lost_points(done.stdout, students) == lost_points(graded.output, students), done.stdout
+    reworded = read_gradebook(course_copy, graded.lesson.id)
+    original = read_gradebook(graded.folder, graded.lesson.id)
+    assert {s: reworded[s]["grades"] for s in students} == {s: original[s]["grades"] for s in students}
+
+
+def feedback_or_log(done: subprocess.CompletedProcess, folder: Path, lesson: str) -> str:
+    """Where the reworded diagnoses show: the autograded notebooks' outputs."""
+    texts = [done.stdout]
+    for path in (folder / "autograded").glob(f"*/{lesson}/*.ipynb"):
+        texts.append(path.read_text())
+    return "\n".join(texts)
