@@ -1,7 +1,7 @@
 """One check, from a learner's file to one verdict per exercise.
 
 file → cells (extract) → reference job, then one learner job per exercise
-(runner/worker) → compare → diagnose. The terminal, the notebook API and
+(gradtutor.isolation) → compare → diagnose. The terminal, the notebook API and
 nbgrader all come through `Checker.check_cells`.
 """
 from __future__ import annotations
@@ -9,14 +9,14 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
-import re
 from pathlib import Path
 
 from gradtutor import compare as compare_mod
 from gradtutor import course as course_mod
 from gradtutor import diagnose, extract
 from gradtutor.seeds import HIDDEN_SEEDS, VISIBLE_SEEDS, seeds_for
-from gradtutor.runner import Worker
+from gradtutor.isolation import policy
+from gradtutor.isolation.client import Worker
 
 
 DEFAULT_TIMEOUT = 30.0  # seconds for one exercise, all seeds
@@ -91,7 +91,7 @@ class Checker:
         self.worker = worker or Worker(memory_mb=memory_mb)
         self._reference_cache: dict[tuple, Reference] = {}
         self._reference_problem = ""
-        self._prepared = None  # (lesson id, seeds, runner.Prepared): a learner child waiting for cells
+        self._prepared = None  # (lesson id, seeds, client.Prepared): a learner child waiting for cells
 
     def prepare(self, lesson, seeds: str = "all") -> None:
         """Get a child ready for the next check of `lesson` (inputs built, TensorFlow warm).
@@ -319,7 +319,7 @@ def _starter_fingerprints(lesson_id: str) -> dict[str, str]:
     return prints
 
 
-_ALLOWED = {"check", "quiet", "__version__"}
+_ALLOWED = policy.LEARNER_NAMES
 
 
 def _uses_internals(cells) -> str | None:
@@ -332,16 +332,16 @@ def _uses_internals(cells) -> str | None:
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gradtutor"):
                 names = {a.name for a in node.names}
-                if node.module not in ("gradtutor", "gradtutor.quiet") or not names <= _ALLOWED:
+                if node.module not in policy.LEARNER_MODULES or not names <= _ALLOWED:
                     return f"{cell.label} imports from {node.module}"
             elif isinstance(node, ast.Import):
                 for alias in node.names:
-                    if alias.name.startswith("gradtutor.") and alias.name != "gradtutor.quiet":
+                    if alias.name.startswith("gradtutor.") and alias.name not in policy.LEARNER_MODULES:
                         return f"{cell.label} imports {alias.name}"
             elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "gradtutor":
                 if node.attr not in _ALLOWED:
                     return f"{cell.label} uses gradtutor.{node.attr}"
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if re.search(r"gradtutor[./\\]+(references|worker)", node.value):
+                if policy.NAMES_FORBIDDEN_FILES.search(node.value):
                     return f"{cell.label} names gradtutor's reference files"
     return None

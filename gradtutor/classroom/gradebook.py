@@ -11,7 +11,7 @@ from gradtutor.classroom.nbgrader_glue import busy_url
 from gradtutor.classroom.results import CellResult, Course, NotebookResult
 
 
-# How the engine words a check that ended without a result (gradtutor.engine, gradtutor.runner):
+# How the engine words a check that ended without a result (gradtutor.engine, gradtutor.isolation):
 # told apart from a wrong answer in the result lines.
 ERROR_SIGNS = ("did not finish within", "ended the process", "raised", "ran out of memory", "crashed with",
                "was stopped while", "stopped unexpectedly", "the checker failed", "could not be read back")

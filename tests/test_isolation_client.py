@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from gradtutor import course, extract
-from gradtutor.runner import Worker
+from gradtutor.isolation.client import Worker
 
 LESSON = course.load().lesson("lesson1")
 FIRST = LESSON.exercises[0]
