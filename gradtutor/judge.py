@@ -17,23 +17,29 @@ import dataclasses
 import json
 import sys
 
-from gradtutor import course, extract, report, sandbox
-from gradtutor.protocol import JudgeReply, Status
+from gradtutor import course, extract, report
 from gradtutor.checker import Checker
+from gradtutor.isolation import ipc, landlock
+from gradtutor.protocol import JudgeReply, Status
 
 
 def main() -> None:
-    sandbox.die_with_parent()
-    replies = sys.stdout
+    landlock.die_with_parent()
+    replies = sys.stdout.fileno()
     sys.stdout = sys.stderr  # nothing but replies on the reply stream
-    with Checker(prepare_next=True) as checker:  # the next check of a lesson finds a child with its inputs built
-        for line in sys.stdin:
-            if line.strip():
-                replies.write(json.dumps(answer(checker, line)) + "\n")
-                replies.flush()
+    # prepare_next: the next check of a lesson finds a child with its inputs built
+    with Checker(prepare_next=True) as checker:
+        serve(ipc.MessageReader(sys.stdin), replies, lambda line: answer(checker, line))
 
 
-def answer(checker: Checker, line: str) -> JudgeReply:
+def serve(requests: ipc.MessageReader, replies, reply_to) -> None:
+    """One reply per non-blank request line, until the asking side hangs up (end of stream)."""
+    while (line := requests.read_line()) is not None:
+        if line.strip():
+            ipc.send(replies, reply_to(line))
+
+
+def answer(checker: Checker, line: str | bytes) -> JudgeReply:
     """The reply to one request line (the protocol above); a malformed request gets {"problem": ...}."""
     try:
         request = json.loads(line)

@@ -313,14 +313,14 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
 
 
 def _submission(release, student: Student):
-    from gradtutor.classroom.recheck import only_definitions
+    from gradtutor.extract import only_definitions
 
     nb = nbformat.from_dict(json.loads(json.dumps(release)))  # a deep copy
     cells = []
     first_code = next(i for i, cell in enumerate(nb.cells) if cell.cell_type == "code")
     for index, cell in enumerate(nb.cells):
         if student.trimmed and cell.cell_type == "code" and index != first_code \
-                and "nbgrader" not in cell.get("metadata", {}) and not only_definitions(cell.source, Path("/nonexistent")):
+                and "nbgrader" not in cell.get("metadata", {}) and not only_definitions(cell.source, set()):
             continue
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         slot = student.slots.get(grade_id)

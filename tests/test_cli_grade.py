@@ -220,9 +220,9 @@ def test_a_notebook_cannot_touch_the_course_outside_its_own_folder(tmp_path):
     """nbgrader runs a submission's top-level code in a kernel with the grader's rights; `gradtutor grade`
     starts that kernel under Landlock: it reads and writes only its own autograded folder, and the
     answers beside the vandalism still earn their points."""
-    from gradtutor import sandbox
+    from gradtutor.isolation import landlock
 
-    assert sandbox.abi_version() >= 1, "this machine's kernel has no Landlock: the kernels cannot be fenced"
+    assert landlock.abi_version() >= 1, "this machine's kernel has no Landlock: the kernels cannot be fenced"
     folder = make_course(tmp_path / "course", [LESSON])
     (folder / "canary.txt").write_text("still here\n")
     vandal = _correct(folder)
