@@ -6,9 +6,13 @@ import json
 
 from rich.console import Console
 
+import pytest
+
 from gradtutor import course, report
 from gradtutor.compare import ElementReport
 from gradtutor.engine import ExerciseResult, LessonResult
+
+pytestmark = pytest.mark.unit
 
 LESSON = course.load().lesson("lesson1")
 

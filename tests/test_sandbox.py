@@ -5,7 +5,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from gradtutor import sandbox
+
+pytestmark = pytest.mark.unit
 
 PROBE = r"""
 import json, os, sys
