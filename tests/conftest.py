@@ -69,11 +69,11 @@ def _unit_session(config) -> bool:
 
 
 @functools.cache
-def _has_unit_tests(path: Path) -> bool:
-    """Whether the module's source marks anything `unit` (read, not imported)."""
+def _tiers_in_source(path: Path) -> frozenset[str]:
+    """The tiers a module's source marks anything with (read, not imported)."""
     tree = ast.parse(path.read_text(), str(path))
-    return any(isinstance(node, ast.Attribute) and node.attr == "unit"
-               and isinstance(node.value, ast.Attribute) and node.value.attr == "mark" for node in ast.walk(tree))
+    return frozenset(node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in TIERS
+                     and isinstance(node.value, ast.Attribute) and node.value.attr == "mark")
 
 
 def pytest_configure(config):
@@ -83,16 +83,19 @@ def pytest_configure(config):
         TF_STUB.parent.mkdir(parents=True, exist_ok=True)
         TF_STUB.write_text('raise ImportError("TensorFlow imported under `pytest -m unit`: mark the test `tf`, '
                            'not `unit` (tests/conftest.py)")\n')
-        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TF_STUB.parent.parent),
-                                                                 os.environ.get("PYTHONPATH")]))
+        paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+        if str(TF_STUB.parent.parent) not in paths:  # xdist workers inherit it from the main process
+            os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TF_STUB.parent.parent), *paths]))
 
 
 def pytest_ignore_collect(collection_path, config):
     # Collecting a module imports it, and many import TensorFlow at the top: a unit session skips
-    # the modules that mark nothing `unit` rather than import them only to deselect every test.
-    if (_unit_session(config) and collection_path.suffix == ".py" and collection_path.name.startswith("test_")
-            and not _has_unit_tests(collection_path)):
-        return True
+    # the modules whose marks name other tiers only, rather than import them to deselect every test.
+    # A module with no tier mark at all is still collected, so that its tests fail as unmarked.
+    if _unit_session(config) and collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        tiers = _tiers_in_source(collection_path)
+        if tiers and "unit" not in tiers:
+            return True
     return None
 
 
