@@ -12,7 +12,7 @@ WORKSPACE ?= workspace
 help:
 	@echo "make tutor   set up, create ./$(WORKSPACE) with the lessons, show the course and your progress"
 	@echo "make test    set up, lint (ruff) and run every test (unit, notebooks, nbgrader, docs in a browser)"
-	@echo "make test-fast  the unit tier alone: no TensorFlow, nbgrader or browser, about a minute"
+	@echo "make test-fast  the unit tier alone: no TensorFlow, nbgrader or browser; under 2 minutes"
 	@echo "make lint    ruff check"
 	@echo "make bench   speed and memory figures, as ratios measured side by side"
 	@echo "make docs    build the docs site (strict);  make serve  serves it on 127.0.0.1:8000"

@@ -114,23 +114,33 @@ def _tier(item) -> tuple[str | None, str]:
     return marked[0], ""
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    # tryfirst: before `-m` deselects anything, so an unmarked test fails every session, not only
-    # the ones that would have selected it.
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    # A wrong tier is a collection error of its module: reported before `-m` deselects anything (so
+    # an unmarked test fails every session, not only those that would select it), and reported
+    # as such by xdist's workers too.
+    tensorflow_before = "tensorflow" in sys.modules
+    outcome = yield
+    report = outcome.get_result()
+    if not isinstance(collector, (pytest.Module, pytest.Class)) or not report.passed:
+        return
     problems = []
-    for item in items:
+    for item in report.result:
+        if not isinstance(item, pytest.Function):
+            continue
         tier, wrong = _tier(item)
         if tier is None:
             problems.append(f"{item.nodeid}: {wrong}")
         elif tier == "unit" and WORKER_FIXTURES & set(item.fixturenames):
             uses = ", ".join(sorted(WORKER_FIXTURES & set(item.fixturenames)))
             problems.append(f"{item.nodeid}: marked unit but uses {uses}, which starts the checker's worker: mark it tf")
-    if _unit_session(config) and "tensorflow" in sys.modules:
-        problems.append("collecting the unit tier imported TensorFlow: a module with unit tests imports it at the top "
-                        "(import it inside the tf tests, or split the module)")
+    if _unit_session(collector.config) and not tensorflow_before and "tensorflow" in sys.modules:
+        problems.append(f"{collector.nodeid}: importing it imported TensorFlow, and it has unit tests "
+                        "(import TensorFlow inside the tf tests, or split the module)")
     if problems:
-        raise pytest.UsageError("test tiers (tests/conftest.py):\n  " + "\n  ".join(problems))
+        report.outcome = "failed"
+        report.longrepr = "test tiers (tests/conftest.py):\n  " + "\n  ".join(problems)
+        report.result = []
 
 
 @pytest.fixture(autouse=True)

@@ -1,5 +1,6 @@
-"""Do the tier rules of tests/conftest.py hold: an unmarked test fails collection, and a unit test
-that brings in TensorFlow (in pytest's process or a subprocess) fails `pytest -m unit`?
+"""Do the tier rules of tests/conftest.py hold? An unmarked (or doubly marked) test fails collection,
+and TensorFlow brought in by a unit test (in pytest's process or a subprocess) or by a module with
+unit tests fails `pytest -m unit`.
 
 Each case runs pytest on a small copy of the suite's configuration in a temporary folder.
 """
@@ -92,3 +93,23 @@ def test_tensorflow_in_a_unit_test_fails_the_unit_tier(tmp_path):
     assert "FAILED tests/test_sample.py::test_in_a_subprocess" in output
     assert "ERROR tests/test_sample.py::test_in_this_process" in output
     assert "2 passed" in output  # test_in_this_process's call and test_without
+
+
+def test_a_unit_module_importing_tensorflow_at_the_top_fails_collection(tmp_path):
+    root = _suite(tmp_path, '''\
+        import sys
+        import types
+
+        import pytest
+
+        sys.modules["tensorflow"] = types.ModuleType("tensorflow")  # as `import tensorflow` would leave it
+
+        pytestmark = pytest.mark.unit
+
+
+        def test_anything():
+            pass
+    ''')
+    done = _pytest(root, "-m", "unit", "-q")
+    assert done.returncode != 0, done.stdout
+    assert "test_sample.py: importing it imported TensorFlow" in done.stdout + done.stderr
