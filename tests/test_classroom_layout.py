@@ -6,7 +6,6 @@ import shutil
 from pathlib import Path
 
 import nbformat
-
 import pytest
 
 from gradtutor import course

@@ -4,9 +4,8 @@ from __future__ import annotations
 import io
 import json
 
-from rich.console import Console
-
 import pytest
+from rich.console import Console
 
 from gradtutor import course, report
 from gradtutor.compare import ElementReport
