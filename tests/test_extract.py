@@ -7,6 +7,8 @@ import pytest
 
 from gradtutor import extract
 
+pytestmark = pytest.mark.unit
+
 
 def _notebook(tmp_path, *sources, nbformat=4):
     cells = [{"cell_type": "code", "source": s, "metadata": {}, "outputs": [], "execution_count": None} for s in sources]

@@ -6,6 +6,8 @@ import pytest
 from gradtutor import course, extract
 from gradtutor.isolation.client import Worker
 
+pytestmark = pytest.mark.tf
+
 LESSON = course.load().lesson("lesson1")
 FIRST = LESSON.exercises[0]
 

@@ -8,6 +8,9 @@ import sys
 import time
 
 from gradtutor.isolation import ipc
+import pytest
+
+pytestmark = pytest.mark.unit
 
 
 def test_are_messages_read_in_order_across_partial_writes():

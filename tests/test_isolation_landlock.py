@@ -5,7 +5,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from gradtutor.isolation import landlock
+
+pytestmark = pytest.mark.unit
 
 PROBE = r"""
 import json, os, sys

@@ -8,6 +8,8 @@ import pytest
 from gradtutor import extract, precheck
 from gradtutor.isolation import policy
 
+pytestmark = pytest.mark.unit
+
 
 @pytest.fixture
 def guard(tmp_path):
