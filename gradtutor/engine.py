@@ -319,7 +319,7 @@ def _starter_fingerprints(lesson_id: str) -> dict[str, str]:
     return prints
 
 
-_ALLOWED = {"check", "quiet", "__version__"}
+_ALLOWED = {"check", "prestart", "quiet", "__version__"}
 
 
 def _uses_internals(cells) -> str | None:

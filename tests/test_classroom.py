@@ -28,7 +28,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from gradtutor import course
+from gradtutor import conventions, course
 
 REPO = Path(__file__).resolve().parent.parent
 ANSWERS = REPO / "tests" / "answers"
@@ -108,10 +108,9 @@ def feedback_text(folder: Path, student: str, lesson: str) -> str:
 def solution_code(lesson: course.Lesson, exercise: course.Exercise) -> str:
     """The solutions notebook's answer cell, without nbgrader's markers."""
     nb = nbformat.read(lesson.source_notebook(), as_version=4)
-    for cell in nb.cells:
-        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == exercise.id:
-            return "\n".join(line for line in cell.source.splitlines()
-                             if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")) + "\n"
+    cell = conventions.cells_by_grade_id(nb).get(exercise.id)
+    if cell is not None:
+        return conventions.without_solution_markers(cell.source).rstrip("\n") + "\n"
     raise AssertionError(f"{lesson.source_notebook()} has no answer cell {exercise.id}")
 
 
@@ -289,7 +288,8 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
     tampered[e1.id] = Slot(None, False, name="its test cell edited")
     renamed = re.sub(rf"def {e2.function}\(", f"def {e2.function}_v2(", solution[e2.id])
     tampered[e2.id] = Slot(renamed, False, [f"name '{e2.function}' is not defined"], "renamed function")
-    students.append(Student("tampered", tampered, [f"test cell check_{e0.id} deleted", f"test cell check_{e1.id} edited"]))
+    students.append(Student("tampered", tampered, [f"test cell {conventions.check_id(e0.id)} deleted",
+                                                             f"test cell {conventions.check_id(e1.id)} edited"]))
     students.append(Student("corrupt", {e.id: Slot(solution[e.id], False) for e in exercises},
                             ["corrupt notebook", "scored 0"], graded=False))
     if lesson.id == IDENTITY_LESSON:  # these two do not depend on the lesson: one class has them
@@ -322,11 +322,11 @@ def _submission(release, student: Student):
         if student.trimmed and cell.cell_type == "code" and index != first_code \
                 and "nbgrader" not in cell.get("metadata", {}) and not only_definitions(cell.source, Path("/nonexistent")):
             continue
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        grade_id = conventions.grade_id(cell)
         slot = student.slots.get(grade_id)
         if slot is not None and slot.code is not None:
             cell.source = slot.code
-        exercise = grade_id[len("check_"):] if grade_id and grade_id.startswith("check_") else None
+        exercise = conventions.exercise_of(grade_id)
         if exercise in student.slots and student.id == "tampered":
             if student.slots[exercise].name == "its test cell deleted":
                 continue
@@ -341,7 +341,7 @@ def _submission(release, student: Student):
 
 
 def expected_points(lesson: course.Lesson, student: Student) -> dict[str, float]:
-    return {f"check_{e.id}": float(e.points if student.slots[e.id].earns and student.graded else 0)
+    return {conventions.check_id(e.id): float(e.points if student.slots[e.id].earns and student.graded else 0)
             for e in lesson.exercises}
 
 

@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from gradtutor import course
+from gradtutor import conventions, course
 
 LESSONS = [pytest.param(lesson, id=lesson.id) for lesson in course.load().lessons]
 
@@ -22,21 +22,17 @@ def _execute(path, cwd):
     return notebook
 
 
-def _grade_id(cell) -> str:
-    return cell.metadata.get("nbgrader", {}).get("grade_id", "")
-
-
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_does_the_solutions_notebook_run_top_to_bottom(lesson, tmp_path):
     copy = tmp_path / lesson.notebook
     shutil.copyfile(lesson.source_notebook(), copy)
     notebook = _execute(copy, tmp_path)
-    checks = [c for c in notebook.cells if _grade_id(c).startswith("check_")]
+    checks = [c for c in notebook.cells if conventions.exercise_of(conventions.grade_id(c))]
     assert len(checks) == len(lesson.exercises)
     for cell in checks:
         kinds = [(o.output_type, o.get("name")) for o in cell.outputs]
-        assert ("stream", "stderr") not in kinds, f"{_grade_id(cell)} wrote to stderr: nbgrader would score it 0"
-        assert all(o.output_type != "error" for o in cell.outputs), _grade_id(cell)
+        assert ("stream", "stderr") not in kinds, f"{conventions.grade_id(cell)} wrote to stderr: nbgrader would score it 0"
+        assert all(o.output_type != "error" for o in cell.outputs), conventions.grade_id(cell)
         html = " ".join(o.get("data", {}).get("text/html", "") for o in cell.outputs)
         assert "pass" in html and "✓" in html
     for cell in notebook.cells:

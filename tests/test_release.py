@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gradtutor import course, release
+from gradtutor import conventions, course, release
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -21,5 +21,5 @@ def test_are_committed_lessons_what_nbgrader_generates(tmp_path):
 def test_are_solutions_replaced_in_the_learner_copy():
     for lesson in course.load().lessons:
         text = lesson.release_notebook().read_text()
-        assert "### BEGIN SOLUTION" not in text and "### BEGIN HIDDEN TESTS" not in text
+        assert conventions.BEGIN_SOLUTION not in text and conventions.BEGIN_HIDDEN_TESTS not in text
         assert "raise NotImplementedError()" in text
