@@ -202,7 +202,7 @@ def cmd_hint(args) -> int:
 
 
 def cmd_solution(args) -> int:
-    from gradtutor import extract
+    from gradtutor import conventions, extract
 
     lesson = course.load().lesson(args.lesson)
     exercise = lesson.exercise(args.exercise)
@@ -210,8 +210,6 @@ def cmd_solution(args) -> int:
     definition = extract.find_function(cells, exercise.function)
     if definition.node is None:
         raise UsageError(f"the solution of {lesson.id} {exercise.id} is missing from {lesson.source_notebook()}")
-    from gradtutor import conventions
-
     code = conventions.without_solution_markers(definition.source)
     from rich.syntax import Syntax
 

@@ -89,8 +89,8 @@ def grade_student(api, assignment: str, student: str, force: bool) -> dict:
     bypassed = recheck(api, assignment, student, autograded) if outcome.get("success") else {}
     for name, cells_lost in bypassed.items():
         tampering.setdefault(name, []).append(
-            f"check() bypassed? {', '.join(conventions.exercise_of(g) or g for g in cells_lost)} passed in the kernel but "
-            "fail out of it — scored 0, flagged for review")
+            f"check() bypassed? {', '.join(conventions.exercise_of(g) or g for g in cells_lost)} passed in the kernel "
+            "but fail out of it — scored 0, flagged for review")
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         for notebook in gb.find_assignment(assignment).notebooks:
             if not (submitted / f"{notebook.name}.ipynb").exists():

@@ -16,9 +16,9 @@ limits on the kernel itself, so whatever a notebook does at the top level:
 
 The kernel is started through `python -m gradtutor.classroom.kernel_sandbox
 SPEC -- KERNEL_COMMAND...` (by gradtutor.classroom.sandboxed_execute, the
-Execute preprocessor nbgrader is configured with), which applies the limits and then execs the kernel
-command; Landlock limits survive exec and cannot be lifted. Where the kernel
-has no Landlock the kernel runs as nbgrader would run it.
+Execute preprocessor nbgrader is configured with), which applies the limits
+and then execs the kernel command; Landlock limits survive exec and cannot be
+lifted. Where the kernel has no Landlock the kernel runs as nbgrader would run it.
 
 Scores do not change: a notebook that only does what the lessons ask (define
 functions, run the tests, plot) never touches what is fenced off.

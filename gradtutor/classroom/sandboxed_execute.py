@@ -41,7 +41,8 @@ SANDBOXED_EXECUTE = f"{__name__}.SandboxedExecute"
 class SandboxedKernelManager(AsyncKernelManager):
     """Starts each kernel through `python -m gradtutor.classroom.kernel_sandbox`, which fences it in."""
 
-    course_root = Unicode(help="The nbgrader course folder whose private files the kernels may not read.").tag(config=True)
+    course_root = Unicode(help="The nbgrader course folder whose private files the kernels may not read.").tag(
+        config=True)
 
     @default("course_root")
     def _course_root_default(self) -> str:
