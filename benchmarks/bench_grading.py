@@ -31,7 +31,7 @@ from pathlib import Path
 
 import nbformat
 
-from gradtutor import course
+from gradtutor import conventions, course
 from tests.support.classroom import BIN, answers_of, make_course, read_gradebook, solution_code, tool_env
 
 
@@ -52,7 +52,7 @@ def build_class(folder: Path, lesson: course.Lesson, count: int) -> dict[str, fl
                 answers[exercise.id] = wrong[exercise.id][number % len(wrong[exercise.id])]
         nb = nbformat.from_dict(json.loads(json.dumps(release)))
         for cell in nb.cells:
-            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            grade_id = conventions.grade_id(cell)
             if grade_id in answers:
                 cell.source = answers[grade_id]
         student = f"student{number + 1:02d}"

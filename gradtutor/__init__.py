@@ -1,4 +1,8 @@
-"""gradtutor: why is my gradient None? Exercises and an autograder for TensorFlow's GradientTape."""
+"""gradtutor: why is my gradient None? Exercises and an autograder for TensorFlow's GradientTape.
+
+Importing gradtutor starts nothing: a lesson's set-up cell calls prestart(), and
+otherwise the first check() starts the checker.
+"""
 __version__ = "0.1.0"
 
 
@@ -10,17 +14,11 @@ def check(lesson, exercise, function, *, seeds="all"):
     _check(lesson, exercise, function, seeds=seeds)
 
 
-def _prestart_in_a_kernel() -> None:
-    """In a Jupyter kernel, start the checker's worker now, so TensorFlow loads while the learner reads."""
-    import sys
+def prestart() -> None:
+    """Start the checker now, without waiting for it: TensorFlow loads while the learner reads on."""
+    try:
+        from gradtutor.notebook import prestart as _prestart
 
-    if "ipykernel" in sys.modules:
-        try:
-            from gradtutor.notebook import prestart
-
-            prestart()
-        except Exception:  # noqa: BLE001 - a head start is an optimisation, never a failure
-            pass
-
-
-_prestart_in_a_kernel()
+        _prestart()
+    except Exception:  # noqa: BLE001 - a head start is an optimisation, never a failure
+        pass

@@ -11,13 +11,10 @@ from pathlib import Path
 
 from gradtutor import course as course_mod
 from gradtutor import extract, precheck, verdict
+from gradtutor.defaults import EXERCISE_TIMEOUT, MEMORY_MB, REFERENCE_TIMEOUT
 from gradtutor.isolation.client import Worker
 from gradtutor.seeds import seeds_for
 from gradtutor.verdict import ExerciseResult, LessonResult, Reference
-
-EXERCISE_TIMEOUT = 30.0  # seconds for one exercise, all seeds
-MEMORY_MB = 4096
-REFERENCE_TIMEOUT = 300.0
 
 
 class Checker:

@@ -74,9 +74,12 @@ def _lesson_argument(parser) -> None:
 
 
 def _limits(parser) -> None:
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="S", help="seconds per exercise (default 30)")
-    parser.add_argument("--memory-mb", type=int, default=4096, metavar="MB",
-                        help="memory the exercise code may use (default 4096)")
+    from gradtutor import defaults
+
+    parser.add_argument("--timeout", type=float, default=defaults.EXERCISE_TIMEOUT, metavar="S",
+                        help=f"seconds per exercise (default {defaults.EXERCISE_TIMEOUT:g})")
+    parser.add_argument("--memory-mb", type=int, default=defaults.MEMORY_MB, metavar="MB",
+                        help=f"memory the exercise code may use (default {defaults.MEMORY_MB})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,7 +202,7 @@ def cmd_hint(args) -> int:
 
 
 def cmd_solution(args) -> int:
-    from gradtutor import extract
+    from gradtutor import conventions, extract
 
     lesson = course.load().lesson(args.lesson)
     exercise = lesson.exercise(args.exercise)
@@ -207,8 +210,7 @@ def cmd_solution(args) -> int:
     definition = extract.find_function(cells, exercise.function)
     if definition.node is None:
         raise UsageError(f"the solution of {lesson.id} {exercise.id} is missing from {lesson.source_notebook()}")
-    code = "\n".join(line for line in definition.source.splitlines()
-                     if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+    code = conventions.without_solution_markers(definition.source)
     from rich.syntax import Syntax
 
     _console().print(Syntax(code, "python", theme="ansi_dark", background_color="default"))

@@ -8,13 +8,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from gradtutor import extract, report, workspace
+from gradtutor import defaults, extract, report, workspace
 from gradtutor.checker import Checker
 
 VERDICT_LINE = "watching {path} — save to check again, Ctrl-C to stop"
 
 
-def watch(lesson, path: Path, interval: float = 0.2, timeout: float = 30.0, memory_mb: int | None = 4096) -> int:
+def watch(lesson, path: Path, interval: float = 0.2, timeout: float = defaults.EXERCISE_TIMEOUT,
+          memory_mb: int | None = defaults.MEMORY_MB) -> int:
     from rich.console import Console
 
     console = Console(highlight=False)

@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from gradtutor import course
+from gradtutor import conventions, course
 from tests.support import REPO
 from tests.support.classroom import (Slot, Student, answers_of, feedback_text, gradtutor, make_course, nbgrader,
                                      pristine_source, read_gradebook, run, solution_code, submission, tool_env)
@@ -187,7 +187,8 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
     tampered[e1.id] = Slot(None, False, name="its test cell edited")
     renamed = re.sub(rf"def {e2.function}\(", f"def {e2.function}_v2(", solution[e2.id])
     tampered[e2.id] = Slot(renamed, False, [f"name '{e2.function}' is not defined"], "renamed function")
-    students.append(Student("tampered", tampered, [f"test cell check_{e0.id} deleted", f"test cell check_{e1.id} edited"]))
+    students.append(Student("tampered", tampered, [f"test cell {conventions.check_id(e0.id)} deleted",
+                                                             f"test cell {conventions.check_id(e1.id)} edited"]))
     students.append(Student("corrupt", {e.id: Slot(solution[e.id], False) for e in exercises},
                             ["corrupt notebook", "scored 0"], graded=False))
     if lesson.id == IDENTITY_LESSON:  # these two do not depend on the lesson: one class has them
@@ -211,7 +212,7 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
 
 
 def expected_points(lesson: course.Lesson, student: Student) -> dict[str, float]:
-    return {f"check_{e.id}": float(e.points if student.slots[e.id].earns and student.graded else 0)
+    return {conventions.check_id(e.id): float(e.points if student.slots[e.id].earns and student.graded else 0)
             for e in lesson.exercises}
 
 

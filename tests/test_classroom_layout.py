@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from gradtutor import course
+from gradtutor import conventions, course
 from tests.support.classroom import nbgrader
 
 REPO = Path(__file__).resolve().parent.parent
@@ -37,20 +37,20 @@ def test_every_exercise_has_a_locked_graded_test_cell_with_hidden_tests():
     for lesson in course.load().lessons:
         source = nbformat.read(lesson.source_notebook(), as_version=4)
         release = nbformat.read(lesson.release_notebook(), as_version=4)
-        by_id = {c.metadata.get("nbgrader", {}).get("grade_id"): c for c in source.cells}
-        released = {c.metadata.get("nbgrader", {}).get("grade_id"): c for c in release.cells}
+        by_id, released = conventions.cells_by_grade_id(source), conventions.cells_by_grade_id(release)
         for exercise in lesson.exercises:
-            answer, test = by_id.get(exercise.id), by_id.get(f"check_{exercise.id}")
-            assert answer is not None and answer.metadata.nbgrader.get("solution"), f"{lesson.id}: no answer cell {exercise.id}"
-            assert test is not None, f"{lesson.id}: no test cell check_{exercise.id}"
-            meta = test.metadata.nbgrader
+            check_id = conventions.check_id(exercise.id)
+            answer, test = by_id.get(exercise.id), by_id.get(check_id)
+            assert answer is not None and conventions.is_solution(answer), f"{lesson.id}: no answer cell {exercise.id}"
+            assert test is not None, f"{lesson.id}: no test cell {check_id}"
+            meta = conventions.metadata(test)
             assert meta.get("grade") and meta.get("locked") and not meta.get("solution"), (lesson.id, exercise.id, meta)
-            assert meta.get("points") == exercise.points, f"{lesson.id} check_{exercise.id}: points {meta.get('points')} != manifest {exercise.points}"
+            assert meta.get("points") == exercise.points, f"{lesson.id} {check_id}: points {meta.get('points')} != manifest {exercise.points}"
             visible = f'check("{lesson.id}", "{exercise.id}", {exercise.function}, seeds="visible")'
             hidden = f'check("{lesson.id}", "{exercise.id}", {exercise.function}, seeds="hidden")'
             assert visible in test.source
-            start, end = test.source.index("### BEGIN HIDDEN TESTS"), test.source.index("### END HIDDEN TESTS")
+            start, end = test.source.index(conventions.BEGIN_HIDDEN_TESTS), test.source.index(conventions.END_HIDDEN_TESTS)
             assert start < test.source.index(hidden) < end
-            learner_copy = released[f"check_{exercise.id}"].source
+            learner_copy = released[check_id].source
             assert visible in learner_copy and "seeds=\"hidden\"" not in learner_copy
-        assert len([c for c in source.cells if c.metadata.get("nbgrader", {}).get("grade")]) == len(lesson.exercises)
+        assert len(conventions.grade_cells(source)) == len(lesson.exercises)

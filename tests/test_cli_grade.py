@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from gradtutor import course
+from gradtutor import conventions, course
 from tests.support.classroom import gradtutor, make_course, read_gradebook, solution_code, tool_env
 
 REPO = Path(__file__).resolve().parent.parent
@@ -124,7 +124,7 @@ def _correct(folder: Path):
     nb = nbformat.read(folder / "release" / LESSON / lesson.notebook, as_version=4)
     answers = {e.id: solution_code(lesson, e) for e in lesson.exercises}
     for cell in nb.cells:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        grade_id = conventions.grade_id(cell)
         if grade_id in answers:
             cell.source = answers[grade_id]
     return nb

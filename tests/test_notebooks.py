@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from gradtutor import course
+from gradtutor import conventions, course
 
 pytestmark = pytest.mark.tf
 
@@ -24,21 +24,17 @@ def _execute(path, cwd):
     return notebook
 
 
-def _grade_id(cell) -> str:
-    return cell.metadata.get("nbgrader", {}).get("grade_id", "")
-
-
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_does_the_solutions_notebook_run_top_to_bottom(lesson, tmp_path):
     copy = tmp_path / lesson.notebook
     shutil.copyfile(lesson.source_notebook(), copy)
     notebook = _execute(copy, tmp_path)
-    checks = [c for c in notebook.cells if _grade_id(c).startswith("check_")]
+    checks = [c for c in notebook.cells if conventions.exercise_of(conventions.grade_id(c))]
     assert len(checks) == len(lesson.exercises)
     for cell in checks:
         kinds = [(o.output_type, o.get("name")) for o in cell.outputs]
-        assert ("stream", "stderr") not in kinds, f"{_grade_id(cell)} wrote to stderr: nbgrader would score it 0"
-        assert all(o.output_type != "error" for o in cell.outputs), _grade_id(cell)
+        assert ("stream", "stderr") not in kinds, f"{conventions.grade_id(cell)} wrote to stderr: nbgrader would score it 0"
+        assert all(o.output_type != "error" for o in cell.outputs), conventions.grade_id(cell)
         html = " ".join(o.get("data", {}).get("text/html", "") for o in cell.outputs)
         assert "pass" in html and "✓" in html
     for cell in notebook.cells:
@@ -66,7 +62,7 @@ def test_does_check_in_a_kernel_raise_the_diagnosis(tmp_path):
     client.execute()
     outputs = notebook.cells[-1].outputs
     errors = [o for o in outputs if o.output_type == "error"]
-    assert len(errors) == 1 and errors[0].ename == "CheckFailed"
+    assert len(errors) == 1 and errors[0].ename == "ExerciseFailed"  # the class names the status (gradtutor.protocol)
     assert f"{exercise.function}() returned None" in errors[0].evalue
     assert not any(o.output_type == "stream" and o.name == "stderr" for o in outputs)
     html = " ".join(o.get("data", {}).get("text/html", "") for o in outputs)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import course, release
+from gradtutor import conventions, course, release
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -25,5 +25,5 @@ def test_are_committed_lessons_what_nbgrader_generates(tmp_path):
 def test_are_solutions_replaced_in_the_learner_copy():
     for lesson in course.load().lessons:
         text = lesson.release_notebook().read_text()
-        assert "### BEGIN SOLUTION" not in text and "### BEGIN HIDDEN TESTS" not in text
+        assert conventions.BEGIN_SOLUTION not in text and conventions.BEGIN_HIDDEN_TESTS not in text
         assert "raise NotImplementedError()" in text

@@ -30,15 +30,10 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+from gradtutor import conventions
+
 # Bump when the executed form changes (what runs, how), so old cache entries are not reused.
 EXECUTOR_VERSION = "1"
-
-BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
-BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
-
-# nbgrader's replacement for a code solution region (its ClearSolutions defaults).
-STARTER_CODE = "# YOUR CODE HERE\nraise NotImplementedError()"
-STARTER_TEXT = "YOUR ANSWER HERE"
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # TensorFlow's start-up lines (absl/glog format) that reach stderr despite gradtutor.quiet:
@@ -53,57 +48,28 @@ _TF_NOISE = re.compile(
 # --------------------------------------------------------------------------- the notebook as the learner sees it
 
 
-def _region_lines(source: str, begin: str, end: str):
-    """Yield (kind, line) with kind "in" for lines inside begin/end markers (markers included)."""
-    inside = False
-    for line in source.splitlines():
-        marker = line.strip()
-        if marker == begin:
-            inside = True
-            yield "begin", line
-        elif marker == end and inside:
-            inside = False
-            yield "end", line
-        else:
-            yield ("in" if inside else "out"), line
-
-
 def strip_hidden_tests(source: str) -> str:
     """The test cell as learners get it: nbgrader removes the hidden tests."""
-    kept = [line for kind, line in _region_lines(source, BEGIN_HIDDEN, END_HIDDEN) if kind == "out"]
-    return "\n".join(kept).rstrip()
+    return conventions.without_hidden_tests(source).rstrip()
 
 
 def starter(source: str, code: bool = True) -> str:
     """The solution cell as learners get it: each solution region replaced, indentation kept."""
-    out: list[str] = []
-    for kind, line in _region_lines(source, BEGIN_SOLUTION, END_SOLUTION):
-        if kind == "begin":
-            indent = line[: len(line) - len(line.lstrip())]
-            replacement = STARTER_CODE if code else STARTER_TEXT
-            out.extend(indent + part for part in replacement.splitlines())
-        elif kind == "out":
-            out.append(line)
-    return "\n".join(out)
+    return conventions.starter(source, code)
 
 
 def solution(source: str) -> str:
     """The solution cell without its markers."""
-    return "\n".join(line for kind, line in _region_lines(source, BEGIN_SOLUTION, END_SOLUTION)
-                     if kind in ("in", "out"))
-
-
-def nbgrader(cell) -> dict:
-    return cell.get("metadata", {}).get("nbgrader", {})
+    return conventions.without_solution_markers(source)
 
 
 def is_solution(cell) -> bool:
-    return bool(nbgrader(cell).get("solution")) and BEGIN_SOLUTION in cell.get("source", "")
+    """An answer cell with a solution region (the page shows starter and solution apart)."""
+    return conventions.is_solution(cell) and conventions.has_solution_region(cell.get("source", ""))
 
 
 def is_test(cell) -> bool:
-    meta = nbgrader(cell)
-    return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
+    return conventions.is_test(cell)
 
 
 def tags(cell) -> set[str]:

@@ -19,7 +19,9 @@ stays fast.
 
 Modules: commands (CLI), course_folder (classroom init), pool and
 grading_worker (the two sides of batch grading), nbgrader_glue, gradebook
-(reading results back), recheck and shared_judge (the out-of-kernel check).
+(reading results back), recheck and shared_judge (the out-of-kernel check),
+sandboxed_execute and kernel_sandbox (nbgrader's kernels under Landlock, set
+through nbgrader's configuration).
 """
 from gradtutor.classroom.commands import add_verbs, grade
 from gradtutor.classroom.course_folder import init_course

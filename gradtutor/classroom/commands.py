@@ -8,11 +8,12 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from gradtutor import defaults
 from gradtutor.errors import ClassroomError, UsageError
 from gradtutor.classroom.course_folder import init_course
 from gradtutor.classroom.gradebook import zero_submission, zeroed_notebooks
 from gradtutor.classroom.nbgrader_glue import assignment_name, ensure_assignment, read_course
-from gradtutor.classroom.pool import DEFAULT_TIMEOUT, Pool
+from gradtutor.classroom.pool import Pool
 from gradtutor.classroom.results import Course, NotebookResult, SubmissionResult
 from gradtutor.isolation import landlock
 
@@ -28,9 +29,9 @@ def add_verbs(verbs) -> None:
     p.add_argument("--student", action="append", metavar="ID",
                    help="grade only this student (repeat for several)")
     p.add_argument("--force", action="store_true", help="grade again submissions that are already autograded")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+    p.add_argument("--timeout", type=float, default=defaults.SUBMISSION_TIMEOUT, metavar="S",
                    help=f"seconds one submission may take in all before it is stopped and scored 0 "
-                        f"(default {DEFAULT_TIMEOUT:g}; nbgrader's Execute.timeout limits each cell)")
+                        f"(default {defaults.SUBMISSION_TIMEOUT:g}; nbgrader's Execute.timeout limits each cell)")
     p.add_argument("--verbose", "-v", action="store_true", help="also print the diagnosis of every lost point")
     p.set_defaults(func=cmd_grade)
 
@@ -91,7 +92,7 @@ def cmd_grade(args) -> int:
 
 
 def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | None = None, force: bool = False,
-          timeout: float = DEFAULT_TIMEOUT, console=None, verbose: bool = False) -> list[SubmissionResult]:
+          timeout: float = defaults.SUBMISSION_TIMEOUT, console=None, verbose: bool = False) -> list[SubmissionResult]:
     """Autograde the lesson's submissions, `jobs` at a time; return one result per student."""
     console = console or make_console()
     course_dir = Path(course_dir).expanduser().resolve()

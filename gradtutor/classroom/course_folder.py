@@ -5,6 +5,7 @@ import re
 import shutil
 from pathlib import Path
 
+from gradtutor import defaults
 from gradtutor.errors import ClassroomError
 
 CONFIG_TEMPLATE = '''\
@@ -33,7 +34,8 @@ c.Execute.timeout = {cell_timeout}
 '''
 
 
-def init_course(folder: Path, course_id: str = "gradtutor", cell_timeout: int = 300) -> list[tuple[Path, str]]:
+def init_course(folder: Path, course_id: str = "gradtutor",
+                cell_timeout: int = defaults.NBGRADER_CELL_TIMEOUT) -> list[tuple[Path, str]]:
     """Create (or complete) an nbgrader course folder; never overwrites. Returns (path, what was done)."""
     from gradtutor import course
 

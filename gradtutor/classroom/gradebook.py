@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+from gradtutor import conventions
 from gradtutor.classroom.nbgrader_glue import busy_url
 from gradtutor.classroom.results import CellResult, Course, NotebookResult
 from gradtutor.protocol import Status, status_from_exception_name
@@ -67,11 +68,7 @@ def inspect_submission(gb, assignment: str, submitted: Path) -> tuple[dict, dict
         except Exception as exc:  # noqa: BLE001 - nbformat raises many kinds
             read_problems[notebook.name] = [f"not a Jupyter notebook nbgrader can read ({exc.__class__.__name__})"]
             continue
-        submitted_cells = {}
-        for cell in nb.cells:
-            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-            if grade_id:
-                submitted_cells[grade_id] = cell
+        submitted_cells = conventions.cells_by_grade_id(nb)
         found = []
         for source_cell in notebook.source_cells:
             grade_cell = next((g for g in notebook.grade_cells if g.name == source_cell.name), None)
@@ -80,16 +77,16 @@ def inspect_submission(gb, assignment: str, submitted: Path) -> tuple[dict, dict
             cell = submitted_cells.get(source_cell.name)
             if cell is None:
                 found.append(f"test cell {source_cell.name} deleted — scored 0")
-            elif normalised(release_form(cell.source)) != normalised(release_form(source_cell.source)):
+            elif visible_part(cell.source) != visible_part(source_cell.source):
                 found.append(f"test cell {source_cell.name} edited — graded with the original")
         if found:
             tampering[notebook.name] = found
     return read_problems, tampering
 
 
-def release_form(source: str) -> str:
-    """A test cell as learners get it: nbgrader's ClearHiddenTests drops the hidden region."""
-    return re.sub(r"(?ms)^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?", "", source)
+def visible_part(test_source: str) -> str:
+    """A test cell as learners see it (a submission never holds the hidden tests), blank lines aside."""
+    return normalised(conventions.without_hidden_tests(test_source))
 
 
 def normalised(source: str) -> str:
@@ -106,11 +103,7 @@ def cell_outcomes(autograded: Path) -> dict[str, dict[str, tuple[str, str]]]:
             nb = nbformat.read(path, as_version=4)
         except Exception:  # noqa: BLE001
             continue
-        cells = outcomes.setdefault(path.stem, {})
-        for cell in nb.cells:
-            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-            if grade_id and cell.get("metadata", {}).get("nbgrader", {}).get("grade"):
-                cells[grade_id] = cell_verdict(cell)
+        outcomes[path.stem] = {grade_id: cell_verdict(cell) for grade_id, cell in conventions.grade_cells(nb).items()}
     return outcomes
 
 

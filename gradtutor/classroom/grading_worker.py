@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+from gradtutor import conventions
 from gradtutor.classroom.gradebook import cell_outcomes, inspect_submission, plain, scores, why_not_graded
-from gradtutor.classroom.kernel_sandbox import kernel_manager_class
 from gradtutor.classroom.nbgrader_glue import busy_url, kernel_socket_dir, nbgrader_api
 from gradtutor.classroom.recheck import recheck
 from gradtutor.classroom.shared_judge import SharedJudge
@@ -36,11 +36,9 @@ def serve() -> None:
         api.coursedir.db_url = busy_url(api.coursedir.db_url)
         sockets = kernel_socket_dir(os.getpid())
         if str(api.config.KernelManager.get("ip", "")).startswith(sockets):  # our Unix sockets, not the course's TCP
-            import nbgrader.preprocessors.execute
+            from gradtutor.classroom.sandboxed_execute import sandbox_kernels
 
-            # nbgrader's Execute names this class when it is made (kernel_manager_class=AsyncKernelManager),
-            # which overrides any configuration: its module global is the one place to choose the class.
-            nbgrader.preprocessors.execute.AsyncKernelManager = kernel_manager_class(Path(api.coursedir.root), Path(sockets))
+            sandbox_kernels(api.config, api.coursedir.root)  # Autograde runs SandboxedExecute instead of Execute
     except BaseException as exc:  # noqa: BLE001
         ipc.send(protocol, {"ready": False, "error": f"{exc.__class__.__name__}: {exc}"})
         return
@@ -93,8 +91,8 @@ def grade_student(api, assignment: str, student: str, force: bool) -> dict:
     bypassed = recheck(api, assignment, student, autograded) if outcome.get("success") else {}
     for name, cells_lost in bypassed.items():
         tampering.setdefault(name, []).append(
-            f"check() bypassed? {', '.join(g[len('check_'):] for g in cells_lost)} passed in the kernel but "
-            "fail out of it — scored 0, flagged for review")
+            f"check() bypassed? {', '.join(conventions.exercise_of(g) or g for g in cells_lost)} passed in the kernel "
+            "but fail out of it — scored 0, flagged for review")
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         for notebook in gb.find_assignment(assignment).notebooks:
             if not (submitted / f"{notebook.name}.ipynb").exists():

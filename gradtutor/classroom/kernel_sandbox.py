@@ -15,9 +15,10 @@ limits on the kernel itself, so whatever a notebook does at the top level:
   signal processes outside the kernel.
 
 The kernel is started through `python -m gradtutor.classroom.kernel_sandbox
-SPEC -- KERNEL_COMMAND...`, which applies the limits and then execs the kernel
-command; Landlock limits survive exec and cannot be lifted. Where the kernel
-has no Landlock the kernel runs as nbgrader would run it.
+SPEC -- KERNEL_COMMAND...` (by gradtutor.classroom.sandboxed_execute, the
+Execute preprocessor nbgrader is configured with), which applies the limits
+and then execs the kernel command; Landlock limits survive exec and cannot be
+lifted. Where the kernel has no Landlock the kernel runs as nbgrader would run it.
 
 Scores do not change: a notebook that only does what the lessons ask (define
 functions, run the tests, plot) never touches what is fenced off.
@@ -26,9 +27,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 # What a course folder keeps that no submission's kernel may read: the instructor's
@@ -36,35 +35,7 @@ from pathlib import Path
 COURSE_PRIVATE = ("source", "submitted", "autograded", "feedback", "gradebook.db", "nbgrader_config.py")
 
 
-def kernel_manager_class(course_root: Path, socket_dir: Path):
-    """An AsyncKernelManager whose kernels start inside the sandbox (nbgrader's Execute uses it)."""
-    from jupyter_client.manager import AsyncKernelManager
-
-    class SandboxedKernelManager(AsyncKernelManager):
-        async def _async_launch_kernel(self, kernel_cmd, **kw):
-            # jupyter_client's hook for launching the kernel process differently
-            cwd = os.path.realpath(kw.get("cwd") or os.getcwd())
-            scratch = tempfile.mkdtemp(prefix="gradtutor-kernel-scratch-")
-            self._gradtutor_scratch = scratch
-            env = dict(kw.get("env") or os.environ)
-            env.update(TMPDIR=scratch, MPLCONFIGDIR=os.path.join(scratch, "matplotlib"),
-                       KERAS_HOME=os.path.join(scratch, "keras"), IPYTHONDIR=os.path.join(scratch, "ipython"))
-            kw["env"] = env
-            spec = {"writable": [cwd, scratch, str(socket_dir)],
-                    "hidden": hidden_paths(course_root)}
-            wrapped = [sys.executable, "-m", "gradtutor.classroom.kernel_sandbox", json.dumps(spec), "--", *kernel_cmd]
-            await super()._async_launch_kernel(wrapped, **kw)
-
-        async def _async_cleanup_resources(self, restart: bool = False) -> None:
-            await super()._async_cleanup_resources(restart=restart)
-            scratch = getattr(self, "_gradtutor_scratch", None)
-            if scratch and not restart:
-                shutil.rmtree(scratch, ignore_errors=True)
-
-    return SandboxedKernelManager
-
-
-def hidden_paths(course_root: Path) -> list[str]:
+def hidden_paths(course_root) -> list[str]:
     from gradtutor.isolation.policy import HIDDEN_FROM_LEARNERS
 
     return [str(Path(course_root).resolve() / name) for name in COURSE_PRIVATE] + list(HIDDEN_FROM_LEARNERS)

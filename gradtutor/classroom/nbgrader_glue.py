@@ -7,10 +7,9 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from gradtutor import defaults
 from gradtutor.errors import ClassroomError
 from gradtutor.classroom.results import Course
-
-SQLITE_BUSY_TIMEOUT = 120  # seconds a worker waits for another's gradebook write
 
 
 def assignment_name(lesson: str) -> str:
@@ -122,5 +121,5 @@ def ensure_assignment(info: Course, assignment: str, console) -> None:
 def busy_url(db_url: str) -> str:
     """Workers write one gradebook: let SQLite wait for another's write instead of failing."""
     if db_url.startswith("sqlite:") and "?" not in db_url:
-        return f"{db_url}?timeout={SQLITE_BUSY_TIMEOUT}"
+        return f"{db_url}?timeout={defaults.SQLITE_BUSY_TIMEOUT}"
     return db_url

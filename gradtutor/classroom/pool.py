@@ -11,14 +11,14 @@ import threading
 import time
 from pathlib import Path
 
+from gradtutor import defaults
 from gradtutor.classroom.nbgrader_glue import kernel_socket_dir
 from gradtutor.classroom.results import SubmissionResult
 from gradtutor.isolation import ipc
 from gradtutor.protocol import GradingJob
 
-READY_TIMEOUT = 300.0  # a worker imports nbgrader (slow on a loaded machine) before its first job
-
-DEFAULT_TIMEOUT = 900.0  # seconds one student's submission may take in all
+# a worker imports nbgrader (slow on a loaded machine) before its first job
+READY_TIMEOUT = defaults.GRADING_WORKER_READY_TIMEOUT
 
 
 class Pool:

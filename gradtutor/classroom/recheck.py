@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from gradtutor import conventions
 from gradtutor.classroom.gradebook import normalised
 from gradtutor.extract import only_definitions
 
@@ -52,11 +53,11 @@ def recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, d
         untrusted = untrusted_cells(nb, trusted_sources(coursedir, assignment, path.name), path.parent)
         if not untrusted or not full:
             continue
-        sources = [cell.source for cell in nb.cells if cell.cell_type == "code"]
+        code = [cell for cell in nb.cells if cell.cell_type == "code"]
+        sources = [cell.source for cell in code]
         for grade_id in full:
-            exercise = next((e for e in lesson.exercises if f"check_{e.id}" == grade_id), None)
-            position = next((i for i, cell in enumerate(c for c in nb.cells if c.cell_type == "code")
-                             if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id), None)
+            exercise = next((e for e in lesson.exercises if e.id == conventions.exercise_of(grade_id)), None)
+            position = next((i for i, cell in enumerate(code) if conventions.grade_id(cell) == grade_id), None)
             if exercise is None or position is None:
                 continue
             verdict = engine_verdict(lesson, exercise, sources[: position + 1])

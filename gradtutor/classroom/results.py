@@ -4,6 +4,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from gradtutor import conventions
+
 
 @dataclasses.dataclass
 class CellResult:
@@ -15,7 +17,7 @@ class CellResult:
 
     @property
     def exercise(self) -> str:
-        return self.id[len("check_"):] if self.id.startswith("check_") else self.id
+        return conventions.exercise_of(self.id) or self.id
 
 
 @dataclasses.dataclass

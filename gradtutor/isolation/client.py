@@ -18,12 +18,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from gradtutor.defaults import MEMORY_MB, WORKER_IMPORT_TIMEOUT
 from gradtutor.errors import CheckerUnavailable as WorkerFailed  # noqa: F401 - raised here, caught by its base class
 from gradtutor.isolation import ipc
 from gradtutor.isolation.results import Outcome, collect, filled
 from gradtutor.protocol import Job, WorkerMessage
 
-IMPORT_TIMEOUT = 180.0  # TensorFlow's import on a loaded 2-core machine
 SERVER = "gradtutor.isolation.server"
 
 
@@ -40,7 +40,7 @@ class Prepared:
 class Worker:
     """A long-lived `python -m gradtutor.isolation.server` that forks one child per job."""
 
-    def __init__(self, memory_mb: int | None = 4096):
+    def __init__(self, memory_mb: int | None = MEMORY_MB):
         self.memory_mb = memory_mb
         self._process: subprocess.Popen | None = None
         self._messages: ipc.MessageReader | None = None
@@ -67,7 +67,7 @@ class Worker:
         """Block until TensorFlow is imported in the worker (the slow part of the first check)."""
         if self._ready:
             return
-        message = self._read_message(time.monotonic() + IMPORT_TIMEOUT)
+        message = self._read_message(time.monotonic() + WORKER_IMPORT_TIMEOUT)
         if not message or not message.get("ready"):
             self.close()
             raise WorkerFailed("the checker's worker could not import TensorFlow — run `python -c 'import tensorflow'` to see why")
@@ -149,7 +149,7 @@ class Worker:
         """Hand a prepared job its cells, and which of the exercises and seeds it prepared to run."""
         prepared.count = len(exercises)
         payload = json.dumps({"cells": cells, "exercises": exercises, "seeds": seeds}).encode()
-        deadline = time.monotonic() + IMPORT_TIMEOUT
+        deadline = time.monotonic() + WORKER_IMPORT_TIMEOUT
         while time.monotonic() < deadline and _exists(prepared.pid):
             try:  # non-blocking open fails until the child, still building inputs, opens its end
                 fd = os.open(prepared.out / "cells.fifo", os.O_WRONLY | os.O_NONBLOCK)

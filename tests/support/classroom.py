@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-from gradtutor import course
+from gradtutor import conventions, course
 from tests.support import REPO
 
 ANSWERS = REPO / "tests" / "answers"
@@ -93,10 +93,9 @@ def feedback_text(folder: Path, student: str, lesson: str) -> str:
 def solution_code(lesson: course.Lesson, exercise: course.Exercise) -> str:
     """The solutions notebook's answer cell, without nbgrader's markers."""
     nb = nbformat.read(lesson.source_notebook(), as_version=4)
-    for cell in nb.cells:
-        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == exercise.id:
-            return "\n".join(line for line in cell.source.splitlines()
-                             if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")) + "\n"
+    cell = conventions.cells_by_grade_id(nb).get(exercise.id)
+    if cell is not None:
+        return conventions.without_solution_markers(cell.source).rstrip("\n") + "\n"
     raise AssertionError(f"{lesson.source_notebook()} has no answer cell {exercise.id}")
 
 
@@ -139,11 +138,11 @@ def submission(release, student: Student):
         if student.trimmed and cell.cell_type == "code" and index != first_code \
                 and "nbgrader" not in cell.get("metadata", {}) and not only_definitions(cell.source, set()):
             continue
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        grade_id = conventions.grade_id(cell)
         slot = student.slots.get(grade_id)
         if slot is not None and slot.code is not None:
             cell.source = slot.code
-        exercise = grade_id[len("check_"):] if grade_id and grade_id.startswith("check_") else None
+        exercise = conventions.exercise_of(grade_id)
         if exercise in student.slots and student.id == "tampered":
             if student.slots[exercise].name == "its test cell deleted":
                 continue

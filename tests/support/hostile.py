@@ -432,16 +432,17 @@ def grade_verdicts(folder: Path, submissions: list[GradeSubmission], runs: dict[
 
 def _timed_out_test_cells(autograded: Path) -> list[str]:
     """The grade cells nbgrader's kernel cut off (CellTimeoutError in their outputs), read from the autograded copy."""
+    from gradtutor import conventions
+
     try:
         nb = json.loads(autograded.read_text())
     except (OSError, ValueError):
         return []  # never autograded (a corrupt file, a stopped grading): no cell ran at all
     found = []
-    for cell in nb.get("cells", []):
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade") and any(o.get("output_type") == "error" and "timeout" in str(o.get("ename", "")).lower()
-                                     for o in cell.get("outputs", [])):
-            found.append(meta.get("grade_id", "?"))
+    for grade_id, cell in conventions.grade_cells(nb).items():
+        if any(o.get("output_type") == "error" and "timeout" in str(o.get("ename", "")).lower()
+               for o in cell.get("outputs", [])):
+            found.append(grade_id)
     return found
 
 

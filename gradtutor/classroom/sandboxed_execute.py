@@ -1,0 +1,101 @@
+"""nbgrader's Execute with its kernels started in gradtutor's sandbox (gradtutor.classroom.kernel_sandbox).
+
+nbgrader is extended the way it is meant to be: through its configuration.
+`Autograde.autograde_preprocessors` lists the preprocessors that run a
+submission; `SandboxedExecute` takes the place of nbgrader's `Execute` there.
+`gradtutor grade` configures its workers so (`sandbox_kernels`), with settings
+an nbgrader_config.py could hold as well:
+
+    c.KernelManager.transport = "ipc"      # a sandboxed kernel has no TCP
+    c.KernelManager.ip = "/a/private/folder/kernel"
+    c.Autograde.autograde_preprocessors = [
+        "gradtutor.classroom.sandboxed_execute.SandboxedExecute", ...nbgrader's other preprocessors...]
+    c.SandboxedKernelManager.course_root = "/path/to/the/course"
+
+(Under plain `nbgrader autograde` that is not enough: a sandboxed kernel cannot
+read gradtutor's references, so its check() needs the checker a grading worker
+runs for its kernels, gradtutor.classroom.shared_judge.)
+
+Everything configured for `Execute` (its timeout above all) applies to
+`SandboxedExecute`: traitlets reads a class's settings under each of its base
+classes' names too.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+from jupyter_client.manager import AsyncKernelManager
+from nbgrader.preprocessors import Execute
+from traitlets import Unicode, default
+from traitlets.utils.importstring import import_item
+
+from gradtutor.errors import ClassroomError
+
+SANDBOXED_EXECUTE = f"{__name__}.SandboxedExecute"
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """Starts each kernel through `python -m gradtutor.classroom.kernel_sandbox`, which fences it in."""
+
+    course_root = Unicode(help="The nbgrader course folder whose private files the kernels may not read.").tag(
+        config=True)
+
+    @default("course_root")
+    def _course_root_default(self) -> str:
+        return os.getcwd()  # nbgrader's own default for CourseDirectory.root
+
+    async def _async_launch_kernel(self, kernel_cmd, **kw):
+        # jupyter_client's hook for launching the kernel process differently
+        from gradtutor.classroom.kernel_sandbox import hidden_paths
+
+        if self.transport != "ipc":
+            raise ClassroomError("a sandboxed kernel has no TCP: set c.KernelManager.transport = 'ipc'")
+        cwd = os.path.realpath(kw.get("cwd") or os.getcwd())
+        scratch = tempfile.mkdtemp(prefix="gradtutor-kernel-scratch-")
+        self._gradtutor_scratch = scratch
+        env = dict(kw.get("env") or os.environ)
+        env.update(TMPDIR=scratch, MPLCONFIGDIR=os.path.join(scratch, "matplotlib"),
+                   KERAS_HOME=os.path.join(scratch, "keras"), IPYTHONDIR=os.path.join(scratch, "ipython"))
+        kw["env"] = env
+        # the kernel creates its Unix sockets beside the path configured as KernelManager.ip
+        sockets = os.path.dirname(os.path.abspath(self.ip))
+        spec = {"writable": [cwd, scratch, sockets], "hidden": hidden_paths(self.course_root)}
+        wrapped = [sys.executable, "-m", "gradtutor.classroom.kernel_sandbox", json.dumps(spec), "--", *kernel_cmd]
+        await super()._async_launch_kernel(wrapped, **kw)
+
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        await super()._async_cleanup_resources(restart=restart)
+        scratch = getattr(self, "_gradtutor_scratch", None)
+        if scratch and not restart:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+class SandboxedExecute(Execute):
+    """nbgrader's Execute, its kernels made by SandboxedKernelManager."""
+
+    def __init__(self, *args, **kwargs):
+        # Execute passes kernel_manager_class=AsyncKernelManager when it is made, which beats
+        # any configured KernelManager class: a subclass is where the class can be chosen.
+        kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)
+        super().__init__(*args, **kwargs)
+
+
+def sandbox_kernels(config, course_root: str) -> None:
+    """Configure nbgrader (a traitlets Config) to run every submission's kernel in the sandbox."""
+    from nbgrader.converters import Autograde
+
+    configured = config.Autograde.get("autograde_preprocessors")
+    preprocessors = list(configured if configured is not None
+                         else Autograde.class_traits()["autograde_preprocessors"].default())
+    classes = [import_item(p) if isinstance(p, str) else p for p in preprocessors]
+    if not any(isinstance(c, type) and issubclass(c, SandboxedExecute) for c in classes):
+        if Execute not in classes:
+            raise ClassroomError("Autograde.autograde_preprocessors in nbgrader_config.py has no nbgrader Execute "
+                                 f"to sandbox — list {SANDBOXED_EXECUTE} instead of your kernel runner")
+        preprocessors[classes.index(Execute)] = SANDBOXED_EXECUTE
+    config.Autograde.autograde_preprocessors = preprocessors
+    config.SandboxedKernelManager.course_root = str(course_root)
