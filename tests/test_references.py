@@ -31,9 +31,11 @@ def arrays(value) -> list[np.ndarray]:
     """The numbers inside one input: a tensor, variable or array, or a Keras layer's or model's weights."""
     if isinstance(value, keras.layers.Layer):
         return [np.asarray(w) for w in value.get_weights()]
-    if isinstance(value, SCALARS):
-        return [np.asarray(value)]
-    return [keras.ops.convert_to_numpy(value)]
+    if isinstance(value, keras.Variable):
+        value = value.value  # the tf.Variable inside
+    if isinstance(value, (tf.Tensor, tf.Variable)):
+        return [value.numpy()]
+    return [np.asarray(value)]
 
 
 def outputs(result) -> list[tf.Tensor]:

@@ -1,7 +1,7 @@
 """`gradtutor dev`: tools for whoever writes the course, not for learners.
 
-    gradtutor dev check [--lesson LESSON ...]   prove the course works (one line per finding)
-    gradtutor dev new-lesson SLUG [--title T]   scaffold a lesson in its four places
+    gradtutor dev check [--lesson LESSON] [--timeout S]   prove the course works (one line per finding)
+    gradtutor dev new-lesson SLUG [--title T]             scaffold a lesson in its four places
 
 `add_verbs` registers them on the CLI; `python -m gradtutor.dev` runs them alone.
 """
@@ -12,6 +12,8 @@ import sys
 
 from gradtutor.errors import GradtutorError, UsageError
 
+TIMEOUT = 60.0  # seconds per exercise in `dev check`: twice a learner's default, as it runs the whole course
+
 
 def add_verbs(verbs) -> None:
     """Register the `dev` verb and its sub-verbs on the CLI's subparsers (each sets `func`)."""
@@ -20,6 +22,8 @@ def add_verbs(verbs) -> None:
     check = sub.add_parser("check", help="prove the manifest, notebooks, references, solutions and known answers agree")
     check.add_argument("--lesson", action="append", metavar="LESSON",
                        help="check only this lesson (id, number or slug; repeat for several)")
+    check.add_argument("--timeout", type=float, default=TIMEOUT, metavar="S",
+                       help=f"seconds per exercise before a solution or known answer times out (default {TIMEOUT:g})")
     check.set_defaults(func=cmd_check)
     new = sub.add_parser("new-lesson", help="scaffold a lesson: solutions notebook, reference module, "
                                             "manifest entry, known answers (never overwrites)")
@@ -32,7 +36,7 @@ def add_verbs(verbs) -> None:
 def cmd_check(args) -> int:
     from gradtutor.dev import check
 
-    return check.run(args.lesson)
+    return check.run(args.lesson, args.timeout)
 
 
 def cmd_new_lesson(args) -> int:

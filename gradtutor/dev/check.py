@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from gradtutor import course, course_schema
+from gradtutor.dev import TIMEOUT
 from gradtutor.dev import answers as answers_mod
 from gradtutor.errors import GradtutorError
 
@@ -46,7 +47,7 @@ class Report:
         self.write(f"{kind:<4} {text}")
 
 
-def run(lesson_refs: list[str] | None = None, write: Callable[[str], None] = SAY) -> int:
+def run(lesson_refs: list[str] | None = None, timeout: float = TIMEOUT, write: Callable[[str], None] = SAY) -> int:
     """Check the course (or only the lessons named); return the exit code."""
     root = course.PACKAGE_DIR.parent
     report = Report(root, write)
@@ -60,7 +61,7 @@ def run(lesson_refs: list[str] | None = None, write: Callable[[str], None] = SAY
     for lesson in lessons:
         _references(lesson, report)
     _release(lessons, report)
-    _run_lessons(lessons, report)
+    _run_lessons(lessons, timeout, report)
     write(f"dev check: {report.problems} problem(s)" if report.problems else "dev check: all good")
     return 1 if report.problems else 0
 
@@ -131,10 +132,10 @@ def _release(lessons, report: Report) -> None:
                                 f"(python -m gradtutor.release {lesson.id})")
 
 
-def _run_lessons(lessons, report: Report) -> None:
+def _run_lessons(lessons, timeout: float, report: Report) -> None:
     from gradtutor.engine import Checker  # only now: it starts a worker that imports TensorFlow
 
-    with Checker() as checker, tempfile.TemporaryDirectory(prefix="gradtutor-dev-") as scratch:
+    with Checker(timeout=timeout) as checker, tempfile.TemporaryDirectory(prefix="gradtutor-dev-") as scratch:
         for lesson in lessons:
             folder = Path(scratch) / lesson.id
             folder.mkdir()
