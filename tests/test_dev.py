@@ -6,6 +6,7 @@ Only the lesson that was broken is checked, to keep these tests short.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -14,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from gradtutor import dev as dev_verbs
 
 pytestmark = pytest.mark.tf
 
@@ -115,3 +118,14 @@ def test_new_lesson_never_overwrites(tmp_path):
     assert (root / "gradtutor" / "course.toml").read_text() == manifest
     assert not (root / "solutions" / f"lesson{number}").exists()
     assert (root / "tests" / "answers" / f"lesson{number}.toml").read_text() == "# mine\n"
+
+
+def test_add_verbs_registers_check_and_new_lesson():
+    parser = argparse.ArgumentParser(prog="gradtutor")
+    dev_verbs.add_verbs(parser.add_subparsers(dest="verb"))
+    args = parser.parse_args(["dev", "check", "--lesson", "1", "--lesson", "softmax"])
+    assert args.func is dev_verbs.cmd_check and args.lesson == ["1", "softmax"] and args.timeout == dev_verbs.TIMEOUT
+    args = parser.parse_args(["dev", "new-lesson", "persistent-tapes", "--title", "Persistent tapes"])
+    assert args.func is dev_verbs.cmd_new_lesson and (args.slug, args.title) == ("persistent-tapes", "Persistent tapes")
+    with pytest.raises(dev_verbs.UsageError, match="choose a dev command"):
+        parser.parse_args(["dev"]).func(None)
