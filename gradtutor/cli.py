@@ -63,9 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     for name, verb in verbs.choices.items():
         verb.set_defaults(func=VERBS[name])
     # `grade` and `classroom init` live in gradtutor.classroom, which imports nbgrader only when they run.
-    from gradtutor import classroom
+    from gradtutor import classroom, dev
 
     classroom.add_verbs(verbs)
+    dev.add_verbs(verbs)  # course authoring: `dev check`, `dev new-lesson`
     return parser
 
 

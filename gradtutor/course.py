@@ -5,7 +5,8 @@ import dataclasses
 import functools
 from pathlib import Path
 
-from gradtutor.errors import UnknownLesson  # noqa: F401 - raised here, caught by its base class
+from gradtutor import course_schema
+from gradtutor.errors import CourseError, UnknownLesson  # noqa: F401 - raised here, caught by their base class
 
 try:  # Python 3.11+
     import tomllib
@@ -78,6 +79,7 @@ class Course:
     title: str
     summary: str
     lessons: tuple[Lesson, ...]
+    manifest: Path = MANIFEST  # the file it was read from, named in every CourseError about it
 
     def lesson(self, ref: str) -> Lesson:
         """A lesson by id (`lesson3`), number (`3`) or slug (`softmax`)."""
@@ -91,10 +93,28 @@ class Course:
 
 @functools.lru_cache(maxsize=1)
 def load() -> Course:
-    """The course manifest, read once per process."""
-    data = tomllib.loads(MANIFEST.read_text(encoding="utf-8"))
-    lessons = tuple(_lesson(entry) for entry in data.get("lessons", []))
-    return Course(data["course"]["title"], data["course"].get("summary", ""), lessons)
+    """The course manifest, read and validated once per process."""
+    return load_manifest(MANIFEST)
+
+
+def load_manifest(path: Path) -> Course:
+    """A course from the manifest at `path`; CourseError (one line) when it is not valid.
+
+    The notebooks' points are not compared here (see course_schema.check_points): this
+    runs in every process, including sandboxed kernels that may not read solutions/.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CourseError(f"{path}: no such file — the course manifest is missing; restore it from git") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CourseError(f"{path}: cannot be read ({exc.__class__.__name__}) — restore it from git") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CourseError(f"{path}: not valid TOML ({exc}) — fix the syntax there") from None
+    course_schema.validate(data, path)
+    lessons = tuple(_lesson(entry) for entry in data["lessons"])
+    return Course(data["course"]["title"], data["course"].get("summary", ""), lessons, path)
 
 
 def _lesson(entry: dict) -> Lesson:
@@ -102,15 +122,15 @@ def _lesson(entry: dict) -> Lesson:
         Exercise(
             id=e["id"],
             function=e["function"],
-            points=int(e.get("points", 1)),
+            points=e["points"],
             hints=tuple(e.get("hints", ())),
             diagnoses=tuple(Diagnosis(**d) for d in e.get("diagnoses", ())),
         )
-        for e in entry.get("exercises", [])
+        for e in entry["exercises"]
     )
     return Lesson(
         id=entry["id"],
-        number=int(entry["number"]),
+        number=entry["number"],
         slug=entry["slug"],
         title=entry["title"],
         notebook=entry["notebook"],

@@ -10,6 +10,7 @@ Imports nothing, so anything (even nbgrader_config.py) may read it.
 EXERCISE_TIMEOUT = 30.0  # seconds for one exercise, all seeds: `check --timeout`, `watch`, check() in a notebook
 REFERENCE_TIMEOUT = 300.0  # seconds to compute a lesson's reference gradients (cached on disk afterwards)
 WORKER_IMPORT_TIMEOUT = 180.0  # seconds for the checker's worker to import TensorFlow on a loaded 2-core machine
+DEV_CHECK_TIMEOUT = 60.0  # seconds per exercise in `gradtutor dev check`: it runs the whole course at once
 MEMORY_MB = 4096  # MiB the learner's code may use (`--memory-mb`)
 
 # --------------------------------------------------------------------------- classroom grading (nbgrader)

@@ -2,48 +2,44 @@
 
 Each lesson keeps, per exercise, the mistakes people really make (and one
 correct alternative); the checker must fail the mistakes with the right first
-line and pass the alternative.
+line and pass the alternative. The file format and the verdict rule are
+gradtutor.dev.answers', which `gradtutor dev check` uses too.
 """
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from gradtutor import course
+from gradtutor.dev.answers import answers_path, load_answers, verdict_problem
 
-ANSWERS = Path(__file__).parent / "answers"
+REPO = Path(__file__).resolve().parent.parent
 
 
 def _answers():
-    for path in sorted(ANSWERS.glob("*.toml")):
-        lesson = path.stem
-        for number, entry in enumerate(tomllib.loads(path.read_text())["answer"], start=1):
-            yield pytest.param(lesson, entry, id=f"{lesson}-{entry['exercise']}-{number}")
+    for lesson in course.load().lessons:
+        for answer in load_answers(answers_path(REPO, lesson.id), lesson):
+            yield pytest.param(answer, id=f"{lesson.id}-{answer.exercise}-{answer.number}")
 
 
 @pytest.mark.tf
-@pytest.mark.parametrize("lesson_id, answer", list(_answers()))
-def test_answer_gets_expected_verdict(grade, lesson_id, answer):
-    result = grade(lesson_id, answer["exercise"], answer["code"])
-    first_line = result.message.splitlines()[0]
-    assert result.status == answer["expect"], f"{answer['name']}: got {result.status}: {first_line}"
-    if answer.get("diagnosis"):
-        assert answer["diagnosis"].lower() in first_line.lower(), f"{answer['name']}: {first_line}"
-    assert (result.points == result.max_points) == (answer["expect"] == "pass")
+@pytest.mark.parametrize("answer", list(_answers()))
+def test_answer_gets_expected_verdict(grade, answer):
+    result = grade(answer.lesson, answer.exercise, answer.code)
+    problem = verdict_problem(answer, result.status, result.message)
+    assert problem is None, f"{answer.name}: {problem}"
+    assert (result.points == result.max_points) == (answer.expect == "pass")
 
 
 @pytest.mark.unit
 def test_every_exercise_has_three_wrong_answers_and_a_right_one():
     for lesson in course.load().lessons:
-        path = ANSWERS / f"{lesson.id}.toml"
-        assert path.is_file(), f"{path} is missing"
-        entries = tomllib.loads(path.read_text())["answer"]
+        entries = load_answers(answers_path(REPO, lesson.id), lesson)
         for exercise in lesson.exercises:
-            mine = [e for e in entries if e["exercise"] == exercise.id]
-            wrong = [e for e in mine if e["expect"] != "pass"]
+            mine = [e for e in entries if e.exercise == exercise.id]
+            wrong = [e for e in mine if e.expect != "pass"]
             assert len(wrong) >= 3, f"{lesson.id} {exercise.id}: only {len(wrong)} wrong answers"
-            assert any(e["expect"] == "pass" for e in mine), f"{lesson.id} {exercise.id}: no correct alternative"
-            assert all(e.get("diagnosis") for e in wrong if e["expect"] == "fail"), \
+            assert any(e.expect == "pass" for e in mine), f"{lesson.id} {exercise.id}: no correct alternative"
+            assert all(e.diagnosis for e in wrong if e.expect == "fail"), \
                 f"{lesson.id} {exercise.id}: a failing answer without the diagnosis it must get"

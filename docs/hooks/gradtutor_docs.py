@@ -1,8 +1,10 @@
 """mkdocs hooks: the lessons, the navigation and the CLI reference come from the course itself.
 
 * Navigation: the "Lessons" section is filled from gradtutor/course.toml, in course
-  order, so a new lesson needs no edit here. The instructor guide is listed only
-  once docs/instructor.md exists, so the strict build passes before and after.
+  order, so a new lesson needs no edit here (nor on the home page, whose
+  `<!-- lessons: table -->` line becomes a table of the lessons). The instructor
+  guide is listed only once docs/instructor.md exists, so the strict build passes
+  before and after.
 * Lesson pages: each solutions notebook runs at build time (notebooks.py) and
   becomes a page with its real outputs and plots; executed notebooks are cached in
   build/docs-cache/ by a hash of the notebook, the package and the library versions.
@@ -375,7 +377,17 @@ def cli_help_texts() -> dict[str, str]:
     return texts
 
 
+LESSONS_TABLE = "<!-- lessons: table -->"
+
+
+def _lessons_table(the_course) -> str:
+    rows = "".join(f"| [{l.number}. {l.title}](lessons/{l.id}.md) | {l.summary} |\n" for l in the_course.lessons)
+    return "| lesson | pitfall in one line |\n|---|---|\n" + rows
+
+
 def on_page_markdown(markdown, page, config, files):
+    if LESSONS_TABLE in markdown:  # the home page: the lessons as the manifest lists them
+        markdown = markdown.replace(LESSONS_TABLE, _lessons_table(_course()))
     if not HELP_LINE.search(markdown):
         return markdown
     texts = cli_help_texts()

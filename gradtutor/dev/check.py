@@ -1,0 +1,229 @@
+"""`gradtutor dev check`: prove that the course works, one line per finding.
+
+It checks the course this package belongs to (course.PACKAGE_DIR.parent), so a
+copy of the repository checks itself when its own gradtutor is imported:
+
+1. the manifest validates, and its points are those of the solutions notebooks;
+2. every reference module defines exactly the manifest's exercises;
+3. lessons/ is what nbgrader generates from solutions/ (skipped without nbgrader);
+4. the untouched starter is "not attempted", and stays short of a pass once edited;
+5. every solution passes;
+6. every known answer in tests/answers/ gets its verdict and diagnosis.
+
+Exit 0 when every check holds, 1 when one does not (each problem is one line).
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterator
+
+from gradtutor import course, course_schema
+from gradtutor.defaults import DEV_CHECK_TIMEOUT as TIMEOUT
+from gradtutor.dev import answers as answers_mod
+from gradtutor.errors import GradtutorError
+
+OK, PROBLEM, SKIP = "ok", "FAIL", "skip"
+SAY = functools.partial(print, flush=True)  # each line as it is found: a whole-course check takes minutes
+
+
+class Report:
+    """Writes each finding as one line and counts the problems."""
+
+    def __init__(self, root: Path, write: Callable[[str], None] = SAY):
+        self.root, self.write, self.problems = root, write, 0
+
+    def path(self, path: Path) -> str:
+        try:
+            return str(Path(path).relative_to(self.root))
+        except ValueError:
+            return str(path)
+
+    def __call__(self, kind: str, text: str) -> None:
+        self.problems += kind == PROBLEM
+        self.write(f"{kind:<4} {text}")
+
+
+def run(lesson_refs: list[str] | None = None, timeout: float = TIMEOUT, write: Callable[[str], None] = SAY) -> int:
+    """Check the course (or only the lessons named); return the exit code."""
+    root = course.PACKAGE_DIR.parent
+    report = Report(root, write)
+    try:
+        the_course = course.load()
+    except GradtutorError as exc:
+        report(PROBLEM, str(exc))
+        return 1  # nothing else can be trusted when the manifest cannot be read
+    lessons = [the_course.lesson(ref) for ref in lesson_refs] if lesson_refs else list(the_course.lessons)
+    _manifest(the_course, lessons, report)
+    for lesson in lessons:
+        _references(lesson, report)
+    _release(lessons, report)
+    _run_lessons(lessons, timeout, report)
+    write(f"dev check: {report.problems} problem(s)" if report.problems else "dev check: all good")
+    return 1 if report.problems else 0
+
+
+def _manifest(the_course, lessons, report: Report) -> None:
+    problems = list(course_schema.point_problems(lessons, the_course.manifest))
+    for problem in problems:
+        report(PROBLEM, problem)
+    if not problems:
+        exercises = sum(len(lesson.exercises) for lesson in lessons)
+        report(OK, f"{report.path(the_course.manifest)}: valid; the points of {exercises} exercise(s) in "
+                   f"{len(lessons)} lesson(s) are those of the solutions notebooks")
+
+
+def _references(lesson, report: Report) -> None:
+    """Statically, so the parent never imports TensorFlow: the EXERCISES keys of references/<id>.py."""
+    path = course.PACKAGE_DIR / "references" / f"{lesson.id}.py"
+    if not path.is_file():
+        report(PROBLEM, f"{lesson.id}: {report.path(path)} is missing — every lesson needs its reference "
+                        "module (see docs/authoring.md)")
+        return
+    keys = _exercise_keys(path)
+    if keys is None:
+        report(SKIP, f"{lesson.id}: {report.path(path)} builds EXERCISES in code; the checker runs below test it")
+        return
+    wanted = [e.id for e in lesson.exercises]
+    missing, extra = [i for i in wanted if i not in keys], [k for k in keys if k not in wanted]
+    if missing or extra:
+        report(PROBLEM, f"{lesson.id}: {report.path(path)} EXERCISES lacks {missing} and has extra {extra} — "
+                        "make its keys the exercise ids of the manifest")
+    else:
+        report(OK, f"{lesson.id}: {report.path(path)} has a reference for every exercise")
+
+
+def _exercise_keys(path: Path) -> list[str] | None:
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "EXERCISES" for t in node.targets):
+            if isinstance(node.value, ast.Dict) and all(isinstance(k, ast.Constant) for k in node.value.keys):
+                return [k.value for k in node.value.keys]
+    return None
+
+
+def _release(lessons, report: Report) -> None:
+    from gradtutor import release
+
+    try:
+        import nbgrader  # noqa: F401
+    except ImportError:
+        report(SKIP, "nbgrader is not installed, so lessons/ was not compared with what it generates from "
+                     "solutions/ — pip install 'gradtutor[classroom]'")
+        return
+    with tempfile.TemporaryDirectory(prefix="gradtutor-dev-") as scratch:
+        try:
+            written = release.generate(Path(scratch), [lesson.id for lesson in lessons])
+        except Exception as exc:  # noqa: BLE001 - nbgrader's own failures, reported as one line
+            report(PROBLEM, f"nbgrader could not generate the lessons ({exc.__class__.__name__}: "
+                            f"{str(exc).splitlines()[0] if str(exc) else ''}) — fix the solutions notebook")
+            return
+        by_id = {path.parent.name: path for path in written}
+        for lesson in lessons:
+            committed = lesson.release_notebook()
+            if committed.is_file() and committed.read_text() == by_id[lesson.id].read_text():
+                report(OK, f"{lesson.id}: {report.path(committed)} is what nbgrader generates from solutions/")
+            else:
+                state = "differs from" if committed.is_file() else "is missing, so it is not"
+                report(PROBLEM, f"{lesson.id}: {report.path(committed)} {state} what nbgrader generates from "
+                                f"{report.path(lesson.source_notebook())} — run `make lessons` "
+                                f"(python -m gradtutor.release {lesson.id})")
+
+
+def _run_lessons(lessons, timeout: float, report: Report) -> None:
+    from gradtutor.engine import Checker  # only now: it starts a worker that imports TensorFlow
+
+    with Checker(timeout=timeout) as checker, tempfile.TemporaryDirectory(prefix="gradtutor-dev-") as scratch:
+        for lesson in lessons:
+            folder = Path(scratch) / lesson.id
+            folder.mkdir()
+            for kind, text in _lesson_findings(checker, lesson, folder, report):
+                report(kind, text)
+
+
+def _lesson_findings(checker, lesson, folder: Path, report: Report) -> Iterator[tuple[str, str]]:
+    starter, solution = report.path(lesson.release_notebook()), report.path(lesson.source_notebook())
+    yield from _statuses(checker, lesson, lesson.release_notebook(), {"not_attempted"}, (
+        f"the untouched starter in {starter} is not attempted",
+        f"the untouched starter in {starter} gives {{status}}, not not_attempted ({{message}}) — "
+        "regenerate it from solutions/ with `make lessons`"))
+    yield from _statuses(checker, lesson, _edited_starter(lesson, folder), {"not_attempted", "fail", "error"}, (
+        f"the starter in {starter} does not pass once edited",
+        f"the starter in {starter} passes once edited ({{message}}) — the learner's copy must not hold "
+        "the answer: keep it between ### BEGIN SOLUTION and ### END SOLUTION, then `make lessons`"))
+    yield from _statuses(checker, lesson, lesson.source_notebook(), {"pass"}, (
+        f"the solution in {solution} passes",
+        f"the solution in {solution} gives {{status}}, not pass ({{message}}) — fix it, or its reference "
+        f"in gradtutor/references/{lesson.id}.py"))
+    yield from _answers(checker, lesson, folder, report)
+
+
+def _statuses(checker, lesson, path: Path, allowed: set[str], texts: tuple[str, str]):
+    """Check one notebook; (OK, texts[0]) when every exercise's status is allowed, else a problem per exercise."""
+    try:
+        result = checker.check_file(lesson, path)
+    except GradtutorError as exc:
+        yield PROBLEM, f"{lesson.id}: {exc}"
+        return
+    bad = [e for e in result.exercises if str(e.status) not in allowed]
+    for e in bad:
+        message = e.message.splitlines()[0] if e.message else ""
+        yield PROBLEM, f"{lesson.id} {e.id}: " + texts[1].format(status=e.status, message=message)
+    if not bad:
+        yield OK, f"{lesson.id}: {texts[0]} ({len(result.exercises)} exercise(s))"
+
+
+def _edited_starter(lesson, folder: Path) -> Path:
+    """The starter with `pass` added to each exercise function: it behaves the same but no longer counts as
+    untouched, so the checker runs it and a starter that already holds the answer shows up as a pass."""
+    starter = lesson.release_notebook()
+    try:
+        notebook = json.loads(starter.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return starter  # the untouched check above reports it
+    functions = {e.id: e.function for e in lesson.exercises}
+    for cell in notebook["cells"]:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if cell["cell_type"] == "code" and grade_id in functions:
+            source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            cell["source"] = _add_pass(source, functions[grade_id])
+    edited = folder / f"edited-{starter.name}"
+    edited.write_text(json.dumps(notebook), encoding="utf-8")
+    return edited
+
+
+def _add_pass(source: str, function: str) -> str:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source  # the untouched check above reports it
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            body = node.body
+            first = body[1] if len(body) > 1 and isinstance(body[0], ast.Expr) else body[0]
+            lines = source.splitlines(keepends=True)
+            lines.insert(first.lineno - 1, " " * first.col_offset + "pass\n")
+            return "".join(lines)
+    return source
+
+
+def _answers(checker, lesson, folder: Path, report: Report):
+    path = answers_mod.answers_path(report.root, lesson.id)
+    try:
+        known = answers_mod.load_answers(path, lesson)
+    except GradtutorError as exc:
+        yield PROBLEM, f"{lesson.id}: {exc}"
+        return
+    wrong = 0
+    for answer in known:
+        code = folder / f"answer{answer.number}.py"
+        code.write_text(answer.as_file(), encoding="utf-8")
+        result = checker.check_file(lesson, code, [lesson.exercise(answer.exercise)]).exercises[0]
+        problem = answers_mod.verdict_problem(answer, result.status, result.message)
+        if problem:
+            wrong += 1
+            yield PROBLEM, f"{report.path(path)}: {answer.label()}: {problem}"
+    if not wrong:
+        yield OK, f"{lesson.id}: all {len(known)} known answer(s) in {report.path(path)} get their verdict"
