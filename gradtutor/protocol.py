@@ -14,6 +14,7 @@ A leaf module: it imports nothing of gradtutor's and nothing heavy.
 from __future__ import annotations
 
 import enum
+from typing import NamedTuple
 
 # The typed messages live in their own module; they are part of this vocabulary.
 from gradtutor.payloads import (CellSource, ChildResult, ChildStatus, ErrorDescription, ExerciseRef,  # noqa: F401
@@ -21,7 +22,14 @@ from gradtutor.payloads import (CellSource, ChildResult, ChildStatus, ErrorDescr
                                 WorkerMessage)
 
 
-class Status(str, enum.Enum):
+class Word(str, enum.Enum):
+    """A vocabulary word: compares equal to its text, and prints as it."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Status(Word):
     """The verdict on one exercise. Only PASS earns points."""
 
     PASS = "pass"
@@ -30,26 +38,10 @@ class Status(str, enum.Enum):
     ERROR = "error"  # it raised, crashed, ran out of memory, or the file is at fault
     TIMEOUT = "timeout"  # it ran past its time
 
-    def __str__(self) -> str:
-        return self.value
-
     @property
-    def mark(self) -> str:
-        return _MARKS[self]
-
-    @property
-    def label(self) -> str:
-        return _LABELS[self]
-
-    @property
-    def style(self) -> str:
-        """A rich colour for the terminal."""
-        return _STYLES[self]
-
-    @property
-    def colour(self) -> str:
-        """A CSS colour for notebooks and HTML reports."""
-        return _COLOURS[self]
+    def display(self) -> "Display":
+        """How the status is shown: its mark, label, terminal style and CSS colour."""
+        return _DISPLAY[self]
 
     @property
     def exception_name(self) -> str:
@@ -57,53 +49,35 @@ class Status(str, enum.Enum):
         return _EXCEPTION_NAMES[self]
 
 
-_MARKS = {Status.PASS: "✓", Status.FAIL: "✗", Status.NOT_ATTEMPTED: "·", Status.ERROR: "!", Status.TIMEOUT: "⧗"}
-_LABELS = {Status.PASS: "pass", Status.FAIL: "fail", Status.NOT_ATTEMPTED: "not attempted",
-           Status.ERROR: "error", Status.TIMEOUT: "timeout"}
-_STYLES = {Status.PASS: "green", Status.FAIL: "red", Status.NOT_ATTEMPTED: "dim", Status.ERROR: "yellow",
-           Status.TIMEOUT: "yellow"}
-_COLOURS = {Status.PASS: "#1a7f37", Status.FAIL: "#cf222e", Status.NOT_ATTEMPTED: "#9a6700",
-            Status.ERROR: "#9a6700", Status.TIMEOUT: "#9a6700"}
+class Display(NamedTuple):
+    mark: str
+    label: str
+    style: str  # a rich colour for the terminal
+    colour: str  # a CSS colour for notebooks and HTML reports
 
 
-class Symptom(str, enum.Enum):
-    """What the comparison found first, in the order it looks (None → type → shape → dtype → non-finite → values)."""
-
-    NONE = "none"
-    TYPE = "type"
-    SHAPE = "shape"
-    DTYPE = "dtype"
-    NONFINITE = "nonfinite"
-    ZEROS = "zeros"
-    VALUES = "values"
-    ERROR = "error"  # the code raised instead of returning
-
-    def __str__(self) -> str:
-        return self.value
+_DISPLAY = {
+    Status.PASS: Display("✓", "pass", "green", "#1a7f37"),
+    Status.FAIL: Display("✗", "fail", "red", "#cf222e"),
+    Status.NOT_ATTEMPTED: Display("·", "not attempted", "dim", "#9a6700"),
+    Status.ERROR: Display("!", "error", "yellow", "#9a6700"),
+    Status.TIMEOUT: Display("⧗", "timeout", "yellow", "#9a6700"),
+}
 
 
-class ValueKind(str, enum.Enum):
-    """What a learner's function returned, as the child describes it (the `type` of a ValueDescription)."""
+# What the comparison found first, in the order it looks (None → type → shape → dtype → non-finite → values);
+# ERROR: the code raised instead of returning.
+Symptom = Word("Symptom", [(word.upper(), word) for word in (
+    "none", "type", "shape", "dtype", "nonfinite", "zeros", "values", "error")])
 
-    NONE = "None"
-    TENSOR = "Tensor"
-    VARIABLE = "Variable"
-    KERAS_VARIABLE = "keras.Variable"
-    INDEXED_SLICES = "IndexedSlices"
-    NDARRAY = "ndarray"
-    NUMPY_SCALAR = "numpy scalar"
-    FLOAT = "float"
-    INT = "int"
-    BOOL = "bool"
-    TUPLE = "tuple"
-    LIST = "list"
-    OTHER = "other"
-
-    def __str__(self) -> str:
-        return self.value
+# What a learner's function returned, as the child describes it (the `type` of a ValueDescription).
+ValueKind = Word("ValueKind", {
+    "NONE": "None", "TENSOR": "Tensor", "VARIABLE": "Variable", "KERAS_VARIABLE": "keras.Variable",
+    "INDEXED_SLICES": "IndexedSlices", "NDARRAY": "ndarray", "NUMPY_SCALAR": "numpy scalar", "FLOAT": "float",
+    "INT": "int", "BOOL": "bool", "TUPLE": "tuple", "LIST": "list", "OTHER": "other"})
 
 
-class Cause(str, enum.Enum):
+class Cause(Word):
     """Why a gradient is wrong: the stable id a diagnosis carries (in `--json`, tests and reports).
 
     The same ids serve the course's checker and `gradtutor explain`; the docs' guide
@@ -149,9 +123,6 @@ class Cause(str, enum.Enum):
     MISSING = "missing"
     SYNTAX = "syntax"
     UNKNOWN = "unknown"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 # --------------------------------------------------------------------------- check() in a notebook

@@ -51,14 +51,16 @@ def print_lesson(console, result: LessonResult, verbose: bool = False) -> None:
     table.add_column("points", justify="right")
     for number, exercise in enumerate(result.exercises, start=1):
         index = next((i for i, e in enumerate(lesson.exercises, 1) if e.id == exercise.id), number)
-        status = f"[{exercise.status.style}]{exercise.status.mark} {exercise.status.label}[/]"
+        shown = exercise.status.display
+        status = f"[{shown.style}]{shown.mark} {shown.label}[/]"
         table.add_row(str(index), exercise.id, exercise.function + "()", status,
                       f"{exercise.points}/{exercise.max_points}")
     console.print(table)
     for exercise in result.exercises:
         if exercise.status is Status.PASS and not verbose:
             continue
-        console.print(f"[{exercise.status.style}]{exercise.status.mark} {exercise.id}[/]: ", end="")
+        shown = exercise.status.display
+        console.print(f"[{shown.style}]{shown.mark} {exercise.id}[/]: ", end="")
         console.print(exercise.message, markup=False, highlight=False, soft_wrap=True)  # one line, for grep
         if exercise.status == "fail" and exercise.reports:
             _print_comparison(console, exercise)
@@ -94,10 +96,10 @@ def _print_comparison(console, exercise: ExerciseResult) -> None:
 def verdict_html(lesson_id: str, exercise_id: str, status: Status | str, message: str, rows: list[dict]) -> str:
     """One exercise's verdict for a notebook: a coloured line, and the comparison table on a failure."""
     status = Status(status)
-    colour = status.colour
+    colour = status.display.colour
     head = (f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">'
-            f'<b style="color:{colour}">{status.mark} {html.escape(lesson_id)} / '
-            f'{html.escape(exercise_id)}: {status.label}</b><br>{html.escape(message)}')
+            f'<b style="color:{colour}">{status.display.mark} {html.escape(lesson_id)} / '
+            f'{html.escape(exercise_id)}: {status.display.label}</b><br>{html.escape(message)}')
     if rows:
         cells = "".join(f"<th style='text-align:left;padding:2px 8px'>{html.escape(k)}</th>" for k in rows[0])
         body = "".join(

@@ -18,7 +18,6 @@ import pytest
 
 from gradtutor import dev as dev_verbs
 
-pytestmark = pytest.mark.tf
 
 REPO = Path(__file__).resolve().parent.parent
 COPIED = ("gradtutor", "lessons", "solutions", "tests/answers")
@@ -50,6 +49,7 @@ def edit_cell(notebook: Path, grade_id: str, change) -> None:
     notebook.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
 
 
+@pytest.mark.tf
 def test_dev_check_passes_on_the_course():
     done = dev(REPO, "check", "--lesson", "lesson1")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -57,6 +57,7 @@ def test_dev_check_passes_on_the_course():
     assert done.stdout.splitlines()[-1] == "dev check: all good"
 
 
+@pytest.mark.tf
 def test_a_misspelt_when_is_one_line_naming_the_manifest_lesson_and_key(tmp_path):
     root = copy_course(tmp_path)
     manifest = root / "gradtutor" / "course.toml"
@@ -67,6 +68,7 @@ def test_a_misspelt_when_is_one_line_naming_the_manifest_lesson_and_key(tmp_path
     assert "course.toml" in line and "lesson lesson1 exercise watch_constant" in line and "'when'" in line, line
 
 
+@pytest.mark.tf
 def test_a_failing_solution_is_one_line(tmp_path):
     root = copy_course(tmp_path)
     edit_cell(root / "solutions/lesson1/lesson1.ipynb", "watch_constant", 
@@ -77,6 +79,7 @@ def test_a_failing_solution_is_one_line(tmp_path):
     assert "lesson1 watch_constant: the solution" in line and "not pass" in line, line
 
 
+@pytest.mark.tf
 def test_a_starter_that_passes_is_caught(tmp_path):
     root = copy_course(tmp_path)
     solution = json.loads((root / "solutions/lesson1/lesson1.ipynb").read_text())
@@ -108,6 +111,7 @@ def test_a_new_lesson_passes_dev_check_once_generated(tmp_path):
     assert again.returncode == 2 and again.stderr.count("\n") == 1 and "choose another" in again.stderr
 
 
+@pytest.mark.tf
 def test_new_lesson_never_overwrites(tmp_path):
     root = copy_course(tmp_path)
     manifest = (root / "gradtutor" / "course.toml").read_text()
@@ -120,6 +124,7 @@ def test_new_lesson_never_overwrites(tmp_path):
     assert (root / "tests" / "answers" / f"lesson{number}.toml").read_text() == "# mine\n"
 
 
+@pytest.mark.tf
 def test_add_verbs_registers_check_and_new_lesson():
     parser = argparse.ArgumentParser(prog="gradtutor")
     dev_verbs.add_verbs(parser.add_subparsers(dest="verb"))

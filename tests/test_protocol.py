@@ -22,8 +22,9 @@ def test_does_every_failing_status_have_its_own_exception_class():
 
 def test_is_display_text_a_function_of_the_status():
     for status in Status:
-        assert status.mark and status.label and status.style and status.colour.startswith("#")
-    assert Status("not_attempted").label == "not attempted" and str(Status.PASS) == "pass"
+        shown = status.display
+        assert shown.mark and shown.label and shown.style and shown.colour.startswith("#")
+    assert Status("not_attempted").display.label == "not attempted" and str(Status.PASS) == "pass"
 
 
 def _cell_with_error(ename: str, evalue: str):
