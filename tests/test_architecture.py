@@ -33,14 +33,14 @@ LAYERS: list[tuple[str, list[str]]] = [
     # seeds, the reference answers.
     ("course", ["course", "course_*", "conventions", "extract", "seeds", "references", "references.*"]),
     # Running learner code apart: the worker process, its client and server, the sandbox.
-    ("isolation", ["isolation", "isolation.*", "runner", "worker", "sandbox"]),
+    ("isolation", ["isolation", "isolation.*"]),
     # Turning a learner's values into a verdict: comparison, diagnosis, evidence.
-    ("checking", ["compare", "verdict", "diagnose", "evidence", "precheck"]),
+    ("checking", ["compare", "verdict", "diagnose", "evidence", "evidence.*", "precheck"]),
     # The checker: isolation and checking put together, one warm worker.
-    ("checker", ["engine", "checker"]),
+    ("checker", ["checker"]),
     # What people and other programs call: the CLI, notebooks' check(), nbgrader grading, authoring tools.
     ("front ends", ["__init__", "__main__", "cli", "notebook", "judge", "watch", "report", "workspace", "release",
-                    "authoring", "classroom", "classroom.*", "dev", "dev.*"]),
+                    "classroom", "classroom.*", "dev", "dev.*"]),
 ]
 # Every `import gradtutor.x` runs the package's __init__ first, so importing the package itself
 # (for __version__, or to reach the package object) adds no dependency the submodule import did

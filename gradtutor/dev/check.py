@@ -133,7 +133,7 @@ def _release(lessons, report: Report) -> None:
 
 
 def _run_lessons(lessons, timeout: float, report: Report) -> None:
-    from gradtutor.engine import Checker  # only now: it starts a worker that imports TensorFlow
+    from gradtutor.checker import Checker  # only now: it starts a worker that imports TensorFlow
 
     with Checker(timeout=timeout) as checker, tempfile.TemporaryDirectory(prefix="gradtutor-dev-") as scratch:
         for lesson in lessons:
