@@ -63,9 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     for name, verb in verbs.choices.items():
         verb.set_defaults(func=VERBS[name])
     # `grade` and `classroom init` live in gradtutor.classroom, which imports nbgrader only when they run.
-    from gradtutor import classroom
+    from gradtutor import classroom, explain
 
     classroom.add_verbs(verbs)
+    explain.add_verbs(verbs)
     return parser
 
 
