@@ -8,7 +8,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 # (script, arguments): the hostile corpus both through `gradtutor check` and under nbgrader
 SUITES = [("bench_check.py", []), ("bench_jacobian.py", []), ("bench_grading.py", []),
-          ("bench_hostile.py", ["--nbgrader"])]
+          ("bench_hostile.py", ["--nbgrader"]), ("bench_explain.py", [])]
 
 
 def main() -> int:
