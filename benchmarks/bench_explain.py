@@ -54,8 +54,8 @@ print("LOOP", time.perf_counter() - started)
 def loop_seconds(command: list[str], cwd: str) -> float:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
                TF_CPP_MIN_LOG_LEVEL="3")
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
-    found = re.search(r"^LOOP ([0-9.]+)$", done.stdout, re.M)
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=900, check=False)
+    found = re.search(r"^LOOP ([0-9.]+)$", done.stdout, re.MULTILINE)
     if not found:
         raise SystemExit(f"bench_explain: the loop did not finish:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
     return float(found.group(1))

@@ -14,9 +14,8 @@ import sys
 import time
 
 sys.dont_write_bytecode = True
-import gradtutor.quiet  # noqa: E402,F401 - TensorFlow, without its start-up noise
-
-from gradtutor.explain.child import run_script  # noqa: E402
+import gradtutor.quiet  # noqa: F401 - TensorFlow, without its start-up noise
+from gradtutor.explain.child import run_script
 
 
 def main() -> None:

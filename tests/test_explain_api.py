@@ -9,8 +9,9 @@ from gradtutor import evidence
 
 pytestmark = pytest.mark.tf
 
-import gradtutor.quiet  # noqa: E402,F401
-import tensorflow as tf  # noqa: E402
+import tensorflow as tf
+
+import gradtutor.quiet
 
 
 def slice_after_the_tape(x):
@@ -74,7 +75,7 @@ class FakeShell:
         self.magics[(magic_kind, magic_name)] = function
 
     def run_cell(self, cell, store_history=False):
-        exec(compile(cell, "<cell>", "exec"), self.namespace)
+        exec(compile(cell, "<cell>", "exec"), self.namespace)  # noqa: S102 - a notebook cell, as IPython runs it
         return type("Result", (), {"success": True})()
 
 

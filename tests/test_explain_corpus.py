@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "explain"
 RUNNER = HERE / "explain_runner.py"
 REPO = HERE.parent
-EXPECT = re.compile(r"^# expect: (?:cause=(?P<cause>\S+) line=(?P<line>\d+)|(?P<clean>clean))$", re.M)
+EXPECT = re.compile(r"^# expect: (?:cause=(?P<cause>\S+) line=(?P<line>\d+)|(?P<clean>clean))$", re.MULTILINE)
 REQUIRED = 0.95
 CAUSES = ["unwatched", "outside-tape", "leaves-tensorflow", "integer-path", "no-gradient-op", "stop-gradient",
           "variable-replaced", "state-breaks-path", "not-used", "softmax-sum", "non-finite", "saturation",
@@ -37,7 +37,7 @@ def expectations() -> dict[str, dict]:
         text = script.read_text()
         match = EXPECT.search(text)
         assert match, f"{script.name}: no `# expect:` header"
-        assert re.search(r"^# source: \S+", text, re.M), f"{script.name}: no `# source:` URL"
+        assert re.search(r"^# source: \S+", text, re.MULTILINE), f"{script.name}: no `# source:` URL"
         found[script.name] = {"cause": match["cause"], "line": int(match["line"]) if match["line"] else None,
                               "keras2": "# keras: 2" in text}
     return found

@@ -68,4 +68,4 @@ def analyse(record: Record) -> list[dict]:
     return [{k: v for k, v in finding.items() if not k.startswith("_")} for finding in record.findings]
 
 
-__all__ = ["Record", "recording", "analyse"]
+__all__ = ["Record", "analyse", "recording"]

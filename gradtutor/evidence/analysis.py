@@ -173,4 +173,4 @@ def _softmax_output(node):
     return None
 
 
-__all__ = ["diagnose", "tf_object", "kept_value"]
+__all__ = ["diagnose", "kept_value", "tf_object"]

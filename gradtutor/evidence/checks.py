@@ -38,7 +38,7 @@ def _call(record, tape, call, target, sources, original):
     graph.paused += 1
     try:
         result = original()
-    except Exception as error:  # noqa: BLE001 - reported, then raised again as it was
+    except Exception as error:
         graph.paused -= 1
         _tape_error(record, info, call, frame, error)
         raise
@@ -137,7 +137,7 @@ def watch(record, tape, tensor, original):
     frame = user_frame(3)
     try:
         original(tape, tensor)
-    except Exception as error:  # noqa: BLE001 - reported, then raised again
+    except Exception as error:
         record.add("watch", frame, [], "cannot-watch", frame, "error", {"error": str(error)})
         raise
     info = tape_info(record, tape)

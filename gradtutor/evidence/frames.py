@@ -21,12 +21,13 @@ _IS_USER: dict[str, bool] = {}
 
 
 def is_user_file(filename: str) -> bool:
+    """Code the user wrote: a script, a module of theirs, a notebook cell (not Python's, a library's or ours)."""
     known = _IS_USER.get(filename)
     if known is None:
-        known = not (filename.startswith("<") and not filename.startswith("<ipython-input")
-                     and not filename.startswith("<cell")) and not os.path.abspath(filename).startswith(_PREFIXES)
-        if "ipykernel" in filename or os.sep + "IPython" + os.sep in filename:
-            known = False
+        if filename.startswith("<"):  # <ipython-input-…>, <cell …>, <stdin>, <string>; not <frozen …>
+            known = not filename.startswith("<frozen")
+        else:
+            known = not os.path.abspath(filename).startswith(_PREFIXES) and "__autograph_generated" not in filename
         _IS_USER[filename] = known
     return known
 

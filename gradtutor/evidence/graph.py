@@ -22,7 +22,7 @@ SWEEP_EVERY = 20_000
 class Op:
     """One op that ran (or a step gradtutor adds: 'gradient', an exit from TensorFlow)."""
 
-    __slots__ = ("seq", "type", "inputs", "outputs", "frame", "values", "tapes", "__weakref__")
+    __slots__ = ("__weakref__", "frame", "inputs", "outputs", "seq", "tapes", "type", "values")
 
     def __init__(self, seq, op_type, inputs, frame):
         self.seq, self.type, self.inputs, self.frame = seq, op_type, inputs, frame
@@ -34,7 +34,7 @@ class Op:
 class Node:
     """A tensor: the op that made it (None for a constant, a numpy conversion or a variable made before)."""
 
-    __slots__ = ("op", "ref", "seq", "frame", "dtype", "shape", "__weakref__")
+    __slots__ = ("__weakref__", "dtype", "frame", "op", "ref", "seq", "shape")
 
     def __init__(self, op, tensor, seq, frame):
         self.op, self.seq, self.frame = op, seq, frame
@@ -55,7 +55,7 @@ class Node:
 class Exit:
     """A tensor's value left TensorFlow: `.numpy()`, `np.asarray`, `float()`, `int()`."""
 
-    __slots__ = ("seq", "node", "frame", "kind")
+    __slots__ = ("frame", "kind", "node", "seq")
 
     def __init__(self, seq, node, frame, kind):
         self.seq, self.node, self.frame, self.kind = seq, node, frame, kind
@@ -85,7 +85,7 @@ class Graph:
     # ---------------------------------------------------------------- the op callback
     def callback(self, op_type, inputs, attrs, outputs, op_name=None, graph=None):
         if self.paused or graph is not None:
-            return None
+            return
         self.seq += 1
         seq = self.seq
         frame = user_frame()
@@ -107,7 +107,7 @@ class Graph:
         self._since_sweep += 1
         if self._since_sweep > SWEEP_EVERY:
             self._sweep()
-        return None
+        return
 
     def _sweep(self) -> None:
         self._since_sweep = 0

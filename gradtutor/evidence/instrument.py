@@ -16,7 +16,7 @@ from gradtutor.evidence.frames import user_frame
 class TapeInfo:
     """What gradtutor knows of one GradientTape."""
 
-    __slots__ = ("frame", "persistent", "watch_accessed", "watched", "gradient_frame", "tape", "__weakref__")
+    __slots__ = ("__weakref__", "frame", "gradient_frame", "persistent", "tape", "watch_accessed", "watched")
 
     def __init__(self, tape, frame, persistent, watch_accessed):
         self.tape = weakref.ref(tape)

@@ -7,7 +7,7 @@ array_grad.py): ops whose registered gradient returns None or zeros.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 # registered gradient returns only None (math_grad.py: _ArgMaxGrad, _ArgMinGrad, _FloorDivGrad,
 # _TruncateDivGrad, _FloorGrad, _CeilGrad, _RoundGrad, _RintGrad)
@@ -28,7 +28,7 @@ KEEP_VALUES = RISKY | SATURATING | RELUS | {"ClipByValue", "Maximum", "Minimum"}
 PASS_THROUGH = frozenset({"Identity", "Reshape", "ExpandDims", "Squeeze", "IdentityN", "Cast"})
 
 
-@lru_cache(maxsize=None)
+@cache
 def gradient_kind(op_type: str) -> str:
     """'ok', 'none' (tf.no_gradient or a gradient returning None), 'zero', 'missing' (no entry), 'python'."""
     if op_type in PYTHON_FUNCTIONS:

@@ -16,7 +16,7 @@ from gradtutor.evidence.graph import Exit
 class Reach:
     """How a node was reached: from `parent` by `op`; `via` is None (data) or ("state"|"exit", op or Exit)."""
 
-    __slots__ = ("parent", "op", "via", "through_gradient")
+    __slots__ = ("op", "parent", "through_gradient", "via")
 
     def __init__(self, parent, op, via, through_gradient):
         self.parent, self.op, self.via, self.through_gradient = parent, op, via, through_gradient

@@ -39,7 +39,8 @@ def display(findings: list[dict], gradient_calls: int = 1) -> None:
 
     if "ipykernel" in sys.modules:
         try:
-            from IPython.display import HTML, display as show
+            from IPython.display import HTML
+            from IPython.display import display as show
 
             show(HTML(report.as_html(findings, gradient_calls)))
             return

@@ -7,7 +7,6 @@ def register(ipython) -> None:
 
     def explain(line, cell):
         with explaining():
-            result = ipython.run_cell(cell, store_history=False)
-        return None
+            ipython.run_cell(cell, store_history=False)
 
     ipython.register_magic_function(explain, magic_kind="cell", magic_name="explain")

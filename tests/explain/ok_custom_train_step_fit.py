@@ -4,16 +4,23 @@ import numpy as np
 import tensorflow as tf
 import keras
 
+loss_tracker = keras.metrics.Mean(name="loss")
+
 
 class CustomModel(keras.Model):
     def train_step(self, data):
         x, y = data
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
-            loss = tf.reduce_mean(tf.square(y - y_pred))
-        gradients = tape.gradient(loss, self.trainable_variables)
-        self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
-        return {"loss": loss}
+            loss = keras.losses.mean_squared_error(y, y_pred)
+        trainable_vars = self.trainable_variables
+        self.optimizer.apply_gradients(zip(tape.gradient(loss, trainable_vars), trainable_vars))
+        loss_tracker.update_state(loss)
+        return {"loss": loss_tracker.result()}
+
+    @property
+    def metrics(self):
+        return [loss_tracker]
 
 
 inputs = keras.Input(shape=(32,))

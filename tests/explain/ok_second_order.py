@@ -2,12 +2,15 @@
 # expect: clean
 import tensorflow as tf
 
-x = tf.constant(5.0)
-with tf.GradientTape() as g:
-    g.watch(x)
-    with tf.GradientTape() as gg:
-        gg.watch(x)
-        y = x * x
-    dy_dx = gg.gradient(y, x)
-d2y_dx2 = g.gradient(dy_dx, x)
-print(dy_dx, d2y_dx2)
+
+def second_derivative(f, x):
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            value = f(x)
+        slope = inner.gradient(value, x)
+    return slope, outer.gradient(slope, x)
+
+
+print(second_derivative(lambda t: t ** 3, tf.constant(5.0)))
