@@ -15,7 +15,8 @@ import weakref
 from gradtutor.evidence import opfacts
 from gradtutor.evidence.frames import user_frame
 
-LOG_SIZE = 200_000
+LOG_SIZE = 100_000  # ops remembered (a few hundred training steps of a small model)
+KEPT_VALUES = 2_000  # ops whose values are kept: the most recent ones only, so memory stays bounded
 SWEEP_EVERY = 20_000
 
 
@@ -68,6 +69,7 @@ class Graph:
         self.nodes: dict[int, Node] = {}
         self.log: collections.deque = collections.deque(maxlen=LOG_SIZE)
         self.recording_tapes: list = []  # TapeInfo of the tapes recording now
+        self.kept: collections.deque = collections.deque()  # ops holding values, oldest first
         self._since_sweep = 0
 
     # ---------------------------------------------------------------- nodes
@@ -103,6 +105,9 @@ class Graph:
             op.tapes = tuple(self.recording_tapes)
             if op_type in opfacts.KEEP_VALUES:
                 op.values = (tuple(inputs), tuple(outputs))
+                self.kept.append(op)
+                if len(self.kept) > KEPT_VALUES:
+                    self.kept.popleft().values = None
         self.log.append(op)
         self._since_sweep += 1
         if self._since_sweep > SWEEP_EVERY:

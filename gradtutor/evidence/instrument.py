@@ -83,6 +83,7 @@ def install(record) -> None:
     _patch_tf_functions(record, tf)
     _patch_numpy(record, tensor_class)
     _patch_fast_path(record)
+    _patch_tf_function(record)
     record.eager_functions = tf.config.functions_run_eagerly()
     tf.config.run_functions_eagerly(True)
     op_callbacks.add_op_callback(graph.callback)
@@ -170,6 +171,28 @@ def _patch_fast_path(record) -> None:
         return fast(*args)
 
     pywrap_tfe.TFE_Py_FastPathExecute = fast_path
+
+
+def _patch_tf_function(record) -> None:
+    """tf.function code runs eagerly while recording, except a function that calls tf.gradients (graph-only)."""
+    import tensorflow as tf
+    from tensorflow.python.eager.polymorphic_function import polymorphic_function
+
+    function_class = polymorphic_function.Function
+    call = function_class.__call__
+    record.originals.append((function_class, {"__call__": call}))
+
+    def __call__(function, *args, **kwargs):
+        code = getattr(function._python_function, "__code__", None)
+        if code is None or "gradients" not in code.co_names or not tf.config.functions_run_eagerly():
+            return call(function, *args, **kwargs)
+        tf.config.run_functions_eagerly(False)
+        try:
+            return call(function, *args, **kwargs)
+        finally:
+            tf.config.run_functions_eagerly(True)
+
+    function_class.__call__ = functools.wraps(call)(__call__)
 
 
 def _patch_tf_functions(record, tf) -> None:

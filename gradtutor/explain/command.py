@@ -75,6 +75,9 @@ def cmd_explain(args) -> int:
     sys.stdout.flush()
     if args.html:
         args.html.write_text(report.as_html(findings, payload.get("gradient_calls", 0)), encoding="utf-8")
+    if payload.get("died"):
+        print(f"gradtutor explain: {args.script} ended before its findings could be collected "
+              f"(exit code {code}); run it with `python {args.script}` to see why", file=sys.stderr)
     if args.json:
         print(report.as_json(findings, code), flush=True)
     else:
