@@ -87,3 +87,14 @@ def test_the_cell_magic(capsys):
               "g = t.gradient(y, x)\n")
     assert shell.namespace["g"] is None
     assert "[unwatched]" in capsys.readouterr().out
+
+
+def test_a_clip_that_clips_everything_is_saturation():
+    v = tf.Variable(tf.ones((3,)))
+    with evidence.recording() as record:
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(tf.clip_by_value(v * 5.0, 0.0, 1.0))
+        assert not tape.gradient(y, v).numpy().any()
+    [finding] = evidence.analyse(record)
+    assert (finding["cause"], finding["symptom"], finding["sources"]) == ("saturation", "zeros", ["v"])
+    assert "clip_by_value" in finding["broke_at"]["code"]

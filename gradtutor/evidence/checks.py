@@ -80,7 +80,7 @@ def _name(source, index) -> str:
             for name, value in scope.items():
                 if value is source and not name.startswith("_"):
                     return name
-    name = getattr(source, "name", None)
+    name = getattr(source, "path", None) or getattr(source, "name", None)  # a Keras 3 variable has a path
     if name and hasattr(source, "trainable"):  # a variable
         return str(name).split(":")[0]
     shape = getattr(source, "shape", None)
@@ -91,6 +91,11 @@ def _tape_error(record, info, call, frame, error) -> None:
     text = str(error)
     if isinstance(error, RuntimeError) and "persistent" in text:
         record.add(call, frame, [], "tape-reused", info.gradient_frame or frame, "error", {"error": text})
+    elif isinstance(error, AttributeError) and "_id" in text:  # a numpy value passed as target or source
+        from gradtutor.evidence.graph import Exit
+
+        left = next((item for item in reversed(record.graph.log) if isinstance(item, Exit)), None)
+        record.add(call, frame, [], "leaves-tensorflow", left.frame if left else frame, "error", {"error": text})
     elif isinstance(error, LookupError) and "gradient" in text.lower():
         op = next((op for op in reversed(record.graph.log)
                    if getattr(op, "type", None) and op.type in text and info in op.tapes), None)

@@ -34,6 +34,10 @@ def evidence_at(op) -> str | None:
         return "non-finite"
     if out.size and not np.isfinite(out).all():
         return "non-finite"
+    if op.type == "ClipByValue" and out.size and _clipped_everywhere(inputs):
+        return "saturation"  # e.g. a crossentropy clipping probabilities to [eps, 1 - eps]
+    if op.type in ("Maximum", "Minimum") and out.size and _bound_everywhere(op.type, inputs):
+        return "saturation"  # clip_by_value is Minimum(Maximum(x, low), high): x clipped everywhere
     if op.type in ("Relu", "Relu6"):
         return "dead-relu" if out.size and not out.any() else None
     if op.type == "Sigmoid" and out.size and (np.minimum(out, 1 - out) <= SATURATED).all():
@@ -57,3 +61,22 @@ def _zero_sensitive(op_type, inputs) -> bool:
         return False
     bad = -1.0 if op_type == "Log1p" else 0.0
     return bool(value.size and (value == bad).any() if op_type != "Log" else (value <= 0).any())
+
+
+def _clipped_everywhere(inputs) -> bool:
+    """Every element of a clip_by_value's input lies outside its bounds: the slope is zero everywhere."""
+    values = [kept_value(t) for t in inputs[:3]]
+    if any(v is None for v in values):
+        return False
+    x, low, high = values
+    return bool(((x < low) | (x > high)).all())
+
+
+def _bound_everywhere(op_type, inputs) -> bool:
+    """maximum(x, bound) / minimum(x, bound) with a scalar bound that wins for every element of x."""
+    if len(inputs) != 2:
+        return False
+    x, bound = kept_value(inputs[0]), kept_value(inputs[1])
+    if x is None or bound is None or bound.size != 1 or x.size < 1 or x.dtype.kind != "f":
+        return False
+    return bool((x < bound).all() if op_type == "Maximum" else (x > bound).all())

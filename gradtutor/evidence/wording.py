@@ -36,8 +36,9 @@ TEXT = {
                     "(tape.jacobian for every class)")),
     "non-finite": ("a NaN or inf appeared on the path here (an unsafe tf.where branch, sqrt/log/division at 0)",
                    "make the op safe where its input can be 0, e.g. a second tf.where on the input itself"),
-    "saturation": ("the activation is saturated here, so its slope rounds to zero",
-                   "compute the loss on logits (from_logits=True) or keep pre-activations small"),
+    "saturation": (("the op is saturated or clipped here (a sigmoid, tanh or softmax at its limits, a clip_by_value), "
+                   "so its slope rounds to zero"),
+                   "compute the loss on logits (from_logits=True), keep pre-activations small, or clip less"),
     "dead-relu": ("every ReLU output here is zero, so no gradient passes",
                   "check the initialisation and inputs, or use a LeakyReLU"),
     "tape-reused": (("a non-persistent tape was asked for a gradient a second time (its first use is the line "

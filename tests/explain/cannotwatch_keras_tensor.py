@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/104521
 # expect: cause=cannot-watch line=11
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 inputs = keras.Input((4,))
 model = keras.Model(inputs, keras.layers.Dense(2)(inputs))

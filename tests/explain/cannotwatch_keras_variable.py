@@ -1,7 +1,7 @@
 # source: https://github.com/keras-team/keras/issues/19874
 # expect: cause=cannot-watch line=11
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 layer = keras.layers.Dense(3)
 r = tf.random.normal((2, 1))

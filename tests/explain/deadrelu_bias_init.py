@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/35585
 # expect: cause=dead-relu line=12
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 model = keras.Sequential([
     keras.Input((6,)),

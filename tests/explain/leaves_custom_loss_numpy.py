@@ -1,8 +1,8 @@
 # source: https://github.com/tensorflow/tensorflow/issues/36596
 # expect: cause=leaves-tensorflow line=11
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 model = keras.Sequential([keras.Input((6,)), keras.layers.Dense(3)])
 

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/42984
 # expect: cause=leaves-tensorflow line=11
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(4), keras.layers.Dense(1)])
 batches = [(tf.random.normal((3, 2)), tf.random.normal((3, 1))) for _ in range(2)]

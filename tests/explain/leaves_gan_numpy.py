@@ -1,8 +1,8 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31919
 # expect: cause=leaves-tensorflow line=24
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 G = keras.Sequential([keras.Input((1,)), keras.layers.Dense(8, activation="elu"), keras.layers.Dense(10)])
 D = keras.Sequential([keras.Input((4,)), keras.layers.Dense(8, activation="elu"), keras.layers.Dense(1, activation="sigmoid")])

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/34335
 # expect: cause=leaves-tensorflow line=23
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 
 class MetaModel(keras.Model):

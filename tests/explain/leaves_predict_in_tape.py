@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/38751
 # expect: cause=leaves-tensorflow line=10
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 encoder = keras.Sequential([keras.Input((16, 16, 3)), keras.layers.Conv2D(4, 3), keras.layers.GlobalAveragePooling2D()])
 

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/1511
 # expect: cause=no-gradient-op line=11
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 model = keras.Sequential([keras.Input((5,)), keras.layers.Dense(3)])
 x = tf.random.normal((8, 5))

@@ -1,7 +1,7 @@
 # source: https://markaicode.com/custom-gradients-non-differentiable-losses
 # expect: cause=no-gradient-op line=8
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 
 def problematic_loss(y_true, y_pred):

@@ -1,8 +1,8 @@
 # source: https://github.com/tensorflow/tensorflow/issues/43258
 # expect: cause=no-gradient-op line=16
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 model = keras.Sequential([keras.Input((10,)), keras.layers.Dense(16, activation="relu"), keras.layers.Dense(4)])
 optimizer = keras.optimizers.Adam(1e-3)

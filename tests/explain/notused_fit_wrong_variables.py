@@ -1,8 +1,8 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31265
 # expect: cause=not-used line=23
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 
 class TwoHeads(keras.Model):
@@ -19,7 +19,7 @@ class TwoHeads(keras.Model):
     def train_step(self, data):
         x, y = data
         with tf.GradientTape() as tape:
-            a, b = self(x, training=True)
+            a, _ = self(x, training=True)
             loss = tf.reduce_mean(tf.square(a - y))
         grads = tape.gradient(loss, self.head_b.trainable_variables)
         self.optimizer.apply_gradients(zip(grads, self.head_b.trainable_variables))

@@ -1,7 +1,7 @@
 # source: https://github.com/remigenet/TKAT/issues/8
 # expect: cause=not-used line=19
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 
 class Scaled(keras.layers.Layer):

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31919
 # expect: cause=not-used line=14
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 generator = keras.Sequential([keras.Input((4,)), keras.layers.Dense(8, activation="relu"), keras.layers.Dense(2)])
 discriminator = keras.Sequential([keras.Input((2,)), keras.layers.Dense(8, activation="relu"), keras.layers.Dense(1)])

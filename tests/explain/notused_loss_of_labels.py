@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/43258
 # expect: cause=not-used line=12
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
 x = tf.random.normal((4, 3))

@@ -1,8 +1,8 @@
 # source: https://keras.io/guides/custom_train_step_in_tensorflow/
 # expect: clean
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 loss_tracker = keras.metrics.Mean(name="loss")
 

@@ -1,7 +1,7 @@
 # source: https://www.tensorflow.org/tutorials/generative/dcgan
 # expect: clean
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 generator = keras.Sequential([keras.Input((8,)), keras.layers.Dense(16, activation="relu"), keras.layers.Dense(4)])
 discriminator = keras.Sequential([keras.Input((4,)), keras.layers.Dense(16, activation="relu"), keras.layers.Dense(1)])

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/57392
 # expect: clean
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 model = keras.Sequential([keras.Input((6, 3)), keras.layers.LSTM(8), keras.layers.Dense(1)])
 optimizer = keras.optimizers.Adam(1e-3)

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31264
 # expect: clean
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 model = keras.Sequential([keras.Input((28, 28)), keras.layers.Flatten(), keras.layers.Dense(10)])
 loss_object = keras.losses.SparseCategoricalCrossentropy(from_logits=True)

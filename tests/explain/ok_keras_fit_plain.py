@@ -1,7 +1,7 @@
 # source: https://keras.io/guides/training_with_built_in_methods/
 # expect: clean
-import numpy as np
 import keras
+import numpy as np
 
 model = keras.Sequential([keras.Input((5,)), keras.layers.Dense(8, activation="relu"), keras.layers.Dense(1)])
 model.compile(optimizer="adam", loss="mse")

@@ -1,8 +1,8 @@
 # source: https://github.com/tensorflow/tensorflow/issues/36192
 # expect: clean
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(8, activation="tanh"), keras.layers.Dense(1)])
 optimizer = keras.optimizers.SGD(0.05)

@@ -1,7 +1,7 @@
 # source: https://www.tensorflow.org/guide/mixed_precision
 # expect: clean
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 keras.mixed_precision.set_global_policy("mixed_float16")
 model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(16, activation="relu"),

@@ -1,7 +1,7 @@
 # source: https://github.com/keras-team/keras/issues/19874
 # expect: clean
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 net = keras.Sequential([keras.Input((1,)), keras.layers.Dense(16, activation="tanh"), keras.layers.Dense(1)])
 optimizer = keras.optimizers.Adam(1e-3)

@@ -1,8 +1,8 @@
 # source: https://github.com/tensorflow/tensorflow/issues/54417 (seed 000 under Keras 3, initial_state honoured)
 # expect: clean
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 batch_size, input_length = 4, 5
 embedding = keras.layers.Embedding(30, 8)

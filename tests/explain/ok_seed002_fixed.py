@@ -1,8 +1,8 @@
 # source: shared/seeds/002 ("GradientTape with Keras returns 0"), the answers' fixes
 # expect: clean
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 input_ = keras.Input(shape=(28, 28))
 flat = keras.layers.Flatten()(input_)

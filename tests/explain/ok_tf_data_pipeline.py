@@ -1,8 +1,8 @@
 # source: https://theneuralbase.com/tensorflow/learn/intermediate/when-custom-loops-beat-model-fit/
 # expect: clean
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 np.random.seed(42)
 X_train = np.random.randn(100, 10).astype(np.float32)

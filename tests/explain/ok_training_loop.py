@@ -1,8 +1,8 @@
 # source: https://keras.io/guides/writing_a_training_loop_from_scratch/
 # expect: clean
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 model = keras.Sequential([keras.Input((10,)), keras.layers.Dense(16, activation="relu"), keras.layers.Dense(3)])
 optimizer = keras.optimizers.Adam(1e-3)

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/54417 (the vanishing dh_t/dh_0 is real, not a bug)
 # expect: clean
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 keras.utils.set_random_seed(0)
 rnn = keras.layers.SimpleRNN(8, return_sequences=True)

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31265
 # expect: cause=outside-tape line=12
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(8, activation="relu"), keras.layers.Dense(1)])
 optimizer = keras.optimizers.SGD(0.01)

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/40652
 # expect: cause=outside-tape line=10
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 v = tf.random.normal((2, 5, 3))
 lstm = keras.layers.LSTM(8)

@@ -1,8 +1,8 @@
 # source: shared/seeds/002 ("GradientTape with Keras returns 0"), answer 2: index inside the tape
 # expect: cause=outside-tape line=16
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 np.random.seed(0)
 input_ = keras.Input(shape=(28, 28))

@@ -1,7 +1,7 @@
 # source: https://github.com/krasserm/super-resolution/issues/41
 # expect: cause=outside-tape line=16
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 generator = keras.Sequential([keras.Input((8, 8, 3)), keras.layers.Conv2D(3, 3, padding="same")])
 optimizer = keras.optimizers.Adam(1e-4)

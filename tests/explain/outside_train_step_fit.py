@@ -1,8 +1,8 @@
 # source: https://github.com/tensorflow/tensorflow/issues/42984
 # expect: cause=outside-tape line=13
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 
 class Regressor(keras.Model):

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/34335
 # expect: cause=variable-replaced line=10
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 layer = keras.layers.Dense(3)
 x = tf.random.normal((4, 2))

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/35585
 # expect: cause=saturation line=16
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 logits_layer = keras.layers.Dense(1, kernel_initializer=keras.initializers.Constant(10.0))
 x = tf.ones((8, 4)) * 3.0

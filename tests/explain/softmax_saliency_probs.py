@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/36596
 # expect: cause=softmax-sum line=12
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 classifier = keras.Sequential([
     keras.Input((8, 8, 1)), keras.layers.Conv2D(4, 3, activation="relu"), keras.layers.Flatten(),

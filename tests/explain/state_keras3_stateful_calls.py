@@ -1,8 +1,8 @@
 # source: https://github.com/tensorflow/tensorflow/issues/32299
 # expect: cause=state-breaks-path line=11
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 rnn = keras.layers.GRU(4, return_sequences=True, stateful=True)
 chunk1 = tf.Variable(np.random.rand(1, 3, 2).astype("float32"))

@@ -1,7 +1,7 @@
 # source: https://newbe.dev/training-a-tf-keras-model-with-a-basic-low-level-tensorflow-training-loop-doesn-t-work
 # expect: cause=stop-gradient line=10
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 q_net = keras.Sequential([keras.Input((4,)), keras.layers.Dense(16, activation="relu"), keras.layers.Dense(2)])
 states = tf.random.normal((8, 4))

@@ -1,7 +1,7 @@
 # source: https://github.com/manicman1999/StyleGAN2-Tensorflow-2.0/issues/14
 # expect: cause=tape-reused line=19
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 G = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)])
 D = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31265
 # expect: cause=tape-reused line=14
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 encoder = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
 decoder = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4)])

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/38751
 # expect: cause=unwatched line=8
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4), keras.layers.Dense(1)])
 x = tf.random.normal((2, 8))

@@ -1,8 +1,8 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31264
 # expect: cause=unwatched line=14
+import keras
 import numpy as np
 import tensorflow as tf
-import keras
 
 model = keras.Sequential([keras.Input((28, 28)), keras.layers.Flatten(), keras.layers.Dense(10)])
 loss_object = keras.losses.SparseCategoricalCrossentropy(from_logits=True)

@@ -1,7 +1,7 @@
 # source: https://github.com/tensorflow/tensorflow/issues/34335
 # expect: cause=wrong-tape line=12
-import tensorflow as tf
 import keras
+import tensorflow as tf
 
 model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(3)])
 x = tf.random.normal((4, 2))
