@@ -151,7 +151,7 @@ def _flat(graph, reached, snode, tnodes, symptom):
         for op in ops:
             if evidence_at(op) == "non-finite":
                 return "non-finite", op.frame, {"op": op.type}
-        return "non-finite", tnodes[0].frame if tnodes else None, {}
+        return None  # every forward value was finite: an overflow of the backward pass (loss scaling skips it)
     target = tnodes[0] if tnodes else None
     softmax = _softmax_output(target)
     if softmax is not None and target.shape and int(np.prod(target.shape)) > 1:

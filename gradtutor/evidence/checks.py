@@ -62,6 +62,8 @@ def _call(record, tape, call, target, sources, original):
             continue
         record.seen[key] = 1
         cause = analysis.diagnose(record, info, flat_targets, source, found)
+        if cause is not None and cause[0] == "not-used" and found == "zeros":
+            continue  # unconnected_gradients=ZERO asked for zeros where there is no path
         if cause is not None:
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
     return result
