@@ -1,8 +1,9 @@
 """`gradtutor explain` overhead on a 200-step custom training loop (a Dense network, Adam, numpy batches).
 
 The loop's own time is measured inside the script (TensorFlow's import is the same either way and
-is left out), once run as `python train.py` and once as `gradtutor explain train.py`; the best of
-three runs of each.
+is left out), once run as `python train.py` and once as `gradtutor explain train.py`, alternately,
+the best of three runs of each. The time is the process's CPU time over the loop: on a machine
+shared with other work, wall time swings by 2× from one run to the next, CPU time much less.
 
 Prints: explain overhead: R× (script alone S s, under explain E s)
 """
@@ -41,13 +42,13 @@ def step(x, y):
 
 
 step(x_all[:32], y_all[:32])  # build the model and the optimizer first
-started = time.perf_counter()
+started = time.process_time()
 for i in range({STEPS}):
     j = (i * 32) % 1024
     loss = step(x_all[j:j + 32], y_all[j:j + 32])
     if i % 50 == 0:
         print("step", i, "loss", float(loss))
-print("LOOP", time.perf_counter() - started)
+print("LOOP", time.process_time() - started)
 '''
 
 

@@ -41,7 +41,10 @@ class Node:
         self.op, self.seq, self.frame = op, seq, frame
         self.ref = weakref.ref(tensor)
         self.dtype = tensor.dtype
-        self.shape = tuple(tensor.shape) if tensor.shape.rank is not None else None
+        try:
+            self.shape = tensor._shape_tuple()  # an eager tensor's shape, without building a TensorShape
+        except (AttributeError, ValueError):
+            self.shape = None
 
     @property
     def is_resource(self) -> bool:

@@ -163,10 +163,18 @@ def _patch_fast_path(record) -> None:
     fast = pywrap_tfe.TFE_Py_FastPathExecute
     record.originals.append((pywrap_tfe, {"TFE_Py_FastPathExecute": fast}))
 
+    is_variable_type: dict = {}  # type -> is it a resource variable (isinstance through the ABC is slow)
+
+    def variable(value) -> bool:
+        kind = type(value)
+        found = is_variable_type.get(kind)
+        if found is None:
+            found = is_variable_type[kind] = issubclass(kind, BaseResourceVariable)
+        return found
+
     def fast_path(*args):
         for arg in args:
-            if isinstance(arg, BaseResourceVariable) or (
-                    type(arg) in (list, tuple) and any(isinstance(a, BaseResourceVariable) for a in arg)):
+            if variable(arg) or (type(arg) in (list, tuple) and any(variable(a) for a in arg)):
                 raise core._FallbackException("gradtutor: read the variable in Python")
         return fast(*args)
 
