@@ -7,6 +7,14 @@ In-process, around any call (the course's checker uses it the same way):
         value = fn(*args)
     findings = evidence.analyse(record)   # [{"cause": "outside-tape", "broke_at": {...}, ...}]
 
+For the checker's child: wrap the learner's call in `recording()` (it must already have
+imported TensorFlow), put `analyse(record)` into the child's JSON result next to the
+returned values, and let the parent pick the first finding whose symptom matches what the
+comparison found (None → "none", zeros → "zeros"/"tiny", NaN → "nonfinite") for its cause
+id and its "why" line. Cells compiled under a label (not a real file) count as user code;
+put their source into `linecache` under that label so `broke_at["code"]` is filled. While
+recording, `tf.function`s run eagerly; everything is put back when the block ends.
+
 Modules: frames (which stack frame is user code), graph (the op callback's record of
 tensors and ops), instrument (installing and removing the patches), checks (each
 tape call and its result), paths (how tensors depend on a source), analysis (cause
@@ -16,9 +24,32 @@ registry), wording (one sentence and one fix per cause). No printing, no CLI.
 from __future__ import annotations
 
 import contextlib
+from typing import TypedDict
 
 from gradtutor.evidence import wording
 from gradtutor.evidence.frames import where
+
+
+class Place(TypedDict):
+    file: str
+    line: int
+    code: str
+
+
+class Finding(TypedDict):
+    """One gradient that came back wrong (or one error a tape raised), as `analyse` returns it (plain JSON)."""
+
+    file: str | None  # where the gradient was asked (the innermost user frame)
+    line: int | None
+    call: str  # gradient, jacobian, batch_jacobian, watch, tf.gradients
+    sources: list[str]  # the names the user's code gives the sources, else a description
+    cause: str  # a protocol.Cause value
+    symptom: str  # none, zeros, tiny, nonfinite, error
+    broke_at: Place | None  # the line where the path broke
+    message: str
+    fix: str
+    count: int  # how many times the same call went wrong the same way
+    facts: dict[str, str]
 
 
 class Record:
@@ -63,7 +94,7 @@ def recording():
         instrument.uninstall(record)
 
 
-def analyse(record: Record) -> list[dict]:
+def analyse(record: Record) -> list[Finding]:
     """The findings, as plain JSON-ready dicts (file, line, call, sources, cause, broke_at, message, fix, …)."""
     return [{k: v for k, v in finding.items() if not k.startswith("_")} for finding in record.findings]
 
