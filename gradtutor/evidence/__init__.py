@@ -23,6 +23,7 @@ registry), wording (one sentence and one fix per cause). No printing, no CLI.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 from typing import TypedDict
 
@@ -59,7 +60,7 @@ class Record:
         from gradtutor.evidence.graph import Graph
 
         self.graph = Graph()
-        self.tapes: list = []
+        self.tapes: collections.deque = collections.deque(maxlen=64)  # the tapes used most recently
         self.findings: list[dict] = []
         self.seen: dict = {}
         self.busy = 0
