@@ -7,7 +7,7 @@ import os
 
 CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobian": "tape.batch_jacobian",
          "watch": "tape.watch", "tf.gradients": "tf.gradients"}
-GUIDE = "https://gradtutor.readthedocs.io/why-is-my-gradient-none/"
+GUIDE = "the docs' guide “Why is my gradient None?”, section Cause ids"
 
 
 def _short(path: str | None) -> str:
@@ -37,16 +37,16 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
             out.append(f"  the path broke at {escape(_short(broke['file']))}:{broke['line']}:  "
                        f"[cyan]{escape(broke['code'])}[/cyan]")
         out.append(f"  fix: {escape(finding['fix'])}")
+    ended = f"; {name} itself exited with code {script_exit}" if script_exit else ""
     if findings:
-        out.append(f"{len(findings)} problem{'s' if len(findings) != 1 else ''} found in {name}; "
-                   f"each cause is explained in the guide: {GUIDE}#cause-ids")
+        out.append(f"{len(findings)} problem{'s' if len(findings) != 1 else ''} found in {name}{ended}; "
+                   f"each cause is explained in {GUIDE}")
     elif not gradient_calls:
-        out.append(f"[dim]gradtutor explain: {name} asked TensorFlow for no gradient, so there was nothing to check.[/dim]")
+        out.append(f"gradtutor explain: {name} asked TensorFlow for no gradient, so there was nothing to check"
+                   f"{ended}.")
     else:
         out.append(f"[green]✓[/green] every gradient {name} asked for came back fine "
-                   f"({gradient_calls} call{'s' if gradient_calls != 1 else ''} checked).")
-    if script_exit:
-        out.append(f"[yellow]![/yellow] {name} itself exited with code {script_exit}; the report covers what ran before.")
+                   f"({gradient_calls} call{'s' if gradient_calls != 1 else ''} checked){ended}.")
     return out
 
 
