@@ -124,7 +124,7 @@ def _patch_exits(graph, tensor_class, saved) -> None:
 
 
 class _Ufunc:
-    """A numpy ufunc that notes tensors passed to it (their values leave TensorFlow), then runs as it was."""
+    """A numpy ufunc or converter that notes the tensors passed to it (their values leave TensorFlow), then runs."""
 
     def __init__(self, graph, tensor_class, ufunc):
         self._graph, self._tensor_class, self._ufunc = graph, tensor_class, ufunc
@@ -132,19 +132,24 @@ class _Ufunc:
 
     def __call__(self, *args, **kwargs):
         for arg in args:
-            if isinstance(arg, self._tensor_class):
-                self._graph.exit(arg, f"np.{self._ufunc.__name__}")
+            for item in (arg if type(arg) in (list, tuple) else (arg,)):
+                if isinstance(item, self._tensor_class):
+                    self._graph.exit(item, f"np.{self._ufunc.__name__}")
         return self._ufunc(*args, **kwargs)
 
     def __getattr__(self, name):  # reduce, accumulate, nin, …
         return getattr(self._ufunc, name)
 
 
+CONVERTERS = ("array", "asarray", "asanyarray", "ascontiguousarray")  # C functions: no __array_function__
+
+
 def _patch_numpy(record, tensor_class) -> None:
-    """np.log(t), np.exp(t), …: numpy reads a tensor through the buffer protocol, which nothing sees."""
+    """np.log(t), np.array(t), …: numpy reads a tensor through the buffer protocol, which nothing sees."""
     import numpy as np
 
     names = [name for name in dir(np) if not name.startswith("_") and isinstance(getattr(np, name), np.ufunc)]
+    names += [name for name in CONVERTERS if hasattr(np, name)]
     record.originals.append((np, {name: getattr(np, name) for name in names}))
     for name in names:
         setattr(np, name, _Ufunc(record.graph, tensor_class, getattr(np, name)))
