@@ -22,3 +22,18 @@ def prestart() -> None:
         _prestart()
     except Exception:  # noqa: BLE001 - a head start is an optimisation, never a failure
         pass
+
+
+def load_ipython_extension(ipython) -> None:
+    """`%load_ext gradtutor`: registers the `%%explain` cell magic."""
+    from gradtutor.explain import load_ipython_extension as load
+
+    load(ipython)
+
+
+def __getattr__(name):
+    if name == "explain":  # `with gradtutor.explain(): ...` (the package is callable)
+        import importlib
+
+        return importlib.import_module("gradtutor.explain")
+    raise AttributeError(f"module 'gradtutor' has no attribute {name!r}")

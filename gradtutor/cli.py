@@ -63,10 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     for name, verb in verbs.choices.items():
         verb.set_defaults(func=VERBS[name])
     # `grade` and `classroom init` live in gradtutor.classroom, which imports nbgrader only when they run.
-    from gradtutor import classroom, dev
+    from gradtutor import classroom, dev, explain
 
     classroom.add_verbs(verbs)
     dev.add_verbs(verbs)  # course authoring: `dev check`, `dev new-lesson`
+    explain.add_verbs(verbs)  # anyone's script: `gradtutor explain train.py`
     return parser
 
 

@@ -1,0 +1,103 @@
+"""The evidence layer: record what TensorFlow ran around a tape, and say why a gradient came back wrong.
+
+In-process, around any call (the course's checker uses it the same way):
+
+    from gradtutor import evidence
+    with evidence.recording() as record:
+        value = fn(*args)
+    findings = evidence.analyse(record)   # [{"cause": "outside-tape", "broke_at": {...}, ...}]
+
+For the checker's child: wrap the learner's call in `recording()` (it must already have
+imported TensorFlow), put `analyse(record)` into the child's JSON result next to the
+returned values, and let the parent pick the first finding whose symptom matches what the
+comparison found (None → "none", zeros → "zeros"/"tiny", NaN → "nonfinite") for its cause
+id and its "why" line. Cells compiled under a label (not a real file) count as user code;
+put their source into `linecache` under that label so `broke_at["code"]` is filled. While
+recording, `tf.function`s run eagerly; everything is put back when the block ends.
+
+Modules: frames (which stack frame is user code), graph (the op callback's record of
+tensors and ops), instrument (installing and removing the patches), checks (each
+tape call and its result), paths (how tensors depend on a source), analysis (cause
+and break line), values (what kept values say), opfacts (TensorFlow's gradient
+registry), wording (one sentence and one fix per cause). No printing, no CLI.
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+from typing import TypedDict
+
+from gradtutor.evidence import wording
+from gradtutor.evidence.frames import where
+
+
+class Place(TypedDict):
+    file: str
+    line: int
+    code: str
+
+
+class Finding(TypedDict):
+    """One gradient that came back wrong (or one error a tape raised), as `analyse` returns it (plain JSON)."""
+
+    file: str | None  # where the gradient was asked (the innermost user frame)
+    line: int | None
+    call: str  # gradient, jacobian, batch_jacobian, watch, tf.gradients
+    sources: list[str]  # the names the user's code gives the sources, else a description
+    cause: str  # a protocol.Cause value
+    symptom: str  # none, zeros, tiny, nonfinite, error
+    broke_at: Place | None  # the line where the path broke
+    message: str
+    fix: str
+    count: int  # how many times the same call went wrong the same way
+    facts: dict[str, str]
+
+
+class Record:
+    """What one recording saw: the op graph, the tapes, and the findings so far."""
+
+    def __init__(self):
+        from gradtutor.evidence.graph import Graph
+
+        self.graph = Graph()
+        self.tapes: collections.deque = collections.deque(maxlen=64)  # the tapes used most recently
+        self.findings: list[dict] = []
+        self.seen: dict = {}
+        self.busy = 0
+        self.originals: list = []
+        self.eager_functions = False
+        self.gradient_calls = 0
+
+    def add(self, call, frame, sources, cause, broke_frame, symptom, facts) -> None:
+        key = (call, frame, tuple(sources), cause, broke_frame)
+        for finding in self.findings:
+            if finding["_key"] == key:
+                finding["count"] += 1
+                return
+        self.findings.append({
+            "_key": key, "file": frame[0] if frame else None, "line": frame[1] if frame else None,
+            "call": call, "sources": list(sources), "cause": cause, "symptom": symptom,
+            "broke_at": where(broke_frame), "message": wording.message(cause, symptom, sources),
+            "fix": wording.fix(cause), "count": 1, "facts": {k: str(v) for k, v in facts.items()},
+        })
+
+
+@contextlib.contextmanager
+def recording():
+    """Instrument TensorFlow's tapes for the block; everything is put back on the way out."""
+    from gradtutor.evidence import instrument
+
+    record = Record()
+    instrument.install(record)
+    try:
+        yield record
+    finally:
+        instrument.uninstall(record)
+
+
+def analyse(record: Record) -> list[Finding]:
+    """The findings, as plain JSON-ready dicts (file, line, call, sources, cause, broke_at, message, fix, …)."""
+    return [{k: v for k, v in finding.items() if not k.startswith("_")} for finding in record.findings]
+
+
+__all__ = ["Record", "analyse", "recording"]

@@ -1,0 +1,176 @@
+"""From what ran to a cause: why one gradient came back None, zero or non-finite, and the line where the path broke.
+
+`diagnose` is called while the tensors are still alive, right after a bad gradient;
+it returns (cause id, broke_at frame, facts) or None when the evidence names no cause.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gradtutor.evidence import opfacts, paths
+from gradtutor.evidence.values import evidence_at, kept_value
+
+
+def tf_object(source):
+    """A keras.Variable's tf.Variable; anything else as it is."""
+    import tensorflow as tf
+
+    if isinstance(source, (tf.Variable, tf.Tensor)):
+        return source
+    value = getattr(source, "value", None)
+    return value if isinstance(value, tf.Variable) else source
+
+
+def diagnose(record, info, targets, source, symptom):
+    import tensorflow as tf
+
+    graph = record.graph
+    source = tf_object(source)
+    is_variable = isinstance(source, tf.Variable)
+    if not (is_variable or tf.is_tensor(source)):
+        return None
+    snode = graph.node_of(source.handle if is_variable else source, info.frame)
+    tnodes = [graph.node_of(t, info.gradient_frame) for t in targets if tf.is_tensor(t)]
+    if source.dtype.is_integer or source.dtype.is_bool:
+        return "integer-path", snode.frame or info.frame, {}
+    found = _unwatched(record, info, source, snode, is_variable)
+    if found is not None:
+        return found
+    reached = paths.descendants(graph, snode)
+    hits = [n for n in tnodes if n in reached]
+    if not hits:
+        return _not_connected(graph, info, snode, tnodes, reached, is_variable)
+    steps = paths.path_back(reached, hits[0])
+    if symptom == "none" or symptom == "zeros" and _breaks(steps, info) is not None:
+        return _broken(steps, info, hits[0])
+    return _flat(graph, reached, snode, tnodes, symptom)
+
+
+def _unwatched(record, info, source, snode, is_variable):
+    tape = info.tape()
+    if is_variable:
+        handles = {id(v.handle) for v in (tape.watched_variables() if tape is not None else ())}
+        if id(source.handle) in handles:
+            return None
+        made = snode.frame if snode.op is not None else None
+        if not source.trainable:
+            return "unwatched", made or info.frame, {"why": "not trainable"}
+        if not info.watch_accessed:
+            return "unwatched", info.frame or made, {"why": "watch_accessed_variables=False"}
+        return None
+    if snode in info.watched or (snode.op is not None and info in snode.op.tapes):
+        return None
+    for other in record.tapes:
+        if other is not info and snode in other.watched:
+            return "wrong-tape", info.gradient_frame, {}
+    if snode.op is not None and _made_from_variable(snode):
+        return "variable-replaced", snode.frame, {}
+    return "unwatched", info.frame or snode.frame, {"why": "tensor"}
+
+
+def _made_from_variable(node, depth=2) -> bool:
+    """Computed from a variable of the same shape: the name of a variable now points at a tensor."""
+    frontier = [node]
+    for _ in range(depth):
+        frontier = [i for n in frontier if n.op is not None for i in n.op.inputs]
+        for n in frontier:
+            if n.op is not None and n.op.type == "ReadVariableOp" and n.shape == node.shape:
+                return True
+    return False
+
+
+def _not_connected(graph, info, snode, tnodes, reached, is_variable):
+    for node in tnodes:  # a target made from values that left TensorFlow (a constant from numpy or Python)
+        if node.op is None:
+            exit = paths.exits_before(graph, reached, node)
+            if exit is not None:
+                return "leaves-tensorflow", exit.frame, {}
+    if is_variable and tnodes and _copied_variable(graph, snode, tnodes):
+        return "variable-replaced", snode.frame, {}
+    return "not-used", tnodes[0].frame if tnodes else info.gradient_frame, {}
+
+
+def _copied_variable(graph, snode, tnodes) -> bool:
+    """The source variable was made from another variable's value, and the target reads that other one."""
+    read_by_target = {node.op.inputs[0] for node in paths.ancestors(tnodes, 0)
+                      if node.op is not None and node.op.type == "ReadVariableOp"}
+    for op in graph.log:
+        if getattr(op, "type", None) == "AssignVariableOp" and op.inputs and op.inputs[0] is snode:
+            made_from = paths.ancestors([op.inputs[1]], 0)
+            return any(n.op is not None and n.op.type == "ReadVariableOp" and n.op.inputs[0] in read_by_target
+                       for n in made_from)
+    return False
+
+
+def _breaks(steps, info):
+    """The step on which the path from the source breaks, as (cause, frame), or None.
+
+    First a value that left TensorFlow (the target's own history says so), then state (an assign,
+    an iterator, a tf.data dataset), then the first step from the source that the tape did not
+    record or cannot differentiate.
+    """
+    if steps and steps[-1][1].via is not None and steps[-1][1].via[0] == "exit":
+        return "leaves-tensorflow", steps[-1][1].via[1].frame
+    for node, reach in steps:
+        if reach.via is not None:
+            return ("state-breaks-path" if reach.via[0] == "state" else "leaves-tensorflow"), reach.via[1].frame
+        if reach.op is not None and any(out.dtype.name == "variant" for out in reach.op.outputs):
+            return "state-breaks-path", reach.op.frame  # into a tf.data dataset
+    for node, reach in steps:
+        op = reach.op
+        if op is None:
+            continue
+        if info not in op.tapes:
+            return ("wrong-tape" if op.tapes else "outside-tape"), op.frame
+        if op.type == "gradient":
+            continue
+        kind = opfacts.gradient_kind(op.type)
+        if kind == "python":
+            return "leaves-tensorflow", op.frame
+        if kind == "stop":
+            return "stop-gradient", op.frame
+        if kind in ("none", "missing", "zero"):
+            return "no-gradient-op", op.frame
+        if node.is_integer and not node.is_resource:
+            return "integer-path", op.frame
+    return None
+
+
+def _broken(steps, info, target):
+    found = _breaks(steps, info)
+    if found is None:
+        return "not-used", target.frame, {}
+    return found[0], found[1], {}
+
+
+def _flat(graph, reached, snode, tnodes, symptom):
+    """A recorded path whose gradient is zero, tiny or not finite: read the values the path's ops kept."""
+    on_path = paths.ancestors(tnodes, snode.seq)
+    ops = sorted({n.op for n in on_path if n in reached and n.op is not None}, key=lambda op: op.seq)
+    if symptom == "nonfinite":
+        for op in ops:
+            if evidence_at(op) == "non-finite":
+                return "non-finite", op.frame, {"op": op.type}
+        return None  # every forward value was finite: an overflow of the backward pass (loss scaling skips it)
+    target = tnodes[0] if tnodes else None
+    softmax = _softmax_output(target)
+    if softmax is not None and target.shape and int(np.prod(target.shape)) > 1:
+        return "softmax-sum", softmax.frame, {}
+    for op in ops:
+        found = evidence_at(op)
+        if found in ("dead-relu", "saturation", "no-gradient-op"):
+            return found, op.frame, {"op": op.type}
+    return None
+
+
+def _softmax_output(node):
+    while node is not None and node.op is not None:
+        if node.op.type == "Softmax":
+            return node.op
+        if node.op.type not in opfacts.PASS_THROUGH:
+            return None
+        node = node.op.inputs[0]
+    return None
+
+
+__all__ = ["diagnose", "kept_value", "tf_object"]

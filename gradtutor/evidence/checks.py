@@ -1,0 +1,188 @@
+"""The tape's calls, checked: each gradient that comes back None, zero or non-finite, and each error a tape raises."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gradtutor.evidence import analysis
+from gradtutor.evidence.frames import user_frame, user_frame_object
+from gradtutor.evidence.tapes import tape_info
+
+TINY = 1e-6  # a gradient whose largest element is below this is only reported when the evidence names a cause
+
+
+def symptom(gradient) -> str | None:
+    """'none', 'nonfinite', 'zeros', 'tiny', or None for a gradient that looks fine."""
+    if gradient is None:
+        return "none"
+    values = getattr(gradient, "values", gradient)  # IndexedSlices
+    value = analysis.kept_value(values)
+    if value is None or value.dtype.kind not in "fc" or not value.size:
+        return None
+    if not np.isfinite(value).all():
+        return "nonfinite"
+    largest = np.abs(value).max()
+    return "zeros" if largest == 0 else "tiny" if largest < TINY else None
+
+
+def _call(record, tape, call, target, sources, original):
+    import tensorflow as tf
+
+    graph = record.graph
+    record.gradient_calls += 1
+    info = tape_info(record, tape)
+    if info not in record.tapes:
+        record.tapes.append(info)
+    frame = user_frame(3)
+    graph.paused += 1
+    try:
+        result = original()
+    except Exception as error:
+        graph.paused -= 1
+        _tape_error(record, info, call, frame, error)
+        raise
+    graph.paused -= 1
+    if info.gradient_frame is None:
+        info.gradient_frame = frame
+    flat_targets = [t for t in tf.nest.flatten(target) if tf.is_tensor(t)]
+    flat_sources = tf.nest.flatten(sources)
+    flat_results = tf.nest.flatten(result)
+    if len(flat_results) != len(flat_sources):
+        return result
+    graph.add_step("gradient", flat_targets + [_tensor_of(s) for s in flat_sources],
+                   [g for g in flat_results if tf.is_tensor(g)], frame)
+    for index, (source, gradient) in enumerate(zip(flat_sources, flat_results)):
+        found = symptom(gradient)
+        key = (frame, index)
+        if found is None:
+            continue
+        if key in record.seen:  # this call already went wrong: the first time was analysed
+            record.seen[key] += 1
+            continue
+        record.seen[key] = 1
+        cause = analysis.diagnose(record, info, flat_targets, source, found)
+        if cause is not None and cause[0] == "not-used" and found == "zeros":
+            continue  # unconnected_gradients=ZERO asked for zeros where there is no path
+        if cause is not None:
+            record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
+    return result
+
+
+def _tensor_of(source):
+    source = analysis.tf_object(source)
+    return getattr(source, "handle", source)
+
+
+def _name(source, index) -> str:
+    """The name the user's code gives this source, else a description."""
+    frame = user_frame_object(4)
+    if frame is not None:
+        for scope in (frame.f_locals, frame.f_globals):
+            for name, value in scope.items():
+                if value is source and not name.startswith("_"):
+                    return name
+    name = getattr(source, "path", None) or getattr(source, "name", None)  # a Keras 3 variable has a path
+    if name and hasattr(source, "trainable"):  # a variable
+        return str(name).split(":")[0]
+    shape = getattr(source, "shape", None)
+    return f"source {index} (shape {tuple(shape) if shape is not None else '?'})"
+
+
+def _tape_error(record, info, call, frame, error) -> None:
+    text = str(error)
+    if isinstance(error, RuntimeError) and "persistent" in text:
+        record.add(call, frame, [], "tape-reused", info.gradient_frame or frame, "error", {"error": text})
+    elif isinstance(error, AttributeError) and "_id" in text:  # a numpy value passed as target or source
+        from gradtutor.evidence.graph import Exit
+
+        left = next((item for item in reversed(record.graph.log) if isinstance(item, Exit)), None)
+        record.add(call, frame, [], "leaves-tensorflow", left.frame if left else frame, "error", {"error": text})
+    elif isinstance(error, LookupError) and "gradient" in text.lower():
+        op = next((op for op in reversed(record.graph.log)
+                   if getattr(op, "type", None) and op.type in text and info in op.tapes), None)
+        record.add(call, frame, [], "no-gradient-op", op.frame if op else frame, "error", {"error": text})
+
+
+def gradient(record, tape, target, sources, output_gradients, unconnected, saved):
+    def original():
+        kwargs = {} if unconnected is None else {"unconnected_gradients": unconnected}
+        return saved["gradient"](tape, target, sources, output_gradients, **kwargs)
+
+    if record.busy:
+        return original()
+    record.busy += 1
+    try:
+        return _call(record, tape, "gradient", target, sources, original)
+    finally:
+        record.busy -= 1
+
+
+def jacobian(record, call, tape, target, sources, args, kwargs, saved):
+    import tensorflow as tf
+
+    def original():
+        eager = tf.config.functions_run_eagerly()
+        tf.config.run_functions_eagerly(False)  # pfor vectorises through a tf.function
+        try:
+            return saved[call](tape, target, sources, *args, **kwargs)
+        finally:
+            tf.config.run_functions_eagerly(eager)
+
+    if record.busy:
+        return original()
+    record.busy += 1
+    try:
+        return _call(record, tape, call, target, sources, original)
+    finally:
+        record.busy -= 1
+
+
+def watch(record, tape, tensor, original):
+    import tensorflow as tf
+
+    frame = user_frame(3)
+    try:
+        original(tape, tensor)
+    except Exception as error:
+        record.add("watch", frame, [], "cannot-watch", frame, "error", {"error": str(error)})
+        raise
+    info = tape_info(record, tape)
+    if info not in record.tapes:
+        record.tapes.append(info)
+    for item in tf.nest.flatten(tensor):
+        item = analysis.tf_object(item)
+        if isinstance(item, tf.Variable):
+            info.watched.append(record.graph.node_of(item.handle, frame))
+        elif tf.is_tensor(item):
+            if not (item.dtype.is_floating or item.dtype.is_complex):
+                record.add("watch", frame, [], "cannot-watch", frame, "error", {"dtype": item.dtype.name})
+            info.watched.append(record.graph.node_of(item, frame))
+
+
+def tf_gradients_wrapper(record, original):
+    import tensorflow as tf
+
+    @functools.wraps(original)
+    def gradients(*args, **kwargs):
+        if tf.executing_eagerly():
+            frame = user_frame()
+            record.add("tf.gradients", frame, [], "tf-gradients-eager", frame, "error", {})
+        return original(*args, **kwargs)
+
+    return gradients
+
+
+def numpy_function_wrapper(record, original):
+    """tf.numpy_function runs Python on numpy copies: record it as a step whose values left TensorFlow."""
+    import tensorflow as tf
+
+    @functools.wraps(original)
+    def numpy_function(func, inp, Tout, *args, **kwargs):
+        result = original(func, inp, Tout, *args, **kwargs)
+        if tf.executing_eagerly():
+            record.graph.add_step("PyFunc", [t for t in tf.nest.flatten(inp) if tf.is_tensor(t)],
+                                  [t for t in tf.nest.flatten(result) if tf.is_tensor(t)], user_frame())
+        return result
+
+    return numpy_function

@@ -1,0 +1,63 @@
+"""Where user code is: the first frame of the call stack outside Python, TensorFlow, Keras and gradtutor."""
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+import sysconfig
+
+_GRADTUTOR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _library_prefixes() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    found = {paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    found |= {p for p in sys.path if p.endswith(("site-packages", "dist-packages"))}
+    return tuple(sorted(os.path.abspath(p) + os.sep for p in found if p)) + (_GRADTUTOR,)
+
+
+_PREFIXES = _library_prefixes()
+_IS_USER: dict[str, bool] = {}
+
+
+def is_user_file(filename: str) -> bool:
+    """Code the user wrote: a script, a module of theirs, a notebook cell (not Python's, a library's or ours)."""
+    known = _IS_USER.get(filename)
+    if known is None:
+        if filename.startswith("<"):  # <ipython-input-…>, <cell …>, <stdin>, <string>; not <frozen …>
+            known = not filename.startswith("<frozen")
+        else:
+            known = not os.path.abspath(filename).startswith(_PREFIXES) and "__autograph_generated" not in filename
+        _IS_USER[filename] = known
+    return known
+
+
+def user_frame(depth: int = 2):
+    """(filename, line) of the innermost user frame, or None when the stack holds no user code."""
+    frame = sys._getframe(depth)
+    is_user = _IS_USER
+    while frame is not None:
+        code = frame.f_code
+        known = is_user.get(code.co_filename)
+        if known is None:
+            known = is_user_file(code.co_filename)
+        if known:
+            return (code.co_filename, frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
+def user_frame_object(depth: int = 2):
+    """The innermost user frame object itself (to read its names), or None."""
+    frame = sys._getframe(depth)
+    while frame is not None and not is_user_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    return frame
+
+
+def where(frame) -> dict | None:
+    """{file, line, code} of a (filename, line) pair, for a report."""
+    if frame is None:
+        return None
+    filename, line = frame
+    return {"file": filename, "line": line, "code": linecache.getline(filename, line).strip()}

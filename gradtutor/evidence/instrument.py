@@ -1,0 +1,219 @@
+"""Install and remove the instrumentation: TensorFlow's op callback and thin wrappers on the tape.
+
+Everything patched is put back by `uninstall`; outside a recording nothing of
+TensorFlow is changed. While recording, `tf.function`s run eagerly
+(`tf.config.run_functions_eagerly(True)`), so their ops are seen one by one like
+any other eager op.
+"""
+from __future__ import annotations
+
+import functools
+
+from gradtutor.evidence.frames import user_frame
+from gradtutor.evidence.tapes import TapeInfo, tape_info
+
+
+def install(record) -> None:
+    import tensorflow as tf
+    from tensorflow.python.eager import backprop
+    from tensorflow.python.framework import op_callbacks, ops
+
+    from gradtutor.evidence import checks
+
+    graph = record.graph
+    tape_class = backprop.GradientTape
+    originals = record.originals
+    saved = {name: tape_class.__dict__[name] for name in
+             ("__init__", "_push_tape", "_pop_tape", "watch", "gradient", "jacobian", "batch_jacobian")}
+    originals.append((tape_class, saved))
+    tensor_class = ops._EagerTensorBase
+    originals.append((tensor_class, {name: tensor_class.__dict__.get(name)
+                                     for name in ("numpy", "__array__", "__float__", "__int__", "__array_function__")}))
+
+    def init(tape, persistent=False, watch_accessed_variables=True):
+        saved["__init__"](tape, persistent, watch_accessed_variables)
+        tape.__dict__["_gradtutor"] = TapeInfo(tape, user_frame(), persistent, watch_accessed_variables)
+
+    def push(tape):
+        saved["_push_tape"](tape)
+        graph.recording_tapes.append(tape_info(record, tape))
+
+    def pop(tape):
+        saved["_pop_tape"](tape)
+        info = tape_info(record, tape)
+        if info in graph.recording_tapes:
+            graph.recording_tapes.remove(info)
+
+    def watch(tape, tensor):
+        return checks.watch(record, tape, tensor, saved["watch"])
+
+    def gradient(tape, target, sources, output_gradients=None, unconnected_gradients=None):
+        return checks.gradient(record, tape, target, sources, output_gradients, unconnected_gradients, saved)
+
+    def jacobian(tape, target, sources, *args, **kwargs):
+        return checks.jacobian(record, "jacobian", tape, target, sources, args, kwargs, saved)
+
+    def batch_jacobian(tape, target, source, *args, **kwargs):
+        return checks.jacobian(record, "batch_jacobian", tape, target, source, args, kwargs, saved)
+
+    for name, function in (("__init__", init), ("_push_tape", push), ("_pop_tape", pop), ("watch", watch),
+                           ("gradient", gradient), ("jacobian", jacobian), ("batch_jacobian", batch_jacobian)):
+        setattr(tape_class, name, functools.wraps(saved[name])(function))
+    _patch_exits(graph, tensor_class, originals[-1][1])
+    _patch_tf_functions(record, tf)
+    _patch_numpy(record, tensor_class)
+    _patch_fast_path(record)
+    _patch_tf_function(record)
+    record.eager_functions = tf.config.functions_run_eagerly()
+    tf.config.run_functions_eagerly(True)
+    op_callbacks.add_op_callback(graph.callback)
+
+
+def _patch_exits(graph, tensor_class, saved) -> None:
+    def numpy(tensor):
+        graph.exit(tensor, ".numpy()")
+        return saved["numpy"](tensor)
+
+    def array(tensor, dtype=None):
+        graph.exit(tensor, "numpy")
+        return saved["__array__"](tensor, dtype)
+
+    def to_float(tensor):
+        graph.exit(tensor, "float()")
+        return saved["__float__"](tensor)
+
+    def to_int(tensor):
+        graph.exit(tensor, "int()")
+        return saved["__int__"](tensor)
+
+    def array_function(tensor, func, types, args, kwargs):
+        """NumPy's dispatch (NEP 18): a numpy function called on tensors, e.g. np.sum(t), np.mean(t)."""
+        def plain(value):
+            if isinstance(value, tensor_class):
+                graph.exit(value, f"np.{func.__name__}")
+                return value._numpy()
+            if type(value) in (list, tuple):
+                return type(value)(plain(v) for v in value)
+            return value
+
+        return func(*plain(args), **{k: plain(v) for k, v in kwargs.items()})
+
+    for name, function in (("numpy", numpy), ("__array__", array), ("__float__", to_float), ("__int__", to_int)):
+        setattr(tensor_class, name, functools.wraps(saved[name])(function))
+    tensor_class.__array_function__ = array_function
+
+
+class _Ufunc:
+    """A numpy ufunc or converter that notes the tensors passed to it (their values leave TensorFlow), then runs."""
+
+    def __init__(self, graph, tensor_class, ufunc):
+        self._graph, self._tensor_class, self._ufunc = graph, tensor_class, ufunc
+        self.__name__, self.__doc__ = ufunc.__name__, ufunc.__doc__
+
+    def __call__(self, *args, **kwargs):
+        for arg in args:
+            for item in (arg if type(arg) in (list, tuple) else (arg,)):
+                if isinstance(item, self._tensor_class):
+                    self._graph.exit(item, f"np.{self._ufunc.__name__}")
+        return self._ufunc(*args, **kwargs)
+
+    def __getattr__(self, name):  # reduce, accumulate, nin, …
+        return getattr(self._ufunc, name)
+
+
+CONVERTERS = ("array", "asarray", "asanyarray", "ascontiguousarray")  # C functions: no __array_function__
+
+
+def _patch_numpy(record, tensor_class) -> None:
+    """np.log(t), np.array(t), …: numpy reads a tensor through the buffer protocol, which nothing sees."""
+    import numpy as np
+
+    names = [name for name in dir(np) if not name.startswith("_") and isinstance(getattr(np, name), np.ufunc)]
+    names += [name for name in CONVERTERS if hasattr(np, name)]
+    record.originals.append((np, {name: getattr(np, name) for name in names}))
+    for name in names:
+        setattr(np, name, _Ufunc(record.graph, tensor_class, getattr(np, name)))
+
+
+def _patch_fast_path(record) -> None:
+    """Ops given a variable take the Python path, whose ReadVariableOp the op callback sees.
+
+    The C fast path (`TFE_Py_FastPathExecute`) reads a variable input itself, and that read
+    reaches no op callback; the generated op wrappers fall back to Python on `_FallbackException`.
+    """
+    from tensorflow.python import pywrap_tfe
+    from tensorflow.python.eager import core
+    from tensorflow.python.ops.resource_variable_ops import BaseResourceVariable
+
+    fast = pywrap_tfe.TFE_Py_FastPathExecute
+    record.originals.append((pywrap_tfe, {"TFE_Py_FastPathExecute": fast}))
+
+    is_variable_type: dict = {}  # type -> is it a resource variable (isinstance through the ABC is slow)
+
+    def variable(value) -> bool:
+        kind = type(value)
+        found = is_variable_type.get(kind)
+        if found is None:
+            found = is_variable_type[kind] = issubclass(kind, BaseResourceVariable)
+        return found
+
+    def fast_path(*args):
+        for arg in args:
+            if variable(arg) or (type(arg) in (list, tuple) and any(variable(a) for a in arg)):
+                raise core._FallbackException("gradtutor: read the variable in Python")
+        return fast(*args)
+
+    pywrap_tfe.TFE_Py_FastPathExecute = fast_path
+
+
+def _patch_tf_function(record) -> None:
+    """tf.function code runs eagerly while recording, except a function that calls tf.gradients (graph-only)."""
+    import tensorflow as tf
+    from tensorflow.python.eager.polymorphic_function import polymorphic_function
+
+    function_class = polymorphic_function.Function
+    call = function_class.__call__
+    record.originals.append((function_class, {"__call__": call}))
+
+    def __call__(function, *args, **kwargs):
+        code = getattr(function._python_function, "__code__", None)
+        if code is None or "gradients" not in code.co_names or not tf.config.functions_run_eagerly():
+            return call(function, *args, **kwargs)
+        tf.config.run_functions_eagerly(False)
+        try:
+            return call(function, *args, **kwargs)
+        finally:
+            tf.config.run_functions_eagerly(True)
+
+    function_class.__call__ = functools.wraps(call)(__call__)
+
+
+def _patch_tf_functions(record, tf) -> None:
+    """tf.gradients (graph-only) and tf.numpy_function / py_func (Python on numpy arrays, no gradient)."""
+    from gradtutor.evidence import checks
+
+    wrappers = {"gradients": checks.tf_gradients_wrapper, "numpy_function": checks.numpy_function_wrapper,
+                "py_func": checks.numpy_function_wrapper}
+    for module in (tf, tf.compat.v1):
+        saved = {name: module.__dict__.get(name) for name in wrappers if module.__dict__.get(name) is not None}
+        record.originals.append((module, saved))
+        for name, original in saved.items():
+            setattr(module, name, wrappers[name](record, original))
+
+
+def uninstall(record) -> None:
+    import tensorflow as tf
+    from tensorflow.python.framework import op_callbacks
+
+    try:
+        op_callbacks.remove_op_callback(record.graph.callback)
+    except KeyError:
+        pass
+    for owner, saved in reversed(record.originals):
+        for name, original in saved.items():
+            if original is None:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, original)
+    record.originals.clear()
+    tf.config.run_functions_eagerly(bool(record.eager_functions))

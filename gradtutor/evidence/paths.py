@@ -1,0 +1,94 @@
+"""Walk what ran: which tensors depend on a source, by data, through state or through a value that left TensorFlow.
+
+`descendants` scans the op log forwards from the source. A tensor depends on it
+- by data when an op took it as input;
+- through state when an op wrote a value derived from it into a resource (a variable's
+  `assign`, an iterator fed by `tf.data`) and a later op read that resource;
+- through an exit when it left TensorFlow (`.numpy()`, `float()`, …) and a later op took
+  a tensor that no op made (a constant made from numpy or Python values).
+Each reached node keeps the node it came from, so one path back to the source can be read.
+"""
+from __future__ import annotations
+
+from gradtutor.evidence.graph import Exit
+
+
+class Reach:
+    """How a node was reached: from `parent` by `op`; `via` is None (data) or ("state"|"exit", op or Exit)."""
+
+    __slots__ = ("op", "parent", "through_gradient", "via")
+
+    def __init__(self, parent, op, via, through_gradient):
+        self.parent, self.op, self.via, self.through_gradient = parent, op, via, through_gradient
+
+
+def descendants(graph, source_node) -> dict:
+    reached = {source_node: Reach(None, None, None, False)}
+    exits = []
+    for item in list(graph.log):
+        if item.seq < source_node.seq:
+            continue
+        if isinstance(item, Exit):
+            if item.node in reached:
+                exits.append(item)
+            continue
+        hit = next((node for node in item.inputs if node in reached), None)
+        if hit is None and exits:
+            hit = _fresh_constant(item, exits, reached)
+        if hit is None:
+            continue
+        reach = reached[hit]
+        through = reach.through_gradient or item.type == "gradient"
+        for node in item.outputs:
+            if node not in reached:
+                reached[node] = Reach(hit, item, reach.via, through)
+        if not through and not hit.is_resource:
+            for node in item.inputs:  # a value derived from the source is written into a resource
+                if node.is_resource and node not in reached:
+                    reached[node] = Reach(hit, item, reach.via or ("state", item), False)
+    return reached
+
+
+def _fresh_constant(op, exits, reached):
+    """An input no op made, first seen by this op after a value derived from the source left TensorFlow."""
+    for node in op.inputs:
+        if node.op is None and node.seq > exits[0].seq and not node.is_resource and node.dtype.name != "variant":
+            last = max((e for e in exits if e.seq < node.seq), key=lambda e: e.seq)
+            reached[node] = Reach(last.node, None, ("exit", last), False)
+            return node
+    return None
+
+
+def exits_before(graph, reached, node):
+    """The last exit of a value derived from the source before `node` was first seen (None if there is none)."""
+    found = None
+    for item in graph.log:
+        if item.seq >= node.seq:
+            break
+        if isinstance(item, Exit) and item.node in reached:
+            found = item
+    return found
+
+
+def path_back(reached, node) -> list:
+    """[(node, Reach)] from the source's first step to `node`."""
+    steps = []
+    while node is not None and reached[node].parent is not None:
+        steps.append((node, reached[node]))
+        node = reached[node].parent
+    steps.reverse()
+    return steps
+
+
+def ancestors(nodes, floor_seq: int) -> set:
+    """Every node the given ones were computed from (not before `floor_seq`)."""
+    seen = set()
+    stack = [n for n in nodes if n is not None]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.op is not None and node.seq >= floor_seq:
+            stack.extend(node.op.inputs)
+    return seen

@@ -1,0 +1,24 @@
+"""What gradtutor knows of each GradientTape, kept on the tape itself while recording."""
+from __future__ import annotations
+
+import weakref
+
+
+class TapeInfo:
+    """What gradtutor knows of one GradientTape."""
+
+    __slots__ = ("__weakref__", "frame", "gradient_frame", "persistent", "tape", "watch_accessed", "watched")
+
+    def __init__(self, tape, frame, persistent, watch_accessed):
+        self.tape = weakref.ref(tape)
+        self.frame, self.persistent, self.watch_accessed = frame, persistent, watch_accessed
+        self.watched = []  # nodes of the tensors passed to watch()
+        self.gradient_frame = None  # where it was first asked for a gradient
+
+
+def tape_info(record, tape) -> TapeInfo:
+    info = tape.__dict__.get("_gradtutor")
+    if info is None:  # a tape made before the recording began
+        info = TapeInfo(tape, None, tape._persistent, tape._watch_accessed_variables)
+        tape.__dict__["_gradtutor"] = info
+    return info

@@ -1,0 +1,102 @@
+"""The child of `gradtutor explain`: run the user's script as `python SCRIPT.py ARGS` would, tapes instrumented.
+
+    python -m gradtutor.explain.child FD SCRIPT [ARGS…]
+
+The instrumentation is installed the moment the script's `import tensorflow` finishes
+(so a script that sets TF_USE_LEGACY_KERAS before importing TensorFlow still gets Keras 2).
+The script's stdout and stderr are its own; the findings go to file descriptor FD as one
+JSON object {"findings", "script_exit", "gradient_calls"}.
+"""
+from __future__ import annotations
+
+import importlib.abc
+import importlib.util
+import json
+import os
+import runpy
+import sys
+import traceback
+
+
+class _AfterTensorflow(importlib.abc.MetaPathFinder):
+    """Start recording right after the script imports TensorFlow."""
+
+    def __init__(self, start):
+        self.start = start
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "tensorflow":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def exec_and_start(module):
+            exec_module(module)
+            self.start()
+
+        spec.loader.exec_module = exec_and_start
+        return spec
+
+
+def run_script(script: str, args: list[str]) -> tuple[dict, int]:
+    """Run the script; (payload, exit code) with the findings of every tape it used."""
+    state = {}
+
+    def start():
+        from gradtutor import evidence
+
+        state["context"] = evidence.recording()
+        state["record"] = state["context"].__enter__()
+
+    if "tensorflow" in sys.modules:
+        start()
+    else:
+        sys.meta_path.insert(0, _AfterTensorflow(start))
+    sys.argv = [script, *args]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    code = 0
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        if stop.code is not None and not isinstance(stop.code, int):
+            print(stop.code, file=sys.stderr)
+    except BaseException as error:  # noqa: BLE001 - the script's own failure, shown as Python would
+        _print_user_traceback(error)
+        code = 1
+    findings, calls = [], 0
+    if "record" in state:
+        from gradtutor import evidence
+
+        state["context"].__exit__(None, None, None)
+        findings, calls = evidence.analyse(state["record"]), state["record"].gradient_calls
+    return {"findings": findings, "script_exit": code, "gradient_calls": calls}, code
+
+
+def _print_user_traceback(error: BaseException) -> None:
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != sys.argv[0] and (
+            "runpy" in tb.tb_frame.f_code.co_filename or "gradtutor" in tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    traceback.print_exception(type(error), error, tb)
+
+
+def main() -> None:
+    fd, script, args = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    sys.dont_write_bytecode = True
+    payload, code = run_script(script, args)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    with os.fdopen(fd, "w") as out:
+        json.dump(payload, out)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""The evidence layer in-process (as the checker will use it), `gradtutor.explain()` and `%%explain`."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gradtutor
+import gradtutor.quiet  # noqa: F401 - before TensorFlow: its start-up noise stays out of the output
+import tensorflow as tf
+from gradtutor import evidence
+
+pytestmark = pytest.mark.tf
+
+
+def slice_after_the_tape(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        probabilities = tf.nn.softmax(x * 2.0)
+    first = probabilities[:, 0]
+    return tape.gradient(first, x)
+
+
+def test_recording_around_one_call_gives_findings_with_cause_ids():
+    with evidence.recording() as record:
+        value = slice_after_the_tape(tf.ones((2, 3)))
+    assert value is None
+    [finding] = evidence.analyse(record)
+    assert finding["cause"] == "outside-tape"
+    assert finding["broke_at"]["code"] == "first = probabilities[:, 0]"
+    assert finding["call"] == "gradient" and finding["file"] == __file__
+
+
+def test_nothing_of_tensorflow_stays_patched_after_the_block():
+    from tensorflow.python.eager import backprop, context
+    from tensorflow.python.framework import ops
+
+    before = (dict(vars(backprop.GradientTape)), tf.gradients, np.log, tf.config.functions_run_eagerly())
+    with evidence.recording():
+        assert context.context().op_callbacks
+        assert not isinstance(np.log, np.ufunc)
+    assert (dict(vars(backprop.GradientTape)), tf.gradients, np.log, tf.config.functions_run_eagerly()) == before
+    assert not context.context().op_callbacks
+    assert "__array_function__" not in vars(ops._EagerTensorBase)
+
+
+def test_the_context_manager_prints_the_findings(capsys):
+    x = tf.constant(2.0)
+    with gradtutor.explain():
+        with tf.GradientTape() as tape:
+            y = x * x
+        assert tape.gradient(y, x) is None
+    out = capsys.readouterr().out
+    assert "[unwatched]" in out and "tape.watch(x)" in out
+
+
+def test_a_correct_block_says_so(capsys):
+    v = tf.Variable(3.0)
+    with gradtutor.explain() as record:
+        with tf.GradientTape() as tape:
+            y = v * v
+        assert float(tape.gradient(y, v)) == 6.0
+    assert evidence.analyse(record) == []
+    assert "came back fine (1 call checked)" in capsys.readouterr().out
+
+
+class FakeShell:
+    """Just what `%load_ext` and a cell magic need of IPython's shell."""
+
+    def __init__(self):
+        self.magics, self.namespace = {}, {"tf": tf}
+
+    def register_magic_function(self, function, magic_kind, magic_name):
+        self.magics[(magic_kind, magic_name)] = function
+
+    def run_cell(self, cell, store_history=False):
+        exec(compile(cell, "<cell>", "exec"), self.namespace)  # noqa: S102 - a notebook cell, as IPython runs it
+        return type("Result", (), {"success": True})()
+
+
+def test_the_cell_magic(capsys):
+    shell = FakeShell()
+    gradtutor.load_ipython_extension(shell)
+    magic = shell.magics[("cell", "explain")]
+    magic("", "x = tf.constant([1.0, 2.0])\nwith tf.GradientTape() as t:\n    y = tf.reduce_sum(x)\n"
+              "g = t.gradient(y, x)\n")
+    assert shell.namespace["g"] is None
+    assert "[unwatched]" in capsys.readouterr().out
+
+
+def test_a_clip_that_clips_everything_is_saturation():
+    v = tf.Variable(tf.ones((3,)))
+    with evidence.recording() as record:
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(tf.clip_by_value(v * 5.0, 0.0, 1.0))
+        assert not tape.gradient(y, v).numpy().any()
+    [finding] = evidence.analyse(record)
+    assert (finding["cause"], finding["symptom"], finding["sources"]) == ("saturation", "zeros", ["v"])
+    assert "clip_by_value" in finding["broke_at"]["code"]

@@ -1,0 +1,68 @@
+"""`gradtutor explain` as a new user meets it: bad input in one line, the script's output untouched, --json last."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.tf
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def explain(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    return subprocess.run([sys.executable, "-m", "gradtutor", "explain", *args], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_a_missing_script_is_one_line_and_exit_2(tmp_path):
+    done = explain(tmp_path, "train.py")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "gradtutor: train.py: no such file — give the path of your Python script (gradtutor explain train.py)"]
+
+
+def test_a_syntax_error_is_one_line_and_exit_2(tmp_path):
+    (tmp_path / "train.py").write_text("import tensorflow as tf\nprint('hi'\n")
+    done = explain(tmp_path, "train.py")
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gradtutor: train.py line 2: ") and "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
+
+
+def test_a_script_that_exits_3_and_asks_for_no_gradient(tmp_path):
+    (tmp_path / "train.py").write_text("import sys\nprint('bye', sys.argv[1:])\nsys.exit(3)\n")
+    done = explain(tmp_path, "train.py", "--epochs", "2")
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[0] == "bye ['--epochs', '2']"
+    assert done.stdout.splitlines()[1:] == [
+        ("gradtutor explain: train.py asked TensorFlow for no gradient, so there was nothing to check; "
+        "train.py itself exited with code 3.")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
+
+
+def test_json_reports_a_finding_after_the_scripts_own_output(tmp_path):
+    (tmp_path / "helper.py").write_text("def square(x):\n    return x * x\n")
+    (tmp_path / "train.py").write_text(
+        "import tensorflow as tf\nfrom helper import square\n"
+        "x = tf.constant(3.0)\n"
+        "with tf.GradientTape() as tape:\n"
+        "    y = square(x)\n"
+        "print('gradient:', tape.gradient(y, x))\n"
+        "try:\n    tape.gradient(y, x)\nexcept RuntimeError:\n    print('caught')\n")
+    done = explain(tmp_path, "--json", "train.py")
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["gradient: None", "caught"]
+    report = json.loads(lines[-1])
+    assert report["script_exit"] == 0
+    assert [(f["cause"], f["line"], f["broke_at"]["line"]) for f in report["findings"]] == [
+        ("unwatched", 6, 4), ("tape-reused", 8, 6)]
+    assert report["findings"][0]["sources"] == ["x"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["helper.py", "train.py"]  # no __pycache__

@@ -1,0 +1,117 @@
+"""`gradtutor explain` on the corpus in tests/explain/: real mistakes from public questions, and correct programs.
+
+Each script says where it comes from (`# source:`) and what explain must find (`# expect:
+cause=ID line=N`, or `# expect: clean`). The scripts run in three children (TensorFlow imported
+once in each, Keras 2 scripts in their own), each script under its own recording.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from gradtutor.protocol import Cause
+
+pytestmark = pytest.mark.tf
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "explain"
+RUNNER = HERE / "support" / "explain_runner.py"
+REPO = HERE.parent
+EXPECT = re.compile(r"^# expect: (?:cause=(?P<cause>\S+) line=(?P<line>\d+)|(?P<clean>clean))$", re.MULTILINE)
+REQUIRED = 0.95
+CAUSES = ["unwatched", "outside-tape", "leaves-tensorflow", "integer-path", "no-gradient-op", "stop-gradient",
+          "variable-replaced", "state-breaks-path", "not-used", "softmax-sum", "non-finite", "saturation",
+          "dead-relu", "tape-reused", "tf-gradients-eager", "cannot-watch", "wrong-tape"]
+
+
+def expectations() -> dict[str, dict]:
+    found = {}
+    for script in sorted(CORPUS.glob("*.py")):
+        text = script.read_text()
+        match = EXPECT.search(text)
+        assert match, f"{script.name}: no `# expect:` header"
+        assert re.search(r"^# source: \S+", text, re.MULTILINE), f"{script.name}: no `# source:` URL"
+        found[script.name] = {"cause": match["cause"], "line": int(match["line"]) if match["line"] else None,
+                              "keras2": "# keras: 2" in text}
+    return found
+
+
+def _run(scripts: list[str], out: Path, legacy: bool) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    if legacy:
+        env["TF_USE_LEGACY_KERAS"] = "1"
+    return subprocess.Popen([sys.executable, str(RUNNER), str(out), *scripts], cwd=CORPUS, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> dict[str, dict]:
+    expected = expectations()
+    modern = [name for name, e in expected.items() if not e["keras2"]]
+    legacy = [name for name, e in expected.items() if e["keras2"]]
+    folder = tmp_path_factory.mktemp("explain-corpus")
+    groups = [(modern[0::2], False), (modern[1::2], False), (legacy, True)]
+    children = [(_run(names, folder / f"{i}.jsonl", flag), folder / f"{i}.jsonl") for i, (names, flag)
+                in enumerate(groups) if names]
+    rows = {}
+    for child, out in children:
+        assert child.wait(timeout=900) == 0
+        rows.update((r["script"], r) for r in map(json.loads, out.read_text().splitlines()))
+    return rows
+
+
+def test_the_corpus_is_large_enough_and_covers_every_cause():
+    expected = expectations()
+    mistakes = Counter(e["cause"] for e in expected.values() if e["cause"])
+    assert sum(mistakes.values()) >= 60
+    assert sum(1 for e in expected.values() if not e["cause"]) >= 25
+    assert set(CAUSES) <= {c.value for c in Cause}
+    assert {cause: n for cause, n in mistakes.items() if n < 2} == {}
+    assert set(mistakes) == set(CAUSES)
+
+
+def test_mistakes_get_the_right_cause_and_break_line(results):
+    expected = {name: e for name, e in expectations().items() if e["cause"]}
+    right, wrong = 0, []
+    for name, want in sorted(expected.items()):
+        findings = results[name]["findings"]
+        got = [(f["cause"], (f["broke_at"] or {}).get("line")) for f in findings]
+        if got and got[0] == (want["cause"], want["line"]):
+            right += 1
+        else:
+            wrong.append(f"{name}: want {want['cause']} line {want['line']}, got {got}")
+    share = right / len(expected)
+    print(f"\nexplain corpus: right cause and line for {right}/{len(expected)} mistakes ({share:.1%})")
+    for line in wrong:
+        print("  miss:", line)
+    assert share >= REQUIRED, "\n".join(wrong)
+
+
+def test_correct_programs_get_no_finding(results):
+    clean = [name for name, e in expectations().items() if not e["cause"]]
+    noisy = {name: results[name]["findings"] for name in clean if results[name]["findings"]}
+    print(f"\nexplain corpus: {len(clean) - len(noisy)}/{len(clean)} correct programs without a finding")
+    assert noisy == {}
+    assert all(results[name]["script_exit"] == 0 for name in clean)
+
+
+@pytest.mark.parametrize("name, cause", [("outside_seed002_slice.py", "outside-tape"),
+                                         ("softmax_seed002.py", "softmax-sum"),
+                                         ("state_seed000_keras2.py", "state-breaks-path")])
+def test_the_seeds_original_programs(results, name, cause):
+    assert [f["cause"] for f in results[name]["findings"]][:1] == [cause]
+
+
+def test_each_finding_is_complete(results):
+    for row in results.values():
+        for finding in row["findings"]:
+            assert {"file", "line", "call", "sources", "cause", "broke_at", "message", "fix"} <= set(finding)
+            assert finding["cause"] in CAUSES and finding["message"] and finding["fix"]
+            assert finding["broke_at"] is None or finding["broke_at"]["code"]

@@ -1,0 +1,48 @@
+"""The report's text, JSON and HTML, and the wording of every cause (no TensorFlow)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gradtutor.evidence import wording
+from gradtutor.explain import report
+from gradtutor.protocol import Cause
+
+pytestmark = pytest.mark.unit
+
+FINDING = {"file": "train.py", "line": 14, "call": "gradient", "sources": ["w"], "cause": "outside-tape",
+           "symptom": "none", "broke_at": {"file": "train.py", "line": 12, "code": "loss = z * 2"},
+           "message": wording.message("outside-tape", "none", ["w"]), "fix": wording.fix("outside-tape"),
+           "count": 3}
+
+
+def test_every_explain_cause_has_a_sentence_and_a_fix():
+    for cause in wording.TEXT:
+        assert Cause(cause)
+        assert wording.fix(cause) and wording.message(cause, "none", ["x"]).startswith("the gradient for x is None")
+
+
+def test_text_names_where_it_was_asked_the_cause_and_the_line_that_broke():
+    text = "\n".join(report.lines([FINDING], "train.py"))
+    assert "train.py:14" in text and "tape.gradient (×3)" in text and "outside-tape" in text
+    assert "train.py:12" in text and "loss = z * 2" in text and text.count("fix:") == 1
+
+
+def test_json_is_one_line_with_the_findings_and_the_exit_code():
+    line = report.as_json([FINDING], 3)
+    assert "\n" not in line and json.loads(line) == {"findings": [FINDING], "script_exit": 3}
+
+
+def test_html_escapes_code():
+    finding = dict(FINDING, broke_at={"file": "t.py", "line": 1, "code": "a < b"})
+    assert "a &lt; b" in report.as_html([finding]) and "<table" in report.as_html([finding])
+    assert "fine" in report.as_html([]) and "no gradient" in report.as_html([], gradient_calls=0)
+
+
+def test_no_findings_and_no_gradients_are_told_apart():
+    assert "came back fine (2 calls checked)" in report.lines([], "t.py", 0, 2)[0]
+    assert "asked TensorFlow for no gradient" in report.lines([], "t.py", 0, 0)[0]
+    assert report.lines([], "t.py", 3, 0) == [
+        ("gradtutor explain: t.py asked TensorFlow for no gradient, so there was nothing to check; "
+        "t.py itself exited with code 3.")]
