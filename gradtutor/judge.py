@@ -7,9 +7,11 @@ kernel) and shows the answer. This process imports no learner code and no
 TensorFlow; its worker runs the code, and the comparing happens here.
 
 Protocol: one JSON request per line on stdin,
-  {"lesson", "exercise", "function", "cells": [source, ...], "seeds"}
+  {"lesson", "exercise", "function", "cells": [source, ...], "seeds", "notebook"}
 and one JSON reply per line on stdout,
   {"id", "status", "message", "cause", "rows"} or {"problem": "..."} (gradtutor.protocol's JudgeRequest, JudgeReply).
+After replying, this judge records the verdict as the notebook's progress when the
+notebook is in a learner workspace (gradtutor.learner_state.record_judged).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import dataclasses
 import json
 import sys
 
-from gradtutor import course, extract, report, sandbox
+from gradtutor import course, extract, learner_state, report, sandbox
 from gradtutor.protocol import JudgeReply, Status
 from gradtutor.checker import Checker
 
@@ -29,8 +31,10 @@ def main() -> None:
     with Checker(prepare_next=True) as checker:  # the next check of a lesson finds a child with its inputs built
         for line in sys.stdin:
             if line.strip():
-                replies.write(json.dumps(answer(checker, line)) + "\n")
+                reply = answer(checker, line)
+                replies.write(json.dumps(reply) + "\n")
                 replies.flush()
+                learner_state.record_judged(line, reply)  # here, not in the kernel: a learner workspace's progress
 
 
 def answer(checker: Checker, line: str) -> JudgeReply:

@@ -14,7 +14,7 @@ from gradtutor.protocol import Cause, Status
 from gradtutor.verdict import ExerciseResult, not_attempted, result_for
 
 # What a learner's cells may import from gradtutor: the notebook API, nothing of the checker or its answers.
-ALLOWED_NAMES = {"check", "quiet", "__version__", "prestart"}
+ALLOWED_NAMES = {"check", "quiet", "__version__", "prestart", "hint", "solution"}  # hint/solution compute nothing
 ALLOWED_MODULES = ("gradtutor", "gradtutor.quiet")
 ANSWER_PATHS = re.compile(r"gradtutor[./\\]+(references|worker|isolation)")
 

@@ -12,6 +12,8 @@ REPO = Path(__file__).resolve().parent.parent
 STANDARD_IMPORTS = "import numpy as np\nimport tensorflow as tf\nimport keras\n\n"
 
 os.environ.setdefault("GRADTUTOR_HOME", str(REPO / "test-output" / "gradtutor-home"))
+# `gradtutor check` in-process unless a test asks for the warm checker (tests/test_daemon.py starts and stops its own)
+os.environ.setdefault("GRADTUTOR_NO_DAEMON", "1")
 
 
 @pytest.fixture(scope="session")
