@@ -34,7 +34,8 @@ def main() -> None:
                 reply = answer(checker, line)
                 replies.write(json.dumps(reply) + "\n")
                 replies.flush()
-                learner_state.record_judged(line, reply)  # here, not in the kernel: a learner workspace's progress
+                # here, not in the kernel: a learner workspace's progress, on every seed as `gradtutor check` has it
+                learner_state.record_judged(line, reply, lambda again: answer(checker, again))
 
 
 def answer(checker: Checker, line: str) -> JudgeReply:

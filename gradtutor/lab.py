@@ -45,8 +45,11 @@ def ensure_kernel(prefix: str | None = None) -> Path:
         pass
     from ipykernel.kernelspec import install
 
-    install(kernel_name=KERNEL_NAME, display_name=DISPLAY_NAME, prefix=prefix or sys.prefix)
-    return folder
+    try:
+        install(kernel_name=KERNEL_NAME, display_name=DISPLAY_NAME, prefix=prefix or sys.prefix)
+        return folder
+    except OSError:  # a Python whose prefix this user cannot write (a system install): the user's own folder
+        return Path(install(kernel_name=KERNEL_NAME, display_name=DISPLAY_NAME, user=True))
 
 
 def launch_skipped(flag: bool = False) -> bool:

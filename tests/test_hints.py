@@ -137,3 +137,17 @@ def test_does_calling_hint_in_a_notebook_leave_the_grade_alone():
                                         'import gradtutor\ngradtutor.solution("lesson1", "watch_constant")'],
                                        "notebook cell")
     assert precheck.uses_internals(cells) is None
+
+
+def test_is_a_visible_seeds_pass_recorded_as_gradtutor_check_would(ws):
+    asked = []
+
+    def on_every_seed(line):
+        asked.append(json.loads(line)["seeds"])
+        return {"id": "watch_constant", "status": "fail", "message": "hidden seed", "rows": []}
+
+    line = json.dumps({"lesson": "lesson1", "exercise": "watch_constant", "function": "grad_of_cube", "cells": [],
+                       "seeds": "visible", "notebook": str(_notebook(ws))})
+    learner_state.record_judged(line, {"id": "watch_constant", "status": "pass", "message": "", "rows": []},
+                                on_every_seed)
+    assert asked == ["all"] and workspace.progress_of(_notebook(ws)) == {"watch_constant": "fail"}

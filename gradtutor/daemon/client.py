@@ -53,7 +53,11 @@ def check_warm(args, lesson, path, console) -> int | None:
     request = {"lesson": lesson.id, "exercise": args.exercise, "path": str(path.resolve()), "source": str(path),
                "seeds": args.seeds, "timeout": args.timeout, "memory_mb": args.memory_mb, "json": args.json,
                "console": {"width": console.width, "terminal": console.is_terminal, "colour": console.color_system}}
-    reply = ask(request)
+    if console.is_terminal and not args.json:
+        with console.status(f"Checking {lesson.id}…"):
+            reply = ask(request)
+    else:
+        reply = ask(request)
     if reply is None:
         return None
     workspace.record(path, lesson.id, reply["statuses"])
