@@ -1,4 +1,4 @@
-# gradtutor — `make tutor` to learn, `make test` to run every test.
+# gradtutor — `make tutor` to learn, `make test` to run every test, `make test-fast` for the quick ones.
 # Both create .venv at the repo root and install what they need into it.
 
 PYTHON ?= python3
@@ -7,11 +7,13 @@ PY     := $(VENV)/bin/python
 BIN    := $(VENV)/bin
 WORKSPACE ?= workspace
 
-.PHONY: tutor test bench docs serve lessons browser clean help
+.PHONY: tutor test test-fast lint bench docs serve lessons browser clean help
 
 help:
 	@echo "make tutor   set up, create ./$(WORKSPACE) with the lessons, show your progress, open JupyterLab (GRADTUTOR_NO_LAB=1: don't)"
-	@echo "make test    set up and run every test (unit, notebooks, nbgrader, docs in a browser)"
+	@echo "make test    set up, lint (ruff) and run every test (unit, notebooks, nbgrader, docs in a browser)"
+	@echo "make test-fast  the unit tier alone: no TensorFlow, nbgrader or browser; under 2 minutes"
+	@echo "make lint    ruff check"
 	@echo "make bench   speed and memory figures, as ratios measured side by side"
 	@echo "make docs    build the docs site (strict);  make serve  serves it on 127.0.0.1:8000"
 	@echo "make lessons regenerate lessons/ from solutions/ with nbgrader"
@@ -44,11 +46,19 @@ browser:
 	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 	@command -v npm >/dev/null || (apt-get update -qq && apt-get install -y -qq npm >/dev/null)
 
-test: $(VENV)/.dev browser
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+
+test: lint browser
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m pytest -n 2 --dist loadgroup -q
 
+# The unit tier (tests/conftest.py explains the tiers). Serial: its tests mostly wait on short
+# subprocesses, and two xdist workers cost more to start than they save on 2 cores.
+test-fast: $(VENV)/.dev
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m pytest -m unit -q
+
 bench: $(VENV)/.dev
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) benchmarks/run.py
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m benchmarks.run
 
 # The lesson pages run each solutions notebook (cached in build/docs-cache/ by content hash);
 # mermaid and KaTeX come once from the npm registry (pinned, checksummed) into that cache.

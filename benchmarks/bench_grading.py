@@ -12,7 +12,7 @@ The two gradebooks must hold the same scores. The last line printed is the ratio
 
 Goal: at least 1.7 on 2 cores.
 
-    python benchmarks/bench_grading.py [--lesson lesson2] [--submissions 20] [--jobs 2] [--rounds 2]
+    python -m benchmarks.bench_grading [--lesson lesson2] [--submissions 20] [--jobs 2] [--rounds 2]
 
 On a machine shared with other work, `--rounds 2` (serial, parallel, parallel,
 serial; the fastest of each) keeps a burst of load from deciding the ratio.
@@ -31,12 +31,8 @@ from pathlib import Path
 
 import nbformat
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
-
-from test_classroom import BIN, answers_of, make_course, read_gradebook, solution_code, tool_env  # noqa: E402
-
-from gradtutor import course  # noqa: E402
+from gradtutor import course
+from tests.support.classroom import BIN, answers_of, make_course, read_gradebook, solution_code, tool_env
 
 
 def build_class(folder: Path, lesson: course.Lesson, count: int) -> dict[str, float]:

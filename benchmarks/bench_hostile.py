@@ -13,7 +13,7 @@ The tests (tests/test_hostile.py) are the gate; this only reports.
 With `--nbgrader` the corpus is then also handed in to a real nbgrader course, one student per
 case (and a control student per lesson, who must get full marks), and autograded lesson by lesson
 with `gradtutor grade COURSE LESSON --jobs 2 --verbose` (as tests/test_hostile_grade.py does, with
-the same code: tests/hostile/_harness.py). A second line follows:
+the same code: tests/support/hostile.py). A second line follows:
 
     hostile corpus under nbgrader: 77 submissions tried, 0 false passes, 0 grader crashes
 
@@ -30,9 +30,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests" / "hostile"))
-import _harness as harness  # noqa: E402
+from tests.support import hostile as harness
 
 
 def main(argv: list[str]) -> int:

@@ -1,4 +1,8 @@
-"""`make bench`: every figure, each printed as a ratio measured side by side in this one run."""
+"""`make bench`: every figure, each printed as a ratio measured side by side in this one run.
+
+Run from the repository root as modules (`python -m benchmarks.run`, `python -m benchmarks.bench_hostile`),
+so that they import the tests' shared helpers as `tests.support`.
+"""
 from __future__ import annotations
 
 import os
@@ -8,19 +12,19 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 # (script, arguments): the hostile corpus both through `gradtutor check` and under nbgrader
-SUITES = [("bench_check.py", []), ("bench_jacobian.py", []), ("bench_grading.py", []),
-          ("bench_hostile.py", ["--nbgrader"]), ("bench_repeat_check.py", [])]
+SUITES = [("bench_check", []), ("bench_jacobian", []), ("bench_grading", []), ("bench_hostile", ["--nbgrader"]),
+          ("bench_repeat_check", [])]
 
 
 def main() -> int:
     failed = 0
     for name, arguments in SUITES:
         print(f"== {name} {' '.join(arguments)}".rstrip(), flush=True)
-        # every other figure is an in-process `gradtutor check`; bench_repeat_check.py measures the warm daemon
+        # every other figure is an in-process `gradtutor check`; bench_repeat_check measures the warm daemon
         env = dict(os.environ, GRADTUTOR_NO_DAEMON=os.environ.get("GRADTUTOR_NO_DAEMON", "1"))
-        if name == "bench_repeat_check.py":
+        if name == "bench_repeat_check":
             env.pop("GRADTUTOR_NO_DAEMON")
-        done = subprocess.run([sys.executable, str(HERE / name), *arguments], cwd=HERE.parent, env=env)
+        done = subprocess.run([sys.executable, "-m", f"benchmarks.{name}", *arguments], cwd=HERE.parent, env=env)
         failed += done.returncode != 0
     return 1 if failed else 0
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gradtutor import course as course_mod
 from gradtutor import extract, precheck, verdict
-from gradtutor.runner import Worker
+from gradtutor.isolation.client import Worker
 from gradtutor.seeds import seeds_for
 from gradtutor.verdict import ExerciseResult, LessonResult, Reference
 

@@ -1,15 +1,18 @@
-"""Read a learner's file into code cells, and find the exercise functions in them.
+"""Read a learner's file into code cells, find the exercise functions in them, and say what of a cell runs.
 
 The checker never runs a whole notebook: from every code cell it keeps only the
 statements that define things (imports, functions, classes, literal constants),
 so slow or stateful top-level code (training loops, plots) is skipped and an
-exercise can be graded on its own. This module only reads and parses; nothing
-here executes learner code.
+exercise can be graded on its own. That rule is `statement_kind` below, read by
+the child that loads the cells (`loaded_statements`) and by the classroom's
+re-check (`only_definitions`). This module only reads and parses; nothing here
+executes learner code.
 """
 from __future__ import annotations
 
 import ast
 import dataclasses
+import enum
 import json
 import re
 from pathlib import Path
@@ -150,3 +153,101 @@ def _shallow_copy(node: ast.AST) -> ast.AST:
 
 def mentions(source: str, pattern: str) -> bool:
     return re.search(pattern, source) is not None
+
+
+# --------------------------------------------------------------------------- what of a cell runs
+
+
+class Statement(enum.Enum):
+    """What a top-level statement of a cell is, for the one "definitions only" rule."""
+
+    IMPORT = "import"
+    FUNCTION = "function"  # def, async def
+    CLASS = "class"  # its body runs when it is defined
+    CONSTANT = "constant"  # an assignment of a literal (`N = 3`, `SHAPE: tuple = (2, 3)`)
+    INERT = "inert"  # a docstring or `pass`: nothing to run
+    WORK = "work"  # anything else: calls, loops, training, plotting
+
+
+# What the checker's child runs of each cell; the rest of the cell is skipped.
+LOADED = frozenset({Statement.IMPORT, Statement.FUNCTION, Statement.CLASS, Statement.CONSTANT})
+
+
+def statement_kind(node: ast.stmt) -> Statement:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return Statement.IMPORT
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return Statement.FUNCTION
+    if isinstance(node, ast.ClassDef):
+        return Statement.CLASS
+    if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and _is_literal(node.value):
+        return Statement.CONSTANT
+    if isinstance(node, ast.Pass) or isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+        return Statement.INERT
+    return Statement.WORK
+
+
+def _is_literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def loaded_statements(tree: ast.Module) -> list[ast.stmt]:
+    """The statements of a parsed cell that the checker runs (LOADED), in order."""
+    return [node for node in tree.body if statement_kind(node) in LOADED]
+
+
+def only_definitions(source: str, local_modules: set[str]) -> bool:
+    """Does running this whole cell only define things, so no code of it can run before a check?
+
+    Stricter than what the checker loads, because here the cell runs as written (in a
+    notebook kernel): only INERT statements and definitions that run nothing of the
+    learner's when defined — no classes (their body runs), no decorators, defaults or
+    annotations beyond names and constants, constants bound to plain names, imports
+    of no module from the notebook's folder (`local_modules`) — and no IPython magics.
+    """
+    if any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
+        return False
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return True  # the kernel runs none of it
+    return all(_defines_only(node, statement_kind(node), local_modules) for node in tree.body)
+
+
+def _defines_only(node: ast.stmt, kind: Statement, local_modules: set[str]) -> bool:
+    if kind is Statement.INERT:
+        return True
+    if kind is Statement.IMPORT:
+        if isinstance(node, ast.ImportFrom):
+            return not node.level and (node.module or "").split(".")[0] not in local_modules
+        return not any(alias.name.split(".")[0] in local_modules for alias in node.names)
+    if kind is Statement.FUNCTION:
+        arguments = node.args
+        every = arguments.posonlyargs + arguments.args + arguments.kwonlyargs + \
+            [a for a in (arguments.vararg, arguments.kwarg) if a]
+        evaluated = [node.returns, *(a.annotation for a in every), *arguments.defaults,
+                     *(d for d in arguments.kw_defaults if d)]
+        return not node.decorator_list and all(_simple(e) for e in evaluated)
+    if kind is Statement.CONSTANT:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return all(isinstance(t, ast.Name) for t in targets)
+    return False  # a class body, or work
+
+
+def _simple(node: ast.expr | None) -> bool:
+    """An expression that cannot run learner code when evaluated: a name, a constant, an attribute of one."""
+    if node is None or isinstance(node, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _simple(node.value)
+    if isinstance(node, ast.Subscript):
+        return _simple(node.value) and _simple(node.slice)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_simple(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return isinstance(node.operand, ast.Constant)
+    return False

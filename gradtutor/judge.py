@@ -19,26 +19,40 @@ import dataclasses
 import json
 import sys
 
-from gradtutor import course, extract, learner_state, report, sandbox
-from gradtutor.protocol import JudgeReply, Status
+from gradtutor import course, extract, learner_state, report
 from gradtutor.checker import Checker
+from gradtutor.isolation import ipc, landlock
+from gradtutor.protocol import JudgeReply, Status
 
 
 def main() -> None:
-    sandbox.die_with_parent()
-    replies = sys.stdout
+    landlock.die_with_parent()
+    replies = sys.stdout.fileno()
     sys.stdout = sys.stderr  # nothing but replies on the reply stream
-    with Checker(prepare_next=True) as checker:  # the next check of a lesson finds a child with its inputs built
-        for line in sys.stdin:
-            if line.strip():
-                reply = answer(checker, line)
-                replies.write(json.dumps(reply) + "\n")
-                replies.flush()
-                # here, not in the kernel: a learner workspace's progress, on every seed as `gradtutor check` has it
-                learner_state.record_judged(line, reply, lambda again: answer(checker, again))
+    # prepare_next: the next check of a lesson finds a child with its inputs built
+    with Checker(prepare_next=True) as checker:
+        def reply_to(line):
+            return answer(checker, line)
+
+        # recorded here, not in the kernel: a learner workspace's progress, on every seed as `gradtutor check` has it
+        serve(ipc.MessageReader(sys.stdin), replies, reply_to,
+              after=lambda line, reply: learner_state.record_judged(line, reply, reply_to))
 
 
-def answer(checker: Checker, line: str) -> JudgeReply:
+def serve(requests: ipc.MessageReader, replies, reply_to, after=None) -> None:
+    """One reply per non-blank request line, until the asking side hangs up (end of stream).
+
+    after(line, reply), if given, runs once each reply is sent (the kernel is not kept waiting for it).
+    """
+    while (line := requests.read_line()) is not None:
+        if line.strip():
+            reply = reply_to(line)
+            ipc.send(replies, reply)
+            if after is not None:
+                after(line, reply)
+
+
+def answer(checker: Checker, line: str | bytes) -> JudgeReply:
     """The reply to one request line (the protocol above); a malformed request gets {"problem": ...}."""
     try:
         request = json.loads(line)

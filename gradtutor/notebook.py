@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import atexit
 import inspect
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 from gradtutor import course, extract
-from gradtutor.protocol import CheckFailed, Status, failure_for  # noqa: F401 - CheckFailed is part of this API
+from gradtutor.isolation import ipc
+from gradtutor.protocol import CheckFailed, JudgeReply, JudgeRequest, Status, failure_for  # noqa: F401 - CheckFailed is API
 
 _judge: "JudgeClient | SharedJudgeClient | None" = None
 
@@ -88,28 +88,41 @@ def _ipython_history() -> list[str] | None:
     return [str(source) for source in list(history)[1:]] if history else None
 
 
-class JudgeClient:
+class _JudgeLine:
+    """A request out, the reply back; a judge that hangs up (or answers nonsense) is a CheckError."""
+
+    _requests = None  # where requests are written (a pipe or a socket)
+    _replies: "ipc.MessageReader | None" = None
+
+    def ask(self, request: JudgeRequest) -> JudgeReply:
+        __tracebackhide__ = True
+        try:
+            ipc.send(self._requests, request)
+            reply = self._replies.read_message()  # no deadline: the judge's checker enforces the time limits
+        except (OSError, ValueError, AttributeError):
+            reply = None
+        if reply is None:
+            self.close()
+            raise CheckError("check(): gradtutor's checker stopped unexpectedly — run the cell again")
+        return reply
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class JudgeClient(_JudgeLine):
     """The kernel's line to its judge process (started once, stopped with the kernel)."""
 
     def __init__(self):
         self.process = subprocess.Popen([sys.executable, "-m", "gradtutor.judge"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self._requests = self.process.stdin
+        self._replies = ipc.MessageReader(self.process.stdout)
         atexit.register(self.close)
 
     @property
     def alive(self) -> bool:
         return self.process.poll() is None
-
-    def ask(self, request: dict) -> dict:
-        __tracebackhide__ = True
-        try:
-            self.process.stdin.write(json.dumps(request) + "\n")
-            self.process.stdin.flush()
-            line = self.process.stdout.readline()
-            return json.loads(line)
-        except (OSError, ValueError):
-            self.close()
-            raise CheckError("check(): gradtutor's checker stopped unexpectedly — run the cell again") from None
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -120,7 +133,7 @@ class JudgeClient:
                 self.process.kill()
 
 
-class SharedJudgeClient:
+class SharedJudgeClient(_JudgeLine):
     """The line to a judge that serves every kernel of a `gradtutor grade` worker, one after another.
 
     `gradtutor grade` runs nbgrader's kernels with GRADTUTOR_JUDGE set to a Unix socket
@@ -134,29 +147,24 @@ class SharedJudgeClient:
         import socket
 
         self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.socket.connect(path)
-        self.stream = self.socket.makefile("rw", encoding="utf-8", newline="\n")
+        try:
+            self.socket.connect(path)
+        except OSError:
+            self.socket.close()
+            raise
+        self._requests = self.socket
+        self._replies = ipc.MessageReader(self.socket)
         atexit.register(self.close)
 
     @property
     def alive(self) -> bool:
-        return self.stream is not None
-
-    def ask(self, request: dict) -> dict:
-        __tracebackhide__ = True
-        try:
-            self.stream.write(json.dumps(request) + "\n")
-            self.stream.flush()
-            return json.loads(self.stream.readline())
-        except (OSError, ValueError, AttributeError):
-            self.close()
-            raise CheckError("check(): gradtutor's checker stopped unexpectedly — run the cell again") from None
+        return self._replies is not None
 
     def close(self) -> None:
-        stream, self.stream = self.stream, None
+        replies, self._replies = self._replies, None
         try:
-            if stream is not None:
-                stream.close()
+            if replies is not None:
+                replies.close()
             self.socket.close()
         except OSError:
             pass

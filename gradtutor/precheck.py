@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import ast
 import functools
-import re
 from pathlib import Path
 
 from gradtutor import course as course_mod
 from gradtutor import extract
 from gradtutor.errors import UnreadableFile
+from gradtutor.isolation import policy
 from gradtutor.protocol import Cause, Status
 from gradtutor.verdict import ExerciseResult, not_attempted, result_for
-
-# What a learner's cells may import from gradtutor: the notebook API, nothing of the checker or its answers.
-ALLOWED_NAMES = {"check", "quiet", "__version__", "prestart", "hint", "solution"}  # hint/solution compute nothing
-ALLOWED_MODULES = ("gradtutor", "gradtutor.quiet")
-ANSWER_PATHS = re.compile(r"gradtutor[./\\]+(references|worker|isolation)")
 
 
 def static_verdict(lesson, exercise, cells, source: str,
@@ -78,15 +73,15 @@ def uses_internals(cells) -> str | None:
 
 def _internal_use(node: ast.AST) -> str | None:
     if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gradtutor"):
-        if node.module not in ALLOWED_MODULES or not {a.name for a in node.names} <= ALLOWED_NAMES:
+        if node.module not in policy.LEARNER_MODULES or not {a.name for a in node.names} <= policy.LEARNER_NAMES:
             return f"imports from {node.module}"
     elif isinstance(node, ast.Import):
         for alias in node.names:
-            if alias.name.startswith("gradtutor.") and alias.name not in ALLOWED_MODULES:
+            if alias.name.startswith("gradtutor.") and alias.name not in policy.LEARNER_MODULES:
                 return f"imports {alias.name}"
     elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "gradtutor":
-        if node.attr not in ALLOWED_NAMES:
+        if node.attr not in policy.LEARNER_NAMES:
             return f"uses gradtutor.{node.attr}"
-    elif isinstance(node, ast.Constant) and isinstance(node.value, str) and ANSWER_PATHS.search(node.value):
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str) and policy.NAMES_FORBIDDEN_FILES.search(node.value):
         return "names gradtutor's reference files"
     return None

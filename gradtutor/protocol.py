@@ -6,20 +6,19 @@ and nbgrader's gradebook: statuses, symptoms, value kinds and cause ids are enum
 here, and nothing downstream decides a status by reading English. How each is
 shown (its mark, label and colour) is a function of the enum, defined once here.
 
-The payloads are TypedDicts: the child writes them and the parent reads them as
-plain JSON (never pickle), and these types say which fields exist.
+The payloads (gradtutor.payloads, re-exported here) are TypedDicts: the child writes
+them and the parent reads them as plain JSON (never pickle); the types say which fields exist.
 
 A leaf module: it imports nothing of gradtutor's and nothing heavy.
 """
 from __future__ import annotations
 
 import enum
-from typing import Literal, TypedDict
 
-try:  # Python 3.11+
-    from typing import NotRequired
-except ImportError:  # pragma: no cover - Python 3.10
-    from typing_extensions import NotRequired  # type: ignore[assignment]
+# The typed messages live in their own module; they are part of this vocabulary.
+from gradtutor.payloads import (CellSource, ChildResult, ChildStatus, ErrorDescription, ExerciseRef,  # noqa: F401
+                                GradingJob, JudgeReply, JudgeRequest, Job, Tolerance, ValueDescription,
+                                WorkerMessage)
 
 
 class Status(str, enum.Enum):
@@ -207,110 +206,3 @@ def status_from_exception_name(name: str) -> Status | None:
         if cls.__name__ == name:
             return status
     return None
-
-
-# --------------------------------------------------------------------------- payloads
-
-
-class ValueDescription(TypedDict, total=False):
-    """A returned value, described by the child: its kind, and for arrays where the numbers are."""
-
-    type: str  # a ValueKind
-    dtype: str | None
-    shape: list[int]
-    key: str  # the array's name in the job's .npz file
-    length: int  # tuple and list
-    items: list["ValueDescription"]
-    name: str  # for OTHER: the qualified class name
-
-
-class ErrorDescription(TypedDict, total=False):
-    """An exception from learner code: which, and the learner's own last frame."""
-
-    type: str
-    message: str
-    where: str | None  # "lesson1.ipynb, cell 7, line 3"
-    line: str | None  # that line's code
-    seed: int | None
-    defines: list[str]  # for a cell that failed to load: the names it would have defined
-
-
-class Tolerance(TypedDict):
-    rtol: float
-    atol: float
-
-
-ChildStatus = Literal["ok", "not_attempted", "missing", "error"]
-
-
-class ChildResult(TypedDict, total=False):
-    """One exercise's result as a child writes it (result-<i>.json), checked by its nonce."""
-
-    status: ChildStatus
-    results: dict  # seed (as text) -> ValueDescription; references add "tolerance": Tolerance
-    error: ErrorDescription
-    nonce: str
-
-
-class CellSource(TypedDict):
-    label: str  # "lesson1.ipynb, cell 7": how errors point at it
-    source: str
-
-
-class ExerciseRef(TypedDict):
-    id: str
-    function: str
-
-
-class Job(TypedDict, total=False):
-    """One job for the worker: compute references, or run learner code (a fresh child for each)."""
-
-    kind: Literal["reference", "learner"]
-    lesson: str
-    exercises: list  # reference: exercise ids; learner: ExerciseRef
-    seeds: list[int]
-    cells: list[CellSource]
-    cells_fifo: str  # a prepared learner job reads its cells from here
-    id: int
-    nonce: str
-    out: str
-    memory_mb: int | None
-
-
-class WorkerMessage(TypedDict, total=False):
-    """What the worker writes on its protocol pipe: ready, then per job its child's pid and exit."""
-
-    ready: bool
-    error: str
-    id: int
-    pid: int
-    exit: dict  # {"code": n} or {"signal": n}
-
-
-class JudgeRequest(TypedDict):
-    """A notebook kernel asks its judge to check one exercise on the cells it ran."""
-
-    lesson: str
-    exercise: str
-    function: str
-    cells: list[str]
-    seeds: NotRequired[str]
-
-
-class JudgeReply(TypedDict, total=False):
-    """The judge's verdict ({id, status, message, rows, cause}) or {problem} for a malformed request."""
-
-    id: str
-    status: str  # a Status
-    message: str
-    cause: str  # a Cause
-    rows: list[dict]
-    problem: str
-
-
-class GradingJob(TypedDict):
-    """The classroom pool asks one grading process to autograde one student's submission."""
-
-    assignment: str
-    student: str
-    force: bool

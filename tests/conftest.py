@@ -1,19 +1,41 @@
-"""Shared fixtures: one warm checker per test process, and helpers to grade code."""
+"""Shared fixtures (one warm checker per test process, grading code) and the test tiers.
+
+Every test has exactly one tier marker (registered in pyproject.toml):
+
+    unit      no TensorFlow (in this process or any it starts), no nbgrader, no browser: `make test-fast`
+    tf        imports TensorFlow or starts the checker's worker (`gradtutor check`, `watch`, check())
+    nbgrader  drives nbgrader: a course folder, `gradtutor grade`, nbgrader's own commands
+    browser   the built docs site in Chromium
+
+A test that needs several takes the heaviest (browser > nbgrader > tf > unit). A module of one tier
+says so once (`pytestmark = pytest.mark.unit`); a module that mixes tiers marks each test. Helpers
+that are not fixtures live in tests/support/.
+"""
 from __future__ import annotations
 
+import ast
+import functools
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-STANDARD_IMPORTS = "import numpy as np\nimport tensorflow as tf\nimport keras\n\n"
+from tests.support import REPO, TEST_HOME
 
-os.environ.setdefault("GRADTUTOR_HOME", str(REPO / "test-output" / "gradtutor-home"))
+TIERS = ("unit", "tf", "nbgrader", "browser")
+# The fixtures below that start the checker's worker, which imports TensorFlow.
+WORKER_FIXTURES = {"checker", "grade", "hostile_checker"}
+STANDARD_IMPORTS = "import numpy as np\nimport tensorflow as tf\nimport keras\n\n"
+# Stands in for TensorFlow in every subprocess of a unit-tier session (a CLI, the checker's worker).
+TF_STUB = REPO / "test-output" / "unit-tier" / "tensorflow" / "__init__.py"
+
+os.environ.setdefault("GRADTUTOR_HOME", str(TEST_HOME))
 # `gradtutor check` in-process unless a test asks for the warm checker (tests/test_daemon.py starts and stops its own)
 os.environ.setdefault("GRADTUTOR_NO_DAEMON", "1")
+
+
+# --------------------------------------------------------------------------- fixtures
 
 
 @pytest.fixture(scope="session")
@@ -40,8 +62,102 @@ def grade(checker, tmp_path):
     return _grade
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    """The real `gradtutor` command in a subprocess."""
-    full_env = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "gradtutor", *args], cwd=cwd or REPO, env=full_env,
-                          capture_output=True, text=True, timeout=timeout)
+# --------------------------------------------------------------------------- tiers
+
+
+def _unit_session(config) -> bool:
+    """`-m unit` exactly, as `make test-fast` runs it: the session that must stay free of TensorFlow."""
+    return (config.getoption("markexpr") or "").strip() == "unit"
+
+
+@functools.cache
+def _tiers_in_source(path: Path) -> frozenset[str]:
+    """The tiers a module's source marks anything with (read, not imported)."""
+    tree = ast.parse(path.read_text(), str(path))
+    return frozenset(node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in TIERS
+                     and isinstance(node.value, ast.Attribute) and node.value.attr == "mark")
+
+
+def pytest_configure(config):
+    if _unit_session(config):
+        # A subprocess that imports TensorFlow (a `gradtutor check`, the checker's worker) finds this
+        # first and fails, naming the tier: `sys.modules` of this process cannot see into children.
+        TF_STUB.parent.mkdir(parents=True, exist_ok=True)
+        TF_STUB.write_text('raise ImportError("TensorFlow imported under `pytest -m unit`: mark the test `tf`, '
+                           'not `unit` (tests/conftest.py)")\n')
+        paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+        if str(TF_STUB.parent.parent) not in paths:  # xdist workers inherit it from the main process
+            os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TF_STUB.parent.parent), *paths]))
+
+
+def pytest_ignore_collect(collection_path, config):
+    # Collecting a module imports it, and many import TensorFlow at the top: a unit session skips
+    # the modules whose marks name other tiers only, rather than import them to deselect every test.
+    # A module with no tier mark at all is still collected, so that its tests fail as unmarked.
+    if _unit_session(config) and collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        tiers = _tiers_in_source(collection_path)
+        if tiers and "unit" not in tiers:
+            return True
+    return None
+
+
+def _tier(item) -> tuple[str | None, str]:
+    """The tier of a test, and what is wrong with its marks.
+
+    Exactly one tier over the test and its module: `-m` selects by every mark a test inherits, so a
+    test marked `unit` in a module marked `tf` would run in both tiers. A module that mixes tiers
+    marks each test instead.
+    """
+    marked = sorted({mark.name for mark in item.iter_markers() if mark.name in TIERS})
+    if len(marked) > 1:
+        return None, f"marked {' and '.join(marked)} (one tier, the heaviest it needs; a mixed module marks each test)"
+    if not marked:
+        return None, f"no tier marker (one of {', '.join(TIERS)}: `pytestmark = pytest.mark.unit` or a mark on the test)"
+    return marked[0], ""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    # A wrong tier is a collection error of its module: reported before `-m` deselects anything (so
+    # an unmarked test fails every session, not only those that would select it), and reported
+    # as such by xdist's workers too.
+    tensorflow_before = "tensorflow" in sys.modules
+    outcome = yield
+    report = outcome.get_result()
+    if not isinstance(collector, (pytest.Module, pytest.Class)) or not report.passed:
+        return
+    problems = []
+    for item in report.result:
+        if not isinstance(item, pytest.Function):
+            continue
+        tier, wrong = _tier(item)
+        if tier is None:
+            problems.append(f"{item.nodeid}: {wrong}")
+        elif tier == "unit" and WORKER_FIXTURES & set(item.fixturenames):
+            uses = ", ".join(sorted(WORKER_FIXTURES & set(item.fixturenames)))
+            problems.append(f"{item.nodeid}: marked unit but uses {uses}, which starts the checker's worker: mark it tf")
+    if _unit_session(collector.config) and not tensorflow_before and "tensorflow" in sys.modules:
+        problems.append(f"{collector.nodeid}: importing it imported TensorFlow, and it has unit tests "
+                        "(import TensorFlow inside the tf tests, or split the module)")
+    if problems:
+        report.outcome = "failed"
+        report.longrepr = "test tiers (tests/conftest.py):\n  " + "\n  ".join(problems)
+        report.result = []
+
+
+@pytest.fixture(autouse=True)
+def _unit_tests_stay_free_of_tensorflow(request):
+    """A unit test that imports TensorFlow into this process fails (the subprocesses meet TF_STUB)."""
+    if _tier(request.node)[0] != "unit" or "tensorflow" in sys.modules:
+        yield
+        return
+    yield
+    if "tensorflow" in sys.modules:
+        pytest.fail("this unit test imported TensorFlow into the pytest process: mark it tf", pytrace=False)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # The last word for `make test-fast`: whatever slipped past the per-test check fails the run.
+    if _unit_session(session.config) and "tensorflow" in sys.modules and session.exitstatus == 0:
+        sys.stderr.write("\nERROR: TensorFlow was imported during `pytest -m unit` (tests/conftest.py)\n")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -23,6 +23,7 @@ def _answers():
             yield pytest.param(lesson, entry, id=f"{lesson}-{entry['exercise']}-{number}")
 
 
+@pytest.mark.tf
 @pytest.mark.parametrize("lesson_id, answer", list(_answers()))
 def test_answer_gets_expected_verdict(grade, lesson_id, answer):
     result = grade(lesson_id, answer["exercise"], answer["code"])
@@ -33,6 +34,7 @@ def test_answer_gets_expected_verdict(grade, lesson_id, answer):
     assert (result.points == result.max_points) == (answer["expect"] == "pass")
 
 
+@pytest.mark.unit
 def test_every_exercise_has_three_wrong_answers_and_a_right_one():
     for lesson in course.load().lessons:
         path = ANSWERS / f"{lesson.id}.toml"

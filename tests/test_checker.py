@@ -17,11 +17,13 @@ def _code(body: str) -> str:
     return f"def {FIRST.function}(*args):\n" + "".join(f"    {line}\n" for line in body.splitlines())
 
 
+@pytest.mark.tf
 def test_is_not_implemented_not_attempted(grade):
     result = grade("lesson2", FIRST.id, _code("raise NotImplementedError()"))
     assert result.status == "not_attempted" and result.points == 0
 
 
+@pytest.mark.tf
 def test_does_an_error_name_the_learners_line(grade):
     result = grade("lesson2", FIRST.id, _code("x = 1\nreturn undefined_name"))
     assert result.status == "error"
@@ -29,6 +31,7 @@ def test_does_an_error_name_the_learners_line(grade):
     assert "\n" not in result.message
 
 
+@pytest.mark.tf
 def test_does_a_hang_time_out_and_the_checker_survive(checker, grade):
     saved = checker.timeout
     checker.timeout = 2
@@ -42,6 +45,7 @@ def test_does_a_hang_time_out_and_the_checker_survive(checker, grade):
     assert grade("lesson2", FIRST.id, _code("raise NotImplementedError()")).status == "not_attempted"
 
 
+@pytest.mark.tf
 def test_is_ending_the_process_an_error_not_a_crash(grade):
     result = grade("lesson2", FIRST.id, "import os\n" + _code("os._exit(0)"))
     assert result.status == "error" and "ended the process" in result.message
@@ -49,11 +53,13 @@ def test_is_ending_the_process_an_error_not_a_crash(grade):
     assert result.status == "error" and "SystemExit" in result.message
 
 
+@pytest.mark.tf
 def test_is_printed_output_kept_but_never_a_verdict(grade):
     result = grade("lesson2", FIRST.id, _code("print('PASS')\nreturn None"))
     assert result.status == "fail" and "PASS" in result.output
 
 
+@pytest.mark.tf
 def test_is_a_missing_function_bad_input(checker, tmp_path):
     path = tmp_path / "empty.py"
     path.write_text("x = 1\n")
@@ -62,12 +68,14 @@ def test_is_a_missing_function_bad_input(checker, tmp_path):
     assert all(e.status == "error" and "is not defined in empty.py" in e.message for e in result.exercises)
 
 
+@pytest.mark.tf
 def test_is_top_level_work_in_cells_skipped(grade):
     # A training loop at top level must not run: only definitions are loaded.
     result = grade("lesson2", FIRST.id, "while True:\n    pass\n\n" + _code("raise NotImplementedError()"))
     assert result.status == "not_attempted"
 
 
+@pytest.mark.unit
 def test_does_the_parent_stay_free_of_tensorflow():
     code = ("import sys; from gradtutor import cli, checker, verdict, report, notebook, compare, diagnose, workspace, watch; "
             "print('tensorflow' in sys.modules, 'keras' in sys.modules)")
@@ -75,12 +83,14 @@ def test_does_the_parent_stay_free_of_tensorflow():
     assert out.split() == ["False", "False"]
 
 
+@pytest.mark.tf
 def test_are_solution_verdicts_the_same_on_a_second_check(checker):
     first = checker.check_file(LESSON, LESSON.source_notebook())
     second = checker.check_file(LESSON, LESSON.source_notebook())
     assert [e.to_json() for e in first.exercises] == [e.to_json() for e in second.exercises]
 
 
+@pytest.mark.tf
 @pytest.mark.parametrize("seeds", ["visible", "hidden"])
 def test_can_seed_sets_be_chosen(checker, seeds):
     result = checker.check_file(LESSON, LESSON.source_notebook(), [FIRST], seeds)
@@ -99,6 +109,7 @@ HIDDEN_WRONG = {
 }
 
 
+@pytest.mark.tf
 @pytest.mark.parametrize("symptom", sorted(HIDDEN_WRONG))
 def test_does_a_hidden_input_failure_quote_no_reference_values(grade, symptom):
     import re
@@ -113,6 +124,7 @@ def test_does_a_hidden_input_failure_quote_no_reference_values(grade, symptom):
     assert "does it hard-code values or shapes?" in hidden.message
 
 
+@pytest.mark.tf
 def test_is_an_answer_right_only_on_the_visible_inputs_told_so(grade):
     """It recognises the inputs the learner printed (by their sum) and is wrong on any other."""
     from gradtutor.references import VISIBLE_SEEDS, exercises_of

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+pytestmark = pytest.mark.tf
+
 
 def seed_model():
     """The notebook's small version of the Stack Overflow RNN (same seed, same sizes)."""

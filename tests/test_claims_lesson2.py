@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+pytestmark = pytest.mark.tf
+
 NON_PERSISTENT = "A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)"
 
 

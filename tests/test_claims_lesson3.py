@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+pytestmark = pytest.mark.tf
+
 FLOAT32_ULP_AT_1 = float(np.finfo(np.float32).eps)  # 1.1920929e-07
 
 

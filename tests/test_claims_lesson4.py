@@ -22,6 +22,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+pytestmark = pytest.mark.tf
+
 NOTEBOOK = Path(__file__).resolve().parent.parent / "solutions" / "lesson4" / "lesson4.ipynb"
 
 

@@ -15,110 +15,29 @@ a serial `nbgrader autograde`, and the two gradebooks must be identical.
 from __future__ import annotations
 
 import dataclasses
-import html
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from gradtutor import course
+from tests.support import REPO
+from tests.support.classroom import (Slot, Student, answers_of, feedback_text, gradtutor, make_course, nbgrader,
+                                     pristine_source, read_gradebook, run, solution_code, submission, tool_env)
 
-REPO = Path(__file__).resolve().parent.parent
-ANSWERS = REPO / "tests" / "answers"
-BIN = Path(sys.executable).parent
 IDENTITY_LESSON = "lesson2"  # whose class is also graded by a serial `nbgrader autograde`
 # The submissions of that class it grades: one of every kind (a serial run of the whole class takes long).
 IDENTITY_CLASS = ("correct", "untouched", "answers01", "tampered", "cheater", "corrupt", "dies")
 
-pytestmark = pytest.mark.xdist_group("classroom")
-
-
-# --------------------------------------------------------------------------- running things
-
-
-def tool_env() -> dict:
-    """nbgrader needs `alembic` on PATH; the kernels must be this venv's Python."""
-    env = dict(os.environ)
-    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
-    env.pop("JUPYTER_PLATFORM_DIRS", None)
-    return env
-
-
-def run(args: list[str], cwd: Path, timeout: float = 1200) -> subprocess.CompletedProcess:
-    return subprocess.run(args, cwd=cwd, env=tool_env(), capture_output=True, text=True, timeout=timeout)
-
-
-def gradtutor(*args: str, cwd: Path, timeout: float = 1200) -> subprocess.CompletedProcess:
-    return run([sys.executable, "-m", "gradtutor", *args], cwd=cwd, timeout=timeout)
-
-
-def nbgrader(*args: str, cwd: Path, timeout: float = 1200) -> subprocess.CompletedProcess:
-    return run([str(BIN / "nbgrader"), *args], cwd=cwd, timeout=timeout)
-
-
-def make_course(folder: Path, lessons: list[str]) -> Path:
-    """`gradtutor classroom init`, then `nbgrader generate_assignment` for each lesson."""
-    made = gradtutor("classroom", "init", str(folder), cwd=folder.parent)
-    assert made.returncode == 0, made.stderr
-    for lesson in lessons:
-        generated = nbgrader("generate_assignment", lesson, cwd=folder)
-        assert generated.returncode == 0, generated.stdout + generated.stderr
-        assert (folder / "release" / lesson / f"{lesson}.ipynb").is_file()
-    return folder
-
-
-def pristine_source(folder: Path) -> Path:
-    return folder / "submitted"
-
-
-def read_gradebook(folder: Path, lesson: str) -> dict:
-    """student → {"score", "max_score", "grades": {grade_id: (auto, manual, needs_manual, max)}, "comments"}."""
-    from nbgrader.api import Gradebook
-
-    config = (folder / "nbgrader_config.py").read_text()
-    course_id = re.search(r"course_id = '([^']+)'", config).group(1)
-    book = {}
-    with Gradebook(f"sqlite:///{folder / 'gradebook.db'}", course_id) as gb:
-        for submission in gb.find_assignment(lesson).submissions:
-            entry = {"score": submission.score, "max_score": submission.max_score, "grades": {}, "comments": {}}
-            for notebook in submission.notebooks:
-                for grade in notebook.grades:
-                    entry["grades"][grade.name] = (grade.auto_score, grade.manual_score, grade.needs_manual_grade,
-                                                   grade.max_score, grade.score)
-                for comment in notebook.comments:
-                    entry["comments"][comment.name] = (comment.auto_comment, comment.manual_comment)
-            book[submission.student_id] = entry
-    return book
-
-
-def feedback_text(folder: Path, student: str, lesson: str) -> str:
-    return html.unescape((folder / "feedback" / student / lesson / f"{lesson}.html").read_text())
+pytestmark = [pytest.mark.nbgrader, pytest.mark.xdist_group("classroom")]
 
 
 # --------------------------------------------------------------------------- the answers
-
-
-def solution_code(lesson: course.Lesson, exercise: course.Exercise) -> str:
-    """The solutions notebook's answer cell, without nbgrader's markers."""
-    nb = nbformat.read(lesson.source_notebook(), as_version=4)
-    for cell in nb.cells:
-        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == exercise.id:
-            return "\n".join(line for line in cell.source.splitlines()
-                             if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")) + "\n"
-    raise AssertionError(f"{lesson.source_notebook()} has no answer cell {exercise.id}")
-
-
-def answers_of(lesson_id: str) -> list[dict]:
-    path = ANSWERS / f"{lesson_id}.toml"
-    assert path.is_file(), f"{path} is missing: every lesson needs its known-wrong answers"
-    return tomllib.loads(path.read_text())["answer"]
 
 
 # How a hard-coded answer recognises the visible inputs it was written for:
@@ -209,27 +128,6 @@ EXIT = '''def {function}(*args):
 # --------------------------------------------------------------------------- the class
 
 
-@dataclasses.dataclass
-class Slot:
-    """What one exercise of one submission holds, and what grading must make of it."""
-
-    code: str | None  # the answer cell's new source; None keeps the release's (not attempted)
-    earns: bool  # full points for the exercise, or 0
-    feedback: list[str] = dataclasses.field(default_factory=list)  # text the feedback HTML must show
-    name: str = ""
-
-
-@dataclasses.dataclass
-class Student:
-    id: str
-    slots: dict[str, Slot]  # exercise id → slot
-    expect_in_line: list[str] = dataclasses.field(default_factory=list)  # text its result line must hold
-    graded: bool = True  # nbgrader can autograde it (a corrupt file or a dead kernel cannot)
-    extra_cell: str | None = None  # a code cell of the student's own, after the set-up cell
-    trimmed: bool = False  # only the set-up, definition, answer and test cells (faster to grade)
-    hidden_values: dict | None = None  # exercise → hidden-seed reference values the feedback must not show
-
-
 def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[Student]:
     """Write the synthetic class into folder/submitted/ and return what each submission must score."""
     release = nbformat.read(folder / "release" / lesson.id / lesson.notebook, as_version=4)
@@ -302,7 +200,7 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
         students.append(Student("dies", dies, ["kernel died", "scored 0"], graded=False))
 
     for student in students:
-        nb = _submission(release, student)
+        nb = submission(release, student)
         target = folder / "submitted" / student.id / lesson.id / lesson.notebook
         target.parent.mkdir(parents=True, exist_ok=True)
         text = nbformat.writes(nb)
@@ -310,34 +208,6 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
             text = text[: len(text) // 2]  # a notebook saved half-way
         target.write_text(text)
     return students
-
-
-def _submission(release, student: Student):
-    from gradtutor.classroom.recheck import only_definitions
-
-    nb = nbformat.from_dict(json.loads(json.dumps(release)))  # a deep copy
-    cells = []
-    first_code = next(i for i, cell in enumerate(nb.cells) if cell.cell_type == "code")
-    for index, cell in enumerate(nb.cells):
-        if student.trimmed and cell.cell_type == "code" and index != first_code \
-                and "nbgrader" not in cell.get("metadata", {}) and not only_definitions(cell.source, Path("/nonexistent")):
-            continue
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        slot = student.slots.get(grade_id)
-        if slot is not None and slot.code is not None:
-            cell.source = slot.code
-        exercise = grade_id[len("check_"):] if grade_id and grade_id.startswith("check_") else None
-        if exercise in student.slots and student.id == "tampered":
-            if student.slots[exercise].name == "its test cell deleted":
-                continue
-            if student.slots[exercise].name == "its test cell edited":
-                cell.source = "print('all tests passed')  # the checker was too strict\n"
-        cells.append(cell)
-    if student.extra_cell:
-        first_code = next(i for i, cell in enumerate(cells) if cell.cell_type == "code")
-        cells.insert(first_code + 1, nbformat.v4.new_code_cell(student.extra_cell))
-    nb.cells = cells
-    return nb
 
 
 def expected_points(lesson: course.Lesson, student: Student) -> dict[str, float]:

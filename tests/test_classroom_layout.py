@@ -6,13 +6,15 @@ import shutil
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from gradtutor import course
-from test_classroom import nbgrader
+from tests.support.classroom import nbgrader
 
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.nbgrader
 def test_nbgrader_generate_assignment_at_the_root_makes_the_committed_lessons(tmp_path):
     # A copy of what nbgrader reads, so the run leaves no gradebook.db in the repository.
     shutil.copyfile(REPO / "nbgrader_config.py", tmp_path / "nbgrader_config.py")
@@ -30,6 +32,7 @@ def test_nbgrader_generate_assignment_at_the_root_makes_the_committed_lessons(tm
             "from solutions/ — run `make lessons`")
 
 
+@pytest.mark.unit
 def test_every_exercise_has_a_locked_graded_test_cell_with_hidden_tests():
     for lesson in course.load().lessons:
         source = nbformat.read(lesson.source_notebook(), as_version=4)

@@ -3,17 +3,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 
 import pytest
 
-from conftest import REPO, run_cli
+from tests.support import REPO
+from tests.support.cli import run_cli
 
 
 def _digest(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@pytest.mark.tf
 def test_is_a_fresh_workspace_all_not_attempted(tmp_path):
     assert run_cli("init", str(tmp_path / "ws")).returncode == 0
     notebook = tmp_path / "ws" / "lesson1" / "lesson1.ipynb"
@@ -27,6 +28,7 @@ def test_is_a_fresh_workspace_all_not_attempted(tmp_path):
     assert _digest(notebook) == before, "checking must never modify the learner's notebook"
 
 
+@pytest.mark.tf
 def test_do_the_solutions_pass_with_exit_0(tmp_path):
     done = run_cli("check", "1", "--file", "solutions/lesson1/lesson1.ipynb", "--json")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -35,6 +37,7 @@ def test_do_the_solutions_pass_with_exit_0(tmp_path):
     assert all(e["points"] == e["max_points"] for e in report["exercises"])
 
 
+@pytest.mark.tf
 def test_does_the_table_show_each_exercise_and_a_summary():
     done = run_cli("check", "watching", "--file", "lessons/lesson1/lesson1.ipynb")
     assert done.returncode == 1
@@ -48,6 +51,7 @@ def test_does_the_table_show_each_exercise_and_a_summary():
     (["check"], "required"),
     (["hint", "lesson1", "1", "--level", "99"], "has hints 1 to"),
 ])
+@pytest.mark.unit
 def test_is_bad_input_one_line_with_exit_2(args, words):
     done = run_cli(*args)
     assert done.returncode == 2
@@ -56,6 +60,7 @@ def test_is_bad_input_one_line_with_exit_2(args, words):
     assert "Traceback" not in done.stderr + done.stdout
 
 
+@pytest.mark.tf
 def test_is_a_corrupt_notebook_one_line_with_exit_2_and_left_alone(tmp_path):
     broken = tmp_path / "lesson1.ipynb"
     broken.write_text('{"cells": [ {"cell_type": "code", "sou')
@@ -66,11 +71,13 @@ def test_is_a_corrupt_notebook_one_line_with_exit_2_and_left_alone(tmp_path):
     assert _digest(broken) == before
 
 
+@pytest.mark.unit
 def test_does_a_check_outside_a_workspace_say_what_to_do(tmp_path):
     done = run_cli("check", "lesson1", cwd=tmp_path)
     assert done.returncode == 2 and "gradtutor init" in done.stderr
 
 
+@pytest.mark.tf
 def test_is_a_missing_function_exit_2_naming_it(tmp_path):
     source = json.loads((REPO / "lessons/lesson1/lesson1.ipynb").read_text())
     for cell in source["cells"]:

@@ -19,12 +19,13 @@ import nbformat
 import pytest
 
 from gradtutor import course
-from test_classroom import gradtutor, make_course, read_gradebook, solution_code, tool_env
+from tests.support.classroom import gradtutor, make_course, read_gradebook, solution_code, tool_env
 
 REPO = Path(__file__).resolve().parent.parent
 LESSON = "lesson2"
 
 
+@pytest.mark.unit
 def test_help_lists_grade_and_classroom_without_importing_nbgrader(tmp_path):
     shown = gradtutor("--help", cwd=tmp_path)
     assert shown.returncode == 0
@@ -39,6 +40,7 @@ def test_help_lists_grade_and_classroom_without_importing_nbgrader(tmp_path):
     assert probe.stdout.strip() == "[]", probe.stdout + probe.stderr
 
 
+@pytest.mark.unit
 def test_classroom_init_makes_a_course_folder_and_never_overwrites(tmp_path):
     folder = tmp_path / "my course"
     made = gradtutor("classroom", "init", str(folder), "--course-id", "tf-101", cwd=tmp_path)
@@ -72,6 +74,7 @@ def test_classroom_init_makes_a_course_folder_and_never_overwrites(tmp_path):
         assert (folder / "source" / lessons[1].id / lessons[1].notebook).is_file()
 
 
+@pytest.mark.unit
 def test_classroom_without_a_command_says_which_there_are(tmp_path):
     done = gradtutor("classroom", cwd=tmp_path)
     assert done.returncode == 2
@@ -91,6 +94,7 @@ def small_course(tmp_path_factory) -> Path:
     (["grade", "{course}", LESSON], "no submissions of lesson2"),
     (["grade", "{course}", LESSON, "--student", "nobody"], "no submission of lesson2 from nobody"),
 ])
+@pytest.mark.nbgrader
 def test_bad_input_is_one_line_and_exit_code_2(small_course, tmp_path, args, says):
     filled = [a.format(course=small_course, missing=tmp_path / "nowhere") for a in args]
     if "--student" in filled:
@@ -153,6 +157,7 @@ def _on_a_terminal(args: list[str], cwd: Path, timeout: float = 900) -> tuple[in
     return process.returncode, b"".join(chunks).decode("utf-8", "replace")
 
 
+@pytest.mark.nbgrader
 @pytest.mark.xdist_group("classroom")
 def test_timeout_stops_a_stuck_submission_and_the_batch_goes_on(tmp_path):
     """A kernel stuck where nbgrader's own cell limit (300 s) is far away: --timeout stops it, kernel
@@ -215,14 +220,15 @@ print(json.dumps(attempts))
 '''
 
 
+@pytest.mark.nbgrader
 @pytest.mark.xdist_group("classroom")
 def test_a_notebook_cannot_touch_the_course_outside_its_own_folder(tmp_path):
     """nbgrader runs a submission's top-level code in a kernel with the grader's rights; `gradtutor grade`
     starts that kernel under Landlock: it reads and writes only its own autograded folder, and the
     answers beside the vandalism still earn their points."""
-    from gradtutor import sandbox
+    from gradtutor.isolation import landlock
 
-    assert sandbox.abi_version() >= 1, "this machine's kernel has no Landlock: the kernels cannot be fenced"
+    assert landlock.abi_version() >= 1, "this machine's kernel has no Landlock: the kernels cannot be fenced"
     folder = make_course(tmp_path / "course", [LESSON])
     (folder / "canary.txt").write_text("still here\n")
     vandal = _correct(folder)

@@ -8,8 +8,12 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from gradtutor import course
-from conftest import REPO
+from tests.support import REPO
+
+pytestmark = pytest.mark.tf
 
 LESSON = course.load().lesson("lesson2")
 

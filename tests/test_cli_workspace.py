@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from gradtutor import course
-from conftest import run_cli
+from tests.support.cli import run_cli
 
 COURSE = course.load()
 
 
+@pytest.mark.unit
 def test_does_init_copy_every_lesson_and_never_overwrite(tmp_path):
     ws = tmp_path / "ws"
     done = run_cli("init", str(ws))
@@ -23,6 +26,7 @@ def test_does_init_copy_every_lesson_and_never_overwrite(tmp_path):
     assert "MY EDIT" in mine.read_text()
 
 
+@pytest.mark.tf
 def test_does_list_show_every_lesson_and_progress(tmp_path):
     ws = tmp_path / "ws"
     run_cli("init", str(ws))
@@ -38,6 +42,7 @@ def test_does_list_show_every_lesson_and_progress(tmp_path):
     assert not any(p.name.startswith(".gradtutor-progress") for p in ws.rglob("*")), "progress lives outside the workspace"
 
 
+@pytest.mark.unit
 def test_does_reset_keep_a_backup(tmp_path):
     ws = tmp_path / "ws"
     run_cli("init", str(ws))
@@ -51,6 +56,7 @@ def test_does_reset_keep_a_backup(tmp_path):
     assert fresh["cells"] == release["cells"] and fresh["metadata"]["kernelspec"]["name"] == "gradtutor"
 
 
+@pytest.mark.unit
 def test_does_hint_climb_the_ladder():
     exercise = COURSE.lesson("lesson1").exercises[0]
     first = run_cli("hint", "lesson1", exercise.id)
@@ -59,6 +65,7 @@ def test_does_hint_climb_the_ladder():
     assert last.returncode == 0 and f"Hint {len(exercise.hints)} of" in last.stdout
 
 
+@pytest.mark.unit
 def test_does_solution_show_code_without_markers():
     exercise = COURSE.lesson("lesson2").exercises[0]
     done = run_cli("solution", "lesson2", exercise.id)
@@ -66,6 +73,7 @@ def test_does_solution_show_code_without_markers():
     assert "BEGIN SOLUTION" not in done.stdout and "NotImplementedError" not in done.stdout
 
 
+@pytest.mark.unit
 def test_does_help_list_every_verb():
     done = run_cli("--help")
     for verb in ("list", "init", "check", "hint", "solution", "reset", "watch"):

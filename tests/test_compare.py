@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from gradtutor.compare import compare
+
+pytestmark = pytest.mark.unit
 
 REF = {"type": "Tensor", "dtype": "float32", "shape": [3], "key": "r"}
 REF_ARRAYS = {"r": np.array([1.0, 2.0, 3.0], np.float32)}

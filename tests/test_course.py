@@ -31,14 +31,16 @@ def _source(cell: dict) -> str:
     return "".join(source) if isinstance(source, list) else source
 
 
+@pytest.mark.unit
 def test_are_lesson_names_unique_and_numbered_in_order():
     assert [l.number for l in COURSE.lessons] == list(range(1, len(COURSE.lessons) + 1))
     for attribute in ("id", "slug", "title"):
         values = [getattr(l, attribute) for l in COURSE.lessons]
         assert len(set(values)) == len(values), f"duplicate lesson {attribute}"
-    assert [l.id for l in COURSE.lessons] == [f"lesson{n}" for n in range(1, 5)]
+    assert [l.id for l in COURSE.lessons] == [f"lesson{n}" for n in range(1, len(COURSE.lessons) + 1)]
 
 
+@pytest.mark.unit
 def test_can_a_lesson_be_named_three_ways():
     for lesson in COURSE.lessons:
         assert COURSE.lesson(lesson.id) is lesson
@@ -48,6 +50,7 @@ def test_can_a_lesson_be_named_three_ways():
         COURSE.lesson("lesson99")
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_is_each_exercise_fully_described(lesson):
     assert len(lesson.exercises) >= 3, f"{lesson.id} needs at least 3 exercises"
@@ -66,12 +69,14 @@ def test_is_each_exercise_fully_described(lesson):
                     re.compile(pattern)
 
 
+@pytest.mark.tf
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_does_the_reference_module_match_the_manifest(lesson):
     module = importlib.import_module(f"gradtutor.references.{lesson.id}")
     assert set(module.EXERCISES) == {e.id for e in lesson.exercises}
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_are_the_source_notebook_cells_graded_as_the_manifest_says(lesson):
     cells = _notebook(lesson.source_notebook())["cells"]
@@ -93,6 +98,7 @@ def test_are_the_source_notebook_cells_graded_as_the_manifest_says(lesson):
         assert "### BEGIN HIDDEN TESTS" in source and 'seeds="hidden"' in source
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("lesson", LESSONS)
 @pytest.mark.parametrize("kind", ["solutions", "lessons"])
 def test_are_committed_notebooks_clean(lesson, kind):
@@ -109,6 +115,7 @@ def test_are_committed_notebooks_clean(lesson, kind):
     assert sorted(p.name for p in path.parent.iterdir()) == [lesson.notebook], f"stray files in {path.parent}"
 
 
+@pytest.mark.tf
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_does_every_solution_pass(checker, lesson):
     result = checker.check_file(lesson, lesson.source_notebook())
@@ -117,6 +124,7 @@ def test_does_every_solution_pass(checker, lesson):
     assert result.exit_code == 0
 
 
+@pytest.mark.tf
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_is_every_untouched_starter_not_attempted(checker, lesson):
     result = checker.check_file(lesson, lesson.release_notebook())
@@ -124,6 +132,7 @@ def test_is_every_untouched_starter_not_attempted(checker, lesson):
     assert result.exit_code == 1
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_do_wrong_answers_name_real_exercises(lesson):
     entries = tomllib.loads((REPO / "tests" / "answers" / f"{lesson.id}.toml").read_text())["answer"]

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, STANDARD_IMPORTS, run_cli
+from tests.support import REPO
+from tests.support.cli import run_cli
 
 pytestmark = [pytest.mark.tf, pytest.mark.xdist_group("daemon")]
 
-WRONG = STANDARD_IMPORTS + '''
+WRONG = '''import tensorflow as tf
+
 def grad_from_numpy(x):
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(tf.sin(x) * x)

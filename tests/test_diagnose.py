@@ -1,10 +1,14 @@
 """Does the first line name the cause and the fix, preferring the lesson's own rules?"""
 from __future__ import annotations
 
+import pytest
+
 from gradtutor.compare import ElementReport
 from gradtutor.course import Diagnosis, Exercise
 from gradtutor.diagnose import explain_error, explain_failure
 from gradtutor.protocol import Cause
+
+pytestmark = pytest.mark.unit
 
 RULES = (
     Diagnosis(when="none", source_lacks=r"\.watch\(", say="x is a tf.constant the tape never watched — call tape.watch(x)"),

@@ -23,14 +23,12 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import nbformat
+import notebooks  # docs/hooks/notebooks.py: pyproject.toml's pytest `pythonpath` has docs/hooks, as mkdocs does
 import pytest
 
+from gradtutor import course
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "docs" / "hooks"))
-
-import notebooks  # noqa: E402  (docs/hooks/notebooks.py)
-
-from gradtutor import course  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -38,7 +36,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 SCREENSHOTS = ROOT / "test-output"
 PLOT_CALL = re.compile(r"\bplt\.(figure|subplots|plot|imshow|semilogy|loglog|bar|hist|scatter|matshow)\(|\.imshow\(")
 
-pytestmark = pytest.mark.xdist_group("docs")
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("docs")]
 
 
 def _build(site: Path, config: Path | None = None, env: dict | None = None) -> SimpleNamespace:
@@ -327,7 +325,7 @@ def test_api_reference_is_generated_from_docstrings(visits):
 
 def test_search_finds_the_stateful_rnn_lesson(browser, visits):
     """Does searching the site for "stateful" list the lesson 4 page?"""
-    lesson = next(l for l in course.load().lessons if "stateful" in l.title.lower())  # the manifest's lesson 4
+    lesson = next(l for l in course.load().lessons if "stateful" in l.title.lower())  # whichever number it has
     page = browser.context.new_page()
     page.goto(browser.base, wait_until="networkidle")
     page.click("input.md-search__input")
@@ -335,7 +333,6 @@ def test_search_finds_the_stateful_rnn_lesson(browser, visits):
     page.wait_for_selector("a.md-search-result__link", timeout=30000)
     hrefs = page.eval_on_selector_all("a.md-search-result__link", "els => els.map(a => a.href)")
     page.close()
-    assert lesson.id == "lesson4"
     assert any(f"/lessons/{lesson.id}/" in href for href in hrefs), hrefs
 
 

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.tf
+
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "why-is-my-gradient-none.md"
 PRELUDE = "import gradtutor.quiet\nimport numpy as np\nimport tensorflow as tf\nimport keras\n"

@@ -7,17 +7,14 @@ hidden tests taken out before the notebook runs, outputs kept real.
 from __future__ import annotations
 
 import base64
-import sys
-from pathlib import Path
 
 import markdown
 import nbformat
+import notebooks  # docs/hooks/notebooks.py: pyproject.toml's pytest `pythonpath` has docs/hooks, as mkdocs does
+import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "docs" / "hooks"))
-
-import notebooks  # noqa: E402
+pytestmark = pytest.mark.unit
 
 SOLUTION = '''def grad_of_cube(x):
     """Return dy/dx."""

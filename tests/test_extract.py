@@ -7,6 +7,8 @@ import pytest
 
 from gradtutor import extract
 
+pytestmark = pytest.mark.unit
+
 
 def _notebook(tmp_path, *sources, nbformat=4):
     cells = [{"cell_type": "code", "source": s, "metadata": {}, "outputs": [], "execution_count": None} for s in sources]
@@ -72,3 +74,41 @@ def test_does_the_fingerprint_ignore_docstrings_and_positions():
     b = ast.parse('\n\ndef f(x):\n    raise NotImplementedError()').body[0]
     c = ast.parse('def f(x):\n    return x').body[0]
     assert extract.fingerprint(a) == extract.fingerprint(b) != extract.fingerprint(c)
+
+
+LOADED_AND_DEFINING = """\
+import numpy as np
+from math import pi
+N = 3
+SHAPE: tuple = (2, 3)
+def f(x):
+    return x
+class Model:
+    pass
+"""
+
+
+def test_does_the_child_load_only_definitions():
+    import ast
+
+    source = LOADED_AND_DEFINING + '"""a docstring"""\npass\nprint("training")\nfor i in range(3):\n    f(i)\nsettings = dict(a=1)\n'
+    kept = extract.loaded_statements(ast.parse(source))
+    assert [type(node).__name__ for node in kept] == ["Import", "ImportFrom", "Assign", "AnnAssign", "FunctionDef",
+                                                     "ClassDef"]
+
+
+@pytest.mark.parametrize("source, defines_only", [
+    ("import numpy as np\ndef f(x, y=-1.0, *, scale: float = 2):\n    return x\nN = 3\n'''doc'''\npass", True),
+    ("def f(x):\n    return x\nprint(f(1))", False),  # work at the top level
+    ("class Model:\n    pass", False),  # a class body runs when it is defined
+    ("@tf.function\ndef f(x):\n    return x", False),  # a decorator runs when the def does
+    ("def f(x, y=g()):\n    return x", False),  # so does a default
+    ("def f(x) -> make():\n    return x", False),  # and an annotation
+    ("settings.N = 3", False),  # a literal, but stored into something that exists
+    ("import helper", False),  # a module beside the notebook
+    ("from . import helper", False),
+    ("%matplotlib inline\ndef f(x):\n    return x", False),  # IPython magics
+    ("def f(x:\n", True),  # does not parse: the kernel runs none of it
+])
+def test_is_the_recheck_stricter_than_loading_on_the_same_rule(source, defines_only):
+    assert extract.only_definitions(source, {"helper"}) is defines_only

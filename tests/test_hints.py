@@ -9,7 +9,7 @@ import pytest
 from gradtutor import course, hints, learner_state, workspace
 from gradtutor.errors import UsageError
 from gradtutor.kernelspec import KERNEL_NAME
-from conftest import run_cli
+from tests.support.cli import run_cli
 
 pytestmark = pytest.mark.unit
 

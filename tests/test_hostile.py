@@ -9,16 +9,13 @@ notebook `check()` API in a real Jupyter kernel.
 from __future__ import annotations
 
 import json
-import sys
 import textwrap
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "hostile"))
-import _harness as harness  # noqa: E402
+from tests.support import hostile as harness
 
 pytestmark = pytest.mark.xdist_group("hostile")  # one warm worker for the corpus (`make test` runs --dist loadgroup)
 
@@ -64,6 +61,7 @@ def _control(checker, tmp_path):
 
 # --------------------------------------------------------------------------- the corpus
 
+@pytest.mark.unit
 def test_corpus_is_big_and_spread():
     from gradtutor import course
 
@@ -80,11 +78,13 @@ def test_corpus_is_big_and_spread():
     assert on_disk == {c.file for c in CASES}, "every file in tests/hostile is listed in corpus.toml"
 
 
+@pytest.mark.tf
 def test_the_control_passes(hostile_checker, tmp_path):
     """The harness can tell a pass: the right answer passes under the same limits."""
     assert _control(hostile_checker, tmp_path).status == "pass"
 
 
+@pytest.mark.tf
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_hostile_submission(hostile_checker, case, tmp_path):
     _skip_unless_available(case)
@@ -93,11 +93,13 @@ def test_hostile_submission(hostile_checker, case, tmp_path):
     assert not problems, f"{case.file} ({case.why or case.kind}): {'; '.join(problems)} — got {verdict.status}: {verdict.message}"
 
 
+@pytest.mark.tf
 def test_the_grader_survives_the_corpus(hostile_checker, tmp_path):
     """After floods, crashes and killed workers, the same checker still grades correctly."""
     assert _control(hostile_checker, tmp_path).status == "pass"
 
 
+@pytest.mark.tf
 def test_twenty_rechecks_give_identical_verdicts(hostile_checker, tmp_path):
     from gradtutor import course
 
@@ -112,6 +114,7 @@ def test_twenty_rechecks_give_identical_verdicts(hostile_checker, tmp_path):
     assert len(verdicts) == 1, f"{len(verdicts)} different verdicts in 20 re-checks: {sorted(verdicts)[:3]}"
 
 
+@pytest.mark.tf
 def test_a_hang_is_a_timeout_within_the_limit(hostile_checker):
     from gradtutor import course
 
@@ -125,6 +128,7 @@ def test_a_hang_is_a_timeout_within_the_limit(hostile_checker):
 
 # --------------------------------------------------------------------------- the real CLI
 
+@pytest.mark.tf
 @pytest.mark.xdist_group("hostile-cli")
 @pytest.mark.parametrize("case", CLI_CASES, ids=[c.id for c in CLI_CASES])
 def test_hostile_submission_cli(case, tmp_path):
@@ -139,6 +143,7 @@ def test_hostile_submission_cli(case, tmp_path):
     assert not problems, f"{case.file}: {'; '.join(problems)} — exit {done.returncode}, stdout {done.stdout[-300:]!r}, stderr {done.stderr[-300:]!r}"
 
 
+@pytest.mark.tf
 @pytest.mark.xdist_group("hostile-cli")
 def test_cli_verdicts_do_not_depend_on_hash_seed_or_run(tmp_path):
     """Two runs (two workers, two PYTHONHASHSEEDs) agree; the table shows each message on one line."""
@@ -224,6 +229,7 @@ _record("shadowed_check_in_test_cell", lambda: check("lesson2", "slice_inside", 
 }
 
 
+@pytest.mark.tf
 @pytest.mark.xdist_group("hostile-kernel")
 def test_notebook_check_api_in_a_real_kernel(tmp_path):
     """check() in a Jupyter kernel: in-kernel monkeypatching must not turn a wrong answer into a pass."""

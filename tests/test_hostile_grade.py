@@ -2,21 +2,20 @@
 
 tests/test_hostile.py runs the corpus through `gradtutor check`'s engine. Here every case is handed
 in to a real nbgrader course as one student's notebook (`submitted/<case id>/<lesson>/<lesson>.ipynb`;
-how each kind of file is submitted: tests/hostile/_harness.py::build_grade_course) and autograded by
+how each kind of file is submitted: tests/support/hostile.py::build_grade_course) and autograded by
 `gradtutor grade COURSE LESSON --jobs 2 --verbose`, one run per lesson, with nbgrader's kernels, the
 shared judge, the default 4 GiB memory cap and 30 s per-exercise limit (the course's nbgrader cell
 timeout is lowered from 300 s to 90 s: see harness.GRADE_CELL_TIMEOUT). The scores are read back
 from nbgrader's SQLite gradebook. Each lesson's run also grades a control student (every exercise's
 solution), which must get full marks: a pipeline that scores everything 0 cannot pass this module.
 
-The course is built with tests/test_classroom.py's helpers (make_course, _submission, read_gradebook,
+The course is built with tests/support/classroom.py's helpers (make_course, submission, read_gradebook,
 gradtutor), once per session, by code shared with `benchmarks/bench_hostile.py --nbgrader`
-(tests/hostile/_harness.py). About 7 minutes on 2 idle cores (81 notebooks, ~10 s of kernel each).
+(tests/support/hostile.py). About 7 minutes on 2 idle cores (81 notebooks, ~10 s of kernel each).
 """
 from __future__ import annotations
 
 import dataclasses
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -24,9 +23,7 @@ from pathlib import Path
 import pytest
 
 from gradtutor import course
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "hostile"))
-import _harness as harness  # noqa: E402
+from tests.support import hostile as harness
 
 pytestmark = pytest.mark.xdist_group("hostile_grade")  # one worker builds and grades the course once
 
@@ -65,6 +62,7 @@ def _output(graded: Graded, lesson: str) -> str:
     return graded.runs[lesson].output[-6000:]
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_each_grade_run_finishes_without_a_traceback(graded, lesson):
     run = graded.runs[lesson]
@@ -77,6 +75,7 @@ def test_each_grade_run_finishes_without_a_traceback(graded, lesson):
     assert f"{len(students)} submissions in " in run.output, _output(graded, lesson)
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_the_control_gets_full_marks_in_the_same_run(graded, lesson):
     verdict = graded.verdicts[(lesson, harness.GRADE_CONTROL)]
@@ -86,6 +85,7 @@ def test_the_control_gets_full_marks_in_the_same_run(graded, lesson):
     assert len(verdict.lines) == 1 and verdict.lines[0].startswith("✓"), verdict.lines
 
 
+@pytest.mark.nbgrader
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_hostile_submission_scores_zero_under_nbgrader(graded, case):
     """Score 0 in the gradebook, one result line naming the student, the workspace untouched."""
@@ -94,6 +94,7 @@ def test_hostile_submission_scores_zero_under_nbgrader(graded, case):
                                   f"{'; '.join(verdict.problems)}\n" + "\n".join(verdict.lines))
 
 
+@pytest.mark.unit
 def test_the_workspace_attacks_include_a_notebooks_own_top_level_code():
     """Top-level code runs in nbgrader's kernel, not in the checker: `gradtutor grade` sandboxes that kernel,
     so such an attack must leave its workspace as it was, like the attacks inside exercise functions."""
@@ -101,6 +102,7 @@ def test_the_workspace_attacks_include_a_notebooks_own_top_level_code():
     assert [c for c in CASES if c.workspace and c.path.suffix == ".py"], "attacks inside exercise functions"
 
 
+@pytest.mark.nbgrader
 def test_no_false_passes_across_the_corpus(graded):
     """The issue's figure: 0 hostile submissions earning any point, over the whole corpus."""
     verdicts = [v for v in graded.verdicts.values() if v.submission.case is not None]

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from conftest import REPO, run_cli
+from tests.support import REPO
+from tests.support.cli import run_cli
 
 pytestmark = pytest.mark.tf
 

@@ -9,7 +9,7 @@ import pytest
 
 from gradtutor import lab
 from gradtutor.kernelspec import DISPLAY_NAME, KERNEL_NAME
-from conftest import run_cli
+from tests.support.cli import run_cli
 
 pytestmark = pytest.mark.unit
 

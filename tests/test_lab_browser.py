@@ -16,12 +16,15 @@ import time
 
 import pytest
 
-from conftest import REPO, run_cli
-from test_docs import CHROMIUM, CHROMIUM_ARGS
+from tests.support import REPO
+from tests.support.cli import run_cli
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("lab")]
 
 SCREENSHOTS = REPO / "test-output"
+CHROMIUM = "/usr/bin/chromium"  # Debian's, as the docs tests use it; never a downloaded one
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
 WRONG = '''def grad_of_cube(x):
     """Return dy/dx for y = tf.reduce_sum(x ** 3), where x is a tf.constant."""
     with tf.GradientTape() as tape:

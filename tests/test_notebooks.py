@@ -13,6 +13,8 @@ from nbclient import NotebookClient
 
 from gradtutor import course
 
+pytestmark = pytest.mark.tf
+
 LESSONS = [pytest.param(lesson, id=lesson.id) for lesson in course.load().lessons]
 
 

@@ -12,7 +12,9 @@ import pytest
 import tensorflow as tf
 
 from gradtutor.references import ALL_SEEDS, exercises_of
-from numeric import central_diff
+from tests.support.numeric import central_diff
+
+pytestmark = pytest.mark.tf
 
 EX = exercises_of("lesson2")
 RTOL, ATOL = 1e-4, 1e-6

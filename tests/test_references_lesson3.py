@@ -19,6 +19,8 @@ import tensorflow as tf
 
 from gradtutor.references import ALL_SEEDS, exercises_of
 
+pytestmark = pytest.mark.tf
+
 EX = exercises_of("lesson3")
 RTOL, ATOL = 1e-4, 1e-6
 FD_STEP = 1e-6

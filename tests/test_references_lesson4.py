@@ -12,6 +12,8 @@ import gradtutor.quiet  # noqa: F401  (before TensorFlow)
 from gradtutor.references import ALL_SEEDS
 from gradtutor.references.lesson4 import EXERCISES
 
+pytestmark = pytest.mark.tf
+
 RTOL, ATOL = 1e-4, 1e-5
 
 

@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from gradtutor import course, release
 
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.nbgrader
 def test_are_committed_lessons_what_nbgrader_generates(tmp_path):
     written = release.generate(tmp_path)
     assert len(written) == len(course.load().lessons)
@@ -18,6 +21,7 @@ def test_are_committed_lessons_what_nbgrader_generates(tmp_path):
             "edit the solutions notebook, then run `make lessons`")
 
 
+@pytest.mark.unit
 def test_are_solutions_replaced_in_the_learner_copy():
     for lesson in course.load().lessons:
         text = lesson.release_notebook().read_text()

@@ -4,11 +4,14 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from rich.console import Console
 
 from gradtutor import course, report
 from gradtutor.compare import ElementReport
 from gradtutor.verdict import ExerciseResult, LessonResult
+
+pytestmark = pytest.mark.unit
 
 LESSON = course.load().lesson("lesson1")
 

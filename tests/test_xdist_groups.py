@@ -8,6 +8,10 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+pytestmark = pytest.mark.unit
+
 
 def test_a_group_stays_on_one_worker(tmp_path):
     (tmp_path / "test_grouped.py").write_text(textwrap.dedent('''\

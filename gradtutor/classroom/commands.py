@@ -8,13 +8,13 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from gradtutor import sandbox
 from gradtutor.errors import ClassroomError, UsageError
 from gradtutor.classroom.course_folder import init_course
 from gradtutor.classroom.gradebook import zero_submission, zeroed_notebooks
 from gradtutor.classroom.nbgrader_glue import assignment_name, ensure_assignment, read_course
 from gradtutor.classroom.pool import DEFAULT_TIMEOUT, Pool
 from gradtutor.classroom.results import Course, NotebookResult, SubmissionResult
+from gradtutor.isolation import landlock
 
 
 def add_verbs(verbs) -> None:
@@ -101,7 +101,7 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
     assignment = assignment_name(lesson)
-    if sandbox.abi_version() < 1:
+    if landlock.abi_version() < 1:
         console.print("[yellow]note:[/] this Linux kernel has no Landlock, so the notebooks' own code runs with your "
                       "rights while they are graded (see Security in the instructor guide)")
     planned = min(jobs, max(1, _count_submissions(course_dir, assignment, students)))

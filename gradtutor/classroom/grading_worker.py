@@ -1,7 +1,6 @@
 """One grading process: nbgrader's Autograde for one student per request, then the re-check."""
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -14,6 +13,8 @@ from gradtutor.classroom.kernel_sandbox import kernel_manager_class
 from gradtutor.classroom.nbgrader_glue import busy_url, kernel_socket_dir, nbgrader_api
 from gradtutor.classroom.recheck import recheck
 from gradtutor.classroom.shared_judge import SharedJudge
+from gradtutor.isolation import ipc
+from gradtutor.protocol import GradingJob
 
 KERNEL_START_FAILED = r"Error occurred while starting new kernel client|Kernel died before replying to kernel_info"
 
@@ -21,7 +22,7 @@ KERNEL_START_FAILED = r"Error occurred while starting new kernel client|Kernel d
 def serve() -> None:
     """A grading worker: one job per stdin line, one JSON result per job on the protocol pipe."""
     course_dir, log = sys.argv[1], sys.argv[2]
-    protocol = os.fdopen(os.dup(1), "w", buffering=1)
+    protocol = os.dup(1)
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.dup2(fd, 1)  # nbgrader's logs and the kernels' start-up noise go to the log, never to the protocol
     os.dup2(fd, 2)
@@ -41,13 +42,14 @@ def serve() -> None:
             # which overrides any configuration: its module global is the one place to choose the class.
             nbgrader.preprocessors.execute.AsyncKernelManager = kernel_manager_class(Path(api.coursedir.root), Path(sockets))
     except BaseException as exc:  # noqa: BLE001
-        protocol.write(json.dumps({"ready": False, "error": f"{exc.__class__.__name__}: {exc}"}) + "\n")
+        ipc.send(protocol, {"ready": False, "error": f"{exc.__class__.__name__}: {exc}"})
         return
-    protocol.write(json.dumps({"ready": True}) + "\n")
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        job = json.loads(line)
+    ipc.send(protocol, {"ready": True})
+    jobs = ipc.MessageReader(sys.stdin)
+    while not jobs.eof:
+        job: GradingJob | None = jobs.read_message()
+        if job is None:
+            continue  # a blank line, or the end of the stream
         started = time.monotonic()
         try:
             result = grade_student(api, job["assignment"], job["student"], job["force"])
@@ -59,7 +61,7 @@ def serve() -> None:
             result = {"student": job["student"], "graded": False,
                       "problem": f"gradtutor could not grade it: {exc.__class__.__name__}: {exc}"}
         result["seconds"] = time.monotonic() - started
-        protocol.write(json.dumps(result) + "\n")
+        ipc.send(protocol, result)
     judge.close()
     shutil.rmtree(kernel_socket_dir(os.getpid()), ignore_errors=True)
 

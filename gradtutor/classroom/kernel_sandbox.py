@@ -3,7 +3,7 @@
 nbgrader runs every cell of a submitted notebook in a kernel with the grader's
 own permissions: a cell that deletes files, reads other students' submissions
 or rewrites the gradebook would do so. gradtutor's checks already run learner
-functions in a sandbox (gradtutor.sandbox); this puts the same kernel-enforced
+functions in a sandbox (gradtutor.isolation); this puts the same kernel-enforced
 limits on the kernel itself, so whatever a notebook does at the top level:
 
 * it writes, creates and removes files only in its own autograded folder and in
@@ -65,7 +65,7 @@ def kernel_manager_class(course_root: Path, socket_dir: Path):
 
 
 def hidden_paths(course_root: Path) -> list[str]:
-    from gradtutor.sandbox import HIDDEN_FROM_LEARNERS
+    from gradtutor.isolation.policy import HIDDEN_FROM_LEARNERS
 
     return [str(Path(course_root).resolve() / name) for name in COURSE_PRIVATE] + list(HIDDEN_FROM_LEARNERS)
 
@@ -74,9 +74,9 @@ def main(argv: list[str]) -> None:
     if len(argv) < 3 or argv[1] != "--":
         sys.exit("usage: python -m gradtutor.classroom.kernel_sandbox SPEC -- KERNEL_COMMAND...")
     spec, command = json.loads(argv[0]), argv[2:]
-    from gradtutor import sandbox
+    from gradtutor.isolation import landlock
 
-    sandbox.restrict(spec["writable"], spec["hidden"], list_hidden=True)  # False without Landlock: the kernel runs as nbgrader runs it
+    landlock.restrict(spec["writable"], spec["hidden"], list_hidden=True)  # False without Landlock: the kernel runs as nbgrader runs it
     os.execvp(command[0], command)
 
 

@@ -1,10 +1,8 @@
 """The parent's side of batch grading: N grading processes, a student at a time each, stopped after --timeout."""
 from __future__ import annotations
 
-import json
 import os
 import queue
-import selectors
 import shutil
 import signal
 import subprocess
@@ -15,6 +13,8 @@ from pathlib import Path
 
 from gradtutor.classroom.nbgrader_glue import kernel_socket_dir
 from gradtutor.classroom.results import SubmissionResult
+from gradtutor.isolation import ipc
+from gradtutor.protocol import GradingJob
 
 READY_TIMEOUT = 300.0  # a worker imports nbgrader (slow on a loaded machine) before its first job
 
@@ -102,9 +102,8 @@ class GradingProcess:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
             start_new_session=True,  # Ctrl-C reaches the parent, which stops the workers cleanly
         )
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self.process.stdout, selectors.EVENT_READ)
-        self._buffer = b""
+        # a result line can be large (every notebook's cells); a dead process ends the wait at once
+        self._messages = ipc.MessageReader(self.process.stdout, alive=lambda: self.alive, chunk=1 << 20)
         self._ready = False
 
     @property
@@ -113,7 +112,7 @@ class GradingProcess:
 
     def grade(self, assignment: str, student: str, force: bool, timeout: float) -> SubmissionResult:
         if not self._ready:
-            message = self._read(time.monotonic() + READY_TIMEOUT)
+            message = self._messages.read_message(time.monotonic() + READY_TIMEOUT)
             if not message or not message.get("ready"):
                 self.kill()
                 return SubmissionResult(student, graded=False, problem="the grading process could not start nbgrader: "
@@ -121,12 +120,11 @@ class GradingProcess:
             self._ready = True
         started = time.monotonic()  # the submission's time starts once nbgrader is loaded
         try:
-            self.process.stdin.write((json.dumps({"assignment": assignment, "student": student, "force": force}) + "\n").encode())
-            self.process.stdin.flush()
+            ipc.send(self.process.stdin, GradingJob(assignment=assignment, student=student, force=force))
         except OSError:
             self.kill()
             return SubmissionResult(student, graded=False, problem="the grading process stopped unexpectedly", stopped=True)
-        message = self._read(started + timeout)
+        message = self._messages.read_message(started + timeout)
         seconds = time.monotonic() - started
         if message is None:
             timed_out = self.alive
@@ -137,24 +135,6 @@ class GradingProcess:
         result = SubmissionResult.from_json(message)
         result.seconds = seconds
         return result
-
-    def _read(self, deadline: float) -> dict | None:
-        while b"\n" not in self._buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self.alive and not self._selector.select(0):
-                return None
-            if not self._selector.select(min(remaining, 1.0)):
-                continue
-            chunk = os.read(self.process.stdout.fileno(), 1 << 20)
-            if not chunk:
-                return None
-            self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
-        try:
-            message = json.loads(line)
-        except json.JSONDecodeError:
-            return None
-        return message if isinstance(message, dict) else None
 
     def _log_tail(self) -> str:
         try:
@@ -183,7 +163,7 @@ class GradingProcess:
                 self.process.wait(timeout=5 if self._ready else 0.1)
             except (OSError, subprocess.TimeoutExpired):
                 self.kill()
-        self._selector.close()
+        self._messages.close()
         self.process = None
 
 

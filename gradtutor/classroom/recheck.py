@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 
 from gradtutor.classroom.gradebook import normalised
+from gradtutor.extract import only_definitions
 
 _checker = None  # one warm checker per grading worker: the shared judge's, also used by the re-check
 
@@ -121,72 +122,20 @@ def trusted_sources(coursedir, assignment: str, notebook: str) -> set[str]:
 
 
 def untrusted_cells(nb, trusted: set[str], folder: Path) -> list[str]:
-    """Labels of the student's code cells that run more than definitions at the top level."""
+    """Labels of the student's code cells that run more than definitions at the top level (extract.only_definitions)."""
+    local = local_modules(folder)
     found = []
     number = 0
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
         number += 1
-        if normalised(cell.source) in trusted or only_definitions(cell.source, folder):
+        if normalised(cell.source) in trusted or only_definitions(cell.source, local):
             continue
         found.append(f"cell {number}")
     return found
 
 
-def only_definitions(source: str, folder: Path) -> bool:
-    """Does running this cell only define things (no decorators, no calls, no magics, no local modules)?"""
-    import ast
-
-    if any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
-        return False
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return True  # the kernel runs none of it
-    local = {p.stem for p in folder.iterdir()} if folder.is_dir() else set()
-
-    def simple(node) -> bool:  # evaluated when the def runs: annotations and defaults
-        if node is None or isinstance(node, ast.Constant):
-            return True
-        if isinstance(node, ast.Name):
-            return True
-        if isinstance(node, ast.Attribute):
-            return simple(node.value)
-        if isinstance(node, ast.Subscript):
-            return simple(node.value) and simple(node.slice)
-        if isinstance(node, (ast.Tuple, ast.List)):
-            return all(simple(e) for e in node.elts)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            return isinstance(node.operand, ast.Constant)
-        return False
-
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            if any(alias.name.split(".")[0] in local for alias in node.names):
-                return False
-        elif isinstance(node, ast.ImportFrom):
-            if node.level or (node.module or "").split(".")[0] in local:
-                return False
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            arguments = node.args
-            every = arguments.posonlyargs + arguments.args + arguments.kwonlyargs + \
-                [a for a in (arguments.vararg, arguments.kwarg) if a]
-            if node.decorator_list or not simple(node.returns) or not all(simple(a.annotation) for a in every) \
-                    or not all(simple(d) for d in arguments.defaults + [d for d in arguments.kw_defaults if d]):
-                return False
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            continue
-        elif isinstance(node, ast.Pass):
-            continue
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if not all(isinstance(t, ast.Name) for t in targets):
-                return False
-            try:
-                ast.literal_eval(node.value)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                return False
-        else:
-            return False
-    return True
+def local_modules(folder: Path) -> set[str]:
+    """What a notebook in `folder` could import from beside it: the names (stems) of the folder's entries."""
+    return {p.stem for p in folder.iterdir()} if folder.is_dir() else set()

@@ -1,7 +1,6 @@
 """One judge for every kernel a grading process starts (gradtutor.notebook.SharedJudgeClient's other end)."""
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -56,22 +55,27 @@ class SharedJudge:
                 pass
 
     def _serve(self, connection) -> None:
-        from gradtutor.judge import answer
+        from gradtutor.isolation.ipc import MessageReader
+        from gradtutor.judge import serve
 
-        with connection, connection.makefile("rw", encoding="utf-8", newline="\n") as stream:
+        requests = MessageReader(connection)
+        with connection:
             try:
-                for line in stream:
-                    if not line.strip():
-                        continue
-                    with checker_lock:
-                        try:
-                            reply = answer(warm_checker(), line)
-                        except Exception as exc:  # noqa: BLE001 - one bad request never stops the judge
-                            reply = {"problem": f"the checker failed: {exc.__class__.__name__}"}
-                    stream.write(json.dumps(reply) + "\n")
-                    stream.flush()
+                serve(requests, connection, self._answer)
             except (OSError, ValueError):
                 return  # the kernel went away
+            finally:
+                requests.close()
+
+    @staticmethod
+    def _answer(line: bytes) -> dict:
+        from gradtutor.judge import answer
+
+        with checker_lock:
+            try:
+                return answer(warm_checker(), line)
+            except Exception as exc:  # noqa: BLE001 - one bad request never stops the judge
+                return {"problem": f"the checker failed: {exc.__class__.__name__}"}
 
     def close(self) -> None:
         self.hang_up()

@@ -1,7 +1,7 @@
-"""The parent's side of the worker: start it, hand it jobs, enforce time limits.
+"""The parent's side of isolation: start the fork server, hand it jobs, enforce time limits.
 
 This process never imports TensorFlow and never runs learner code. It reads
-back only plain JSON and .npz arrays (loaded with allow_pickle=False), and a
+back only plain JSON and .npz arrays (gradtutor.isolation.results), and a
 result counts only if it carries the nonce this job was given.
 """
 from __future__ import annotations
@@ -10,7 +10,6 @@ import dataclasses
 import json
 import os
 import secrets
-import selectors
 import shutil
 import signal
 import subprocess
@@ -19,28 +18,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 from gradtutor.errors import CheckerUnavailable as WorkerFailed  # noqa: F401 - raised here, caught by its base class
+from gradtutor.isolation import ipc
+from gradtutor.isolation.results import Outcome, collect, filled
+from gradtutor.protocol import Job, WorkerMessage
 
 IMPORT_TIMEOUT = 180.0  # TensorFlow's import on a loaded 2-core machine
-MAX_RESULT_BYTES = 50 * 1024 * 1024
-
-
-@dataclasses.dataclass
-class Outcome:
-    """What one job left behind: a result per exercise, filled in order."""
-
-    slots: list  # per exercise: (result.json dict, arrays) or None where the job never got to it
-    exit: dict | None  # {"code": n} or {"signal": n}; None if the worker died
-    timed_out: bool = False
-    output: str = ""  # what the learner's code printed
-    problem: str | None = None  # why the job ended early
-
-    @property
-    def stopped_at(self) -> int | None:
-        """Index of the first exercise without a result (where a hang or crash happened)."""
-        return next((i for i, slot in enumerate(self.slots) if slot is None), None)
+SERVER = "gradtutor.isolation.server"
 
 
 @dataclasses.dataclass
@@ -54,13 +38,12 @@ class Prepared:
 
 
 class Worker:
-    """A long-lived `python -m gradtutor.worker` that forks one child per job."""
+    """A long-lived `python -m gradtutor.isolation.server` that forks one child per job."""
 
     def __init__(self, memory_mb: int | None = 4096):
         self.memory_mb = memory_mb
         self._process: subprocess.Popen | None = None
-        self._buffer = b""
-        self._selector: selectors.BaseSelector | None = None
+        self._messages: ipc.MessageReader | None = None
         self._jobs = 0
         self._prepared = None  # (lesson id, seeds, Prepared): a learner child waiting for cells
         self.start()
@@ -70,17 +53,14 @@ class Worker:
         env = dict(os.environ)
         env["PYTHONHASHSEED"] = "0"  # same verdicts whatever the caller's hash seed
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "gradtutor.worker"],
+            [sys.executable, "-m", SERVER],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=env,
             start_new_session=True,  # Ctrl-C in the terminal reaches us, and we stop it cleanly
         )
-        self._buffer = b""
-        self._eof = False
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._process.stdout, selectors.EVENT_READ)
+        self._messages = ipc.MessageReader(self._process.stdout)
         self._ready = False
 
     def wait_ready(self) -> None:
@@ -113,8 +93,8 @@ class Worker:
         except subprocess.TimeoutExpired:
             _kill_group(process.pid)
             process.wait()
-        if self._selector:
-            self._selector.close()
+        if self._messages:
+            self._messages.close()
 
     def __enter__(self) -> "Worker":
         return self
@@ -123,7 +103,7 @@ class Worker:
         self.close()
 
     # -- jobs ---------------------------------------------------------------------------
-    def run(self, job: dict, timeout: float) -> Outcome:
+    def run(self, job: Job, timeout: float) -> Outcome:
         """Run one job in a fresh child. Each exercise gets `timeout` seconds, counted from
         when the previous one finished; after that the child is killed."""
         self._drop_prepared()  # the worker runs one job at a time
@@ -156,7 +136,7 @@ class Worker:
         if prepared is not None:
             self.cancel(prepared[2])
 
-    def prepare(self, job: dict) -> "Prepared | None":
+    def prepare(self, job: Job) -> "Prepared | None":
         """Start a learner job now, without its cells: it builds inputs and waits (see `finish`).
         The worker runs nothing else until it is finished or cancelled."""
         out = Path(tempfile.mkdtemp(prefix="gradtutor-job-"))
@@ -178,7 +158,7 @@ class Worker:
                 continue
             os.set_blocking(fd, True)
             try:
-                _write_all(fd, payload)
+                ipc.write_all(fd, payload)
             except OSError:
                 pass  # the child is gone: reported below like any other early end
             finally:
@@ -191,7 +171,7 @@ class Worker:
         self._read_message(time.monotonic() + 10)
         shutil.rmtree(prepared.out, ignore_errors=True)
 
-    def _start_job(self, job: dict, out: Path | None = None) -> "Prepared | Outcome":
+    def _start_job(self, job: Job, out: Path | None = None) -> "Prepared | Outcome":
         if not self.alive:
             self.start()
         self.wait_ready()
@@ -199,12 +179,11 @@ class Worker:
         count = len(job["exercises"])
         out = out or Path(tempfile.mkdtemp(prefix="gradtutor-job-"))
         nonce = secrets.token_hex(16)
-        request = dict(job, id=self._jobs, nonce=nonce, out=str(out), memory_mb=self.memory_mb)
+        request = Job(job, id=self._jobs, nonce=nonce, out=str(out), memory_mb=self.memory_mb)
         try:
-            self._process.stdin.write((json.dumps(request) + "\n").encode())
-            self._process.stdin.flush()
+            ipc.send(self._process.stdin, request)
             started = self._read_message(time.monotonic() + 30)
-        except (BrokenPipeError, OSError):
+        except OSError:
             started = None
         if not started or "pid" not in started:
             self.close()
@@ -223,65 +202,29 @@ class Worker:
                 self.close()
                 return Outcome([None] * job.count, None, timed_out=timed_out,
                                problem="the checker's worker was stopped while it ran (did the code kill other processes?)")
-            return self._collect(job.out, job.nonce, job.count, finished, timed_out)
+            return collect(job.out, job.nonce, job.count, finished.get("exit"), timed_out)
         finally:
             shutil.rmtree(job.out, ignore_errors=True)
 
-    def _wait(self, out: Path, count: int, timeout: float) -> tuple[dict | None, bool]:
+    def _wait(self, out: Path, count: int, timeout: float) -> tuple[WorkerMessage | None, bool]:
         """The worker's exit message; (None, True) when an exercise ran past its time."""
         done = 0
         deadline = time.monotonic() + timeout
         while True:
             message = self._read_message(min(deadline, time.monotonic() + 0.05))
-            if message is not None or self._eof or not self.alive:
+            if message is not None or self._messages.eof or not self.alive:
                 return message, False
-            now_done = _filled(out, count)
+            now_done = filled(out, count)
             if now_done > done:  # progress: the next exercise gets its full time
                 done, deadline = now_done, time.monotonic() + timeout
             elif time.monotonic() >= deadline:
                 return None, True
 
-    def _collect(self, out: Path, nonce: str, count: int, finished: dict | None, timed_out: bool) -> Outcome:
-        exit_status = finished.get("exit") if finished else None
-        outcome = Outcome([None] * count, exit_status, timed_out=timed_out, output=_read_text(out / "output.txt"))
-        for index in range(count):
-            result_file = out / f"result-{index}.json"
-            if not result_file.is_file() or result_file.stat().st_size == 0:
-                break
-            try:
-                if result_file.stat().st_size > MAX_RESULT_BYTES:
-                    raise ValueError("result too large")
-                result = json.loads(result_file.read_text())
-                if not isinstance(result, dict) or result.get("nonce") != nonce:
-                    raise ValueError("nonce mismatch")
-                arrays = _load_arrays(out / f"arrays-{index}.npz")
-            except (ValueError, OSError, UnicodeDecodeError):
-                outcome.problem = "its result could not be read back (was gradtutor's result file overwritten?)"
-                return outcome
-            outcome.slots[index] = (result, arrays)
-        if outcome.stopped_at is not None and not timed_out:
-            outcome.problem = _describe_missing_result(exit_status, out)
-        return outcome
-
-    def _read_message(self, deadline: float) -> dict | None:
-        """The next JSON line from the worker, or None on timeout or end of stream."""
-        while b"\n" not in self._buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or self._process is None:
-                return None
-            if not self._selector.select(remaining):
-                continue
-            chunk = os.read(self._process.stdout.fileno(), 65536)
-            if not chunk:
-                self._eof = True  # the worker is gone: no message will ever come
-                return None
-            self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
-        try:
-            message = json.loads(line)
-        except json.JSONDecodeError:
+    def _read_message(self, deadline: float) -> WorkerMessage | None:
+        """The next message from the worker, or None on timeout or once it is gone."""
+        if self._process is None:
             return None
-        return message if isinstance(message, dict) else None
+        return self._messages.read_message(deadline)
 
 
 def _exists(pid: int) -> bool:
@@ -292,56 +235,6 @@ def _exists(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    while data:
-        data = data[os.write(fd, data):]
-
-
-def _filled(out: Path, count: int) -> int:
-    """How many result slots the child has written so far."""
-    filled = 0
-    for index in range(count):
-        try:
-            if (out / f"result-{index}.json").stat().st_size == 0:
-                break
-        except OSError:
-            break
-        filled += 1
-    return filled
-
-
-def _load_arrays(path: Path) -> dict[str, np.ndarray]:
-    if not path.is_file() or path.stat().st_size == 0:
-        return {}
-    with np.load(path, allow_pickle=False) as archive:
-        arrays = {key: archive[key] for key in archive.files}
-    for array in arrays.values():
-        if not isinstance(array, np.ndarray) or array.dtype.kind not in "biufc":
-            raise ValueError("non-numeric array")
-    return arrays
-
-
-def _describe_missing_result(exit_status: dict | None, out: Path) -> str:
-    if exit_status is None:
-        return "the checker's worker was stopped while running it (did the code kill other processes?)"
-    if "signal" in exit_status:
-        number = exit_status["signal"]
-        name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
-        hint = " — probably over the memory cap" if number in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS) else ""
-        return f"the process crashed with {name}{hint}"
-    if _read_text(out / "worker-error.txt").strip():
-        return "the checker failed while running it: " + _read_text(out / "worker-error.txt").strip().splitlines()[-1]
-    return f"the code ended the process (exit code {exit_status.get('code')}) before returning — do not call os._exit() or kill the process"
-
-
-def _read_text(path: Path, limit: int = 4000) -> str:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(limit).decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 def _kill_group(pid: int) -> None:

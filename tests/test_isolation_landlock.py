@@ -5,13 +5,17 @@ import json
 import subprocess
 import sys
 
-from gradtutor import sandbox
+import pytest
+
+from gradtutor.isolation import landlock
+
+pytestmark = pytest.mark.unit
 
 PROBE = r"""
 import json, os, sys
-from gradtutor import sandbox
+from gradtutor.isolation import landlock
 scratch, secret, outside = sys.argv[1:4]
-applied = sandbox.restrict(scratch, [secret])
+applied = landlock.restrict(scratch, [secret])
 def attempt(action):
     try:
         action()
@@ -32,7 +36,7 @@ print(json.dumps(result))
 
 
 def test_is_landlock_available_on_this_machine():
-    assert sandbox.abi_version() >= 1, "the kernel has no Landlock: learner code would only be guarded by audit hooks"
+    assert landlock.abi_version() >= 1, "the kernel has no Landlock: learner code would only be guarded by audit hooks"
 
 
 def test_does_the_sandbox_hold(tmp_path):
@@ -54,7 +58,7 @@ def test_are_secret_folders_carved_out_of_the_readable_paths(tmp_path):
     (tmp_path / "a" / "secret").mkdir(parents=True)
     (tmp_path / "a" / "open").mkdir()
     (tmp_path / "b").mkdir()
-    paths = sandbox.readable_paths([str(tmp_path / "a" / "secret")])
+    paths = landlock.readable_paths([str(tmp_path / "a" / "secret")])
     assert str(tmp_path / "a" / "open") in paths and str(tmp_path / "b") in paths
     assert not any(p == str(tmp_path / "a") or p.startswith(str(tmp_path / "a" / "secret")) for p in paths)
     assert "/" not in paths

@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 
 from gradtutor import course, extract
-from gradtutor.runner import Worker
+from gradtutor.isolation.client import Worker
+
+pytestmark = pytest.mark.tf
 
 LESSON = course.load().lesson("lesson1")
 FIRST = LESSON.exercises[0]
@@ -55,3 +57,9 @@ def test_can_learner_code_not_start_processes(worker):
     code = f"import subprocess\ndef {FIRST.function}(x):\n    subprocess.run(['true'])\n    return x"
     result = worker.run(_job(code), 20).slots[0][0]
     assert result["status"] == "error" and "other processes" in result["error"]["message"]
+
+
+def test_can_learner_code_not_import_the_fork_server(worker):
+    code = f"def {FIRST.function}(x):\n    import gradtutor.isolation.server\n    return x"
+    result = worker.run(_job(code), 20).slots[0][0]
+    assert result["status"] == "error" and "reference implementation" in result["error"]["message"]

@@ -1,6 +1,6 @@
 """Kernel-enforced limits for the process that runs learner code (Linux Landlock).
 
-Python's audit hooks (worker._lock_down) only see what Python code does;
+Python's audit hooks (gradtutor.isolation.policy) only see what Python code does;
 TensorFlow's own file functions (tf.io.read_file, tf.io.gfile.remove) are C++
 and bypass them. Landlock is enforced by the kernel on every system call, needs
 no privileges, and cannot be lifted by the restricted process. Once applied:
@@ -19,12 +19,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-REFERENCE_DIR = os.path.join(PACKAGE_DIR, "references")
-# Unreadable for learner code: the answers, in a checkout and in an installed wheel.
-HIDDEN_FROM_LEARNERS = [REFERENCE_DIR, os.path.join(os.path.dirname(PACKAGE_DIR), "solutions"),
-                        os.path.join(PACKAGE_DIR, "_course", "solutions")]
 
 _SYS = {"x86_64": (444, 445, 446), "aarch64": (444, 445, 446)}
 _PR_SET_NO_NEW_PRIVS = 38
@@ -55,7 +49,7 @@ class _PathBeneathAttr(ctypes.Structure):
 def die_with_parent() -> None:
     """Be killed when the process that started this one dies, so nothing is left running.
 
-    The chain is the caller (CLI, notebook kernel) → judge or worker → job child: if
+    The chain is the caller (CLI, notebook kernel) → judge or fork server → job child: if
     the caller is killed outright, everything it started goes with it. (Linux only.)
     """
     try:

@@ -1,5 +1,5 @@
-"""Run the hostile corpus (corpus.toml) and judge each verdict; shared by tests/test_hostile.py and
-benchmarks/bench_hostile.py. Not a submission itself."""
+"""Run the hostile corpus (tests/hostile/corpus.toml) and judge each verdict; shared by tests/test_hostile.py,
+tests/test_hostile_grade.py and benchmarks/bench_hostile.py."""
 from __future__ import annotations
 
 import dataclasses
@@ -15,8 +15,9 @@ import time
 import tomllib
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
+from tests.support import REPO, TEST_HOME, classroom as tc
+
+HERE = REPO / "tests" / "hostile"  # the corpus: submissions and their manifest, nothing else
 MANIFEST = HERE / "corpus.toml"
 TIMEOUT = 3.0  # seconds per exercise for the cases that hang: short, so they cost little
 SLOW_TIMEOUT = 60.0  # for every other case: a loaded 2-core machine must not turn a verdict into a timeout
@@ -172,7 +173,7 @@ def _digest(path: Path) -> str:
 def cli(args: list[str], env: dict | None = None, cwd: Path | None = None, timeout: float = 300):
     """The real `gradtutor` command in a subprocess; returns (CompletedProcess, seconds)."""
     full_env = dict(os.environ)
-    full_env.setdefault("GRADTUTOR_HOME", str(REPO / "test-output" / "gradtutor-home"))
+    full_env.setdefault("GRADTUTOR_HOME", str(TEST_HOME))
     full_env.pop("GRADTUTOR_DEBUG", None)
     full_env.update(env or {})
     started = time.monotonic()
@@ -246,7 +247,7 @@ def judge(case: Case, verdict: Verdict) -> list[str]:
 # every lesson; each case is one student, `submitted/<case id>/<lesson>/<lesson>.ipynb`, and each
 # lesson also has a control student (every exercise's solution) graded in the same run, so that
 # "every hostile submission scored 0" cannot come from a pipeline that scores everything 0.
-# The course-building helpers are tests/test_classroom.py's (make_course, _submission, ...).
+# The course-building helpers are tests/support/classroom.py's (make_course, submission, ...).
 
 GRADE_CONTROL = "control"  # the student id of each lesson's correct submission
 GRADE_JOBS = 2
@@ -296,22 +297,12 @@ class GradeVerdict:
         return any(p.startswith("grader crash") for p in self.problems)
 
 
-def _classroom():
-    """tests/test_classroom.py, the module its tests use (pytest imports it by that name from tests/)."""
-    tests = str(REPO / "tests")
-    if tests not in sys.path:
-        sys.path.insert(0, tests)
-    import test_classroom
-
-    return test_classroom
-
-
 def build_grade_course(root: Path, cases: list[Case]) -> tuple[Path, list[GradeSubmission]]:
     """A real nbgrader course under root/course with one submission per case (+ a control per lesson).
 
     .py cases: the release notebook with the answer cell of the case's exercise (grade_id = exercise
     id) replaced by the file's text; every other exercise is left as released (not attempted, 0).
-    The notebook keeps the set-up cell, definitions, answer and test cells only (test_classroom's
+    The notebook keeps the set-up cell, definitions, answer and test cells only (tests/support/classroom.py's
     `trimmed`): the lesson's demo cells are the same for every case, hold none of the hostile code
     and cost kernel time (lesson 4's start a TensorFlow subprocess). The answer and test cells, the
     only cells a case's grade depends on, are exactly the release's.
@@ -326,18 +317,17 @@ def build_grade_course(root: Path, cases: list[Case]) -> tuple[Path, list[GradeS
 
     from gradtutor import course
 
-    tc = _classroom()
     lessons = sorted({c.lesson for c in cases})
     folder = tc.make_course(root / "course", lessons)
     with open(folder / "nbgrader_config.py", "a") as config:
-        config.write(f"\n# tests/hostile/_harness.py: a cell hanging in the kernel costs less\n"
+        config.write(f"\n# tests/support/hostile.py: a cell hanging in the kernel costs less\n"
                      f"c.Execute.timeout = {GRADE_CELL_TIMEOUT}\n")
     submissions = []
     for lesson_id in lessons:
         lesson = course.load().lesson(lesson_id)
         release = nbformat.read(folder / "release" / lesson_id / lesson.notebook, as_version=4)
         solution = {e.id: tc.Slot(tc.solution_code(lesson, e), True, name="solution") for e in lesson.exercises}
-        control = tc._submission(release, tc.Student(GRADE_CONTROL, solution, trimmed=True))
+        control = tc.submission(release, tc.Student(GRADE_CONTROL, solution, trimmed=True))
         _write_submission(folder, GRADE_CONTROL, lesson, nbformat.writes(control).encode())
         submissions.append(GradeSubmission(GRADE_CONTROL, lesson_id, None, "every exercise's solution"))
         for case in (c for c in cases if c.lesson == lesson_id):
@@ -349,7 +339,7 @@ def build_grade_course(root: Path, cases: list[Case]) -> tuple[Path, list[GradeS
                 data = data.replace(b"@WORKSPACE@", str(home).encode())
             if case.path.suffix == ".py":
                 slots = {case.exercise: tc.Slot(data.decode(), False, name=case.id)}
-                data = nbformat.writes(tc._submission(release, tc.Student(case.id, slots, trimmed=True))).encode()
+                data = nbformat.writes(tc.submission(release, tc.Student(case.id, slots, trimmed=True))).encode()
                 how = f"answer cell {case.exercise} replaced by {case.file}"
             else:
                 how = f"{case.file} byte for byte as {lesson.notebook}"
@@ -367,7 +357,6 @@ def _write_submission(folder: Path, student: str, lesson, data: bytes) -> None:
 def grade_course(folder: Path, lessons: list[str], jobs: int = GRADE_JOBS,
                  timeout: float = GRADE_RUN_TIMEOUT) -> dict[str, GradeRun]:
     """`gradtutor grade COURSE LESSON --jobs N --verbose`, lesson by lesson."""
-    tc = _classroom()
     runs = {}
     for lesson_id in lessons:
         started = time.monotonic()
@@ -386,7 +375,6 @@ def grade_verdicts(folder: Path, submissions: list[GradeSubmission], runs: dict[
     """Each submission's score (read back from nbgrader's gradebook), result line, and what is wrong with it."""
     from gradtutor import course
 
-    tc = _classroom()
     books = {lesson: tc.read_gradebook(folder, lesson) for lesson in runs}
     verdicts = []
     for sub in submissions:

@@ -1,0 +1,214 @@
+"""What one forked child does with its job, then exits (see gradtutor.isolation.server).
+
+A job is either
+* `reference`: build the seeded inputs and compute the reference answers. No
+  learner code is loaded in that process.
+* `learner`: build the same inputs afresh, drop the reference modules, put the
+  rules of gradtutor.isolation.policy in force, load the learner's cells
+  (definitions only: gradtutor.extract) and call each exercise's function.
+
+Either writes a ChildResult per exercise (result-<i>.json, with the job's nonce)
+and its arrays (arrays-<i>.npz: plain arrays, never pickle) into the job's
+folder; the parent checks the nonce and does the comparing.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import linecache
+import os
+import sys
+import tempfile
+import traceback
+
+from gradtutor import extract
+from gradtutor.isolation import landlock, policy
+from gradtutor.isolation.describe import describe_error, describe_value
+from gradtutor.protocol import CellSource, ChildResult, ErrorDescription, Job
+
+ERROR_EXIT = 3  # the child itself failed (its traceback is in worker-error.txt)
+
+
+def run(job: Job) -> None:
+    """Run the job in this freshly forked process and exit; never returns."""
+    code = 0
+    # Opened before any guard goes up: the learner's code is not allowed to
+    # write outside its scratch folder, but the checker must still report.
+    # One result slot per exercise, filled in order: an empty slot was not reached.
+    out = job["out"]
+    slots = [(open(os.path.join(out, f"result-{i}.json"), "w"), open(os.path.join(out, f"arrays-{i}.npz"), "wb"))
+             for i in range(len(job["exercises"]))]
+    error_file = open(os.path.join(out, "worker-error.txt"), "w")
+    try:
+        os.setsid()  # its own process group: the parent can kill everything it starts
+        landlock.die_with_parent()
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # the job stream is the server's, not the child's
+        steps = _run_reference if job["kind"] == "reference" else _run_learner
+        for index, (result, arrays) in steps(job):
+            _write(*slots[index], job["nonce"], result, arrays)
+    except BaseException:  # noqa: BLE001 - report anything; the parent decides
+        code = ERROR_EXIT
+        try:
+            error_file.write(traceback.format_exc())
+            error_file.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+    finally:
+        os._exit(code)
+
+
+def _write(result_file, arrays_file, nonce: str, result: ChildResult, arrays: dict) -> None:
+    import numpy as np
+
+    result["nonce"] = nonce
+    np.savez(arrays_file, **arrays)
+    arrays_file.flush()
+    json.dump(result, result_file)
+    result_file.flush()
+
+
+# --------------------------------------------------------------------------- reference
+
+
+def _run_reference(job: Job):
+    from gradtutor.references import exercises_of
+
+    table = exercises_of(job["lesson"])
+    for index, exercise_id in enumerate(job["exercises"]):
+        exercise = table[exercise_id]
+        arrays: dict = {}
+        results: dict = {}
+        for seed in job["seeds"]:
+            value = exercise.reference(*exercise.build(seed).values())
+            results[str(seed)] = describe_value(value, f"{exercise_id}/{seed}", arrays)
+        results["tolerance"] = {"rtol": exercise.rtol, "atol": exercise.atol}
+        yield index, ({"status": "ok", "results": results}, arrays)
+
+
+# --------------------------------------------------------------------------- learner
+
+
+def _run_learner(job: Job):
+    """Load the learner's cells once, then run each exercise's function in turn.
+
+    A prepared job (`cells_fifo`) builds its inputs and warms TensorFlow up first,
+    then waits for the cells and the exercises to run: `gradtutor watch` and the
+    notebook keep one ready, so a save costs only the learner's own code.
+    """
+    inputs = _build_inputs(job["lesson"], [e["id"] for e in job["exercises"]], job["seeds"])
+    _forget_references()
+    if job.get("cells_fifo"):
+        _warm_up()
+        with open(job["cells_fifo"]) as fifo:  # blocks until the parent sends the learner's code
+            job.update(json.load(fifo))
+
+    capture = os.path.join(job["out"], "output.txt")
+    scratch = os.path.join(job["out"], "sandbox")
+    os.makedirs(scratch, exist_ok=True)
+    _lock_down(scratch, capture, job.get("memory_mb"))
+
+    namespace: dict = {"__name__": "__learner__", "__builtins__": __builtins__}
+    labels = frozenset(cell["label"] for cell in job["cells"])
+    for cell in job["cells"]:  # so tracebacks can quote the learner's own line
+        linecache.cache[cell["label"]] = (len(cell["source"]), None, cell["source"].splitlines(True), cell["label"])
+    load_errors = [error for cell in job["cells"] if (error := _load_cell(cell, namespace, labels))]
+    for index, exercise in enumerate(job["exercises"]):
+        broken = next((e for e in load_errors if exercise["function"] in e.get("defines", ())), None)
+        if broken:
+            yield index, ({"status": "error", "error": broken}, {})
+            continue
+        function = namespace.get(exercise["function"])
+        if not callable(function):
+            yield index, ({"status": "missing"}, {})
+            continue
+        chosen = {seed: inputs[exercise["id"]][seed] for seed in job["seeds"]}
+        yield index, _call(function, exercise["id"], chosen, labels)
+
+
+def _warm_up() -> None:
+    """The first op and the first gradient cost ~0.2 s in a fresh process: pay them before the save."""
+    import tensorflow as tf
+
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x * x)
+    tape.gradient(y, x)
+
+
+def _call(function, exercise_id: str, inputs: dict, labels: frozenset) -> tuple[ChildResult, dict]:
+    arrays: dict = {}
+    results: dict = {}
+    import keras
+
+    for seed, args in inputs.items():
+        keras.utils.set_random_seed(seed)  # python, numpy and TF: the same verdict every time
+        try:
+            value = function(*args)
+        except NotImplementedError:
+            return {"status": "not_attempted"}, {}
+        except BaseException as exc:  # noqa: BLE001 - the learner's error is a verdict, not our crash
+            return {"status": "error", "error": describe_error(exc, seed, labels)}, {}
+        results[str(seed)] = describe_value(value, f"{exercise_id}/{seed}", arrays)
+    return {"status": "ok", "results": results}, arrays
+
+
+def _build_inputs(lesson_id: str, exercise_ids: list, seeds: list) -> dict:
+    """Fresh inputs per exercise and seed. A function of its own, so no frame the learner's
+    code can walk to still holds the reference module once it returns."""
+    from gradtutor.references import exercises_of
+
+    table = exercises_of(lesson_id)
+    return {eid: {seed: list(table[eid].build(seed).values()) for seed in seeds} for eid in exercise_ids}
+
+
+def _forget_references() -> None:
+    """Drop the reference modules, and prove they are gone, before learner code loads."""
+    import gc
+    import weakref
+
+    import gradtutor
+
+    modules = [sys.modules.pop(name) for name in list(sys.modules) if name.startswith("gradtutor.references")]
+    gradtutor.__dict__.pop("references", None)
+    for module in modules:
+        for name in [n for n in vars(module) if n.startswith("lesson")]:
+            delattr(module, name)  # the package's own attribute for each lesson module
+    watchers = [weakref.ref(module) for module in modules]
+    del modules, module
+    gc.collect()
+    if any(watcher() is not None for watcher in watchers):
+        raise RuntimeError("gradtutor's reference modules are still reachable; refusing to run learner code")
+
+
+def _lock_down(scratch: str, capture: str, memory_mb: int | None) -> None:
+    """Output into the capture file, the scratch folder as the working and temporary folder, then the policy."""
+    fd = os.open(capture, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    os.chdir(scratch)
+    tempfile.tempdir = scratch  # autograph writes its generated code to a temp file
+    os.environ["TMPDIR"] = scratch
+    policy.enforce(scratch, memory_mb)
+
+
+def _load_cell(cell: CellSource, namespace: dict, labels: frozenset) -> ErrorDescription | None:
+    """Run a cell's definitions (extract.loaded_statements); return an error description or None."""
+    try:
+        tree = ast.parse(cell["source"], filename=cell["label"])
+    except SyntaxError:
+        return None  # the parent reports syntax errors where they matter
+    kept = extract.loaded_statements(tree)
+    defines = [n.name for n in kept if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    for node in kept:
+        try:
+            code = compile(ast.Module(body=[node], type_ignores=[]), cell["label"], "exec")
+            exec(code, namespace)  # noqa: S102 - this is the sandboxed child; running learner code is its job
+        except BaseException as exc:  # noqa: BLE001
+            error = describe_error(exc, None, labels)
+            error["defines"] = defines
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue  # an import that fails here fails in the learner's notebook too; go on
+            return error
+    return None

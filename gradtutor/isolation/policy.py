@@ -1,0 +1,160 @@
+"""What learner code may not do: one table of rules, and the code that puts them in force.
+
+The child that runs a learner's functions enforces these in three layers, all
+set up by `enforce` before the first line of learner code loads:
+
+* resource limits (a memory cap, no core files);
+* Landlock (gradtutor.isolation.landlock): the kernel hides HIDDEN_FROM_LEARNERS
+  and fences writes into the scratch folder, for C++ code too (tf.io);
+* an audit hook that interprets RULES: each rule names the audit events it
+  watches, the test on their arguments, and the line the learner reads when
+  the test finds a culprit (raised as PermissionError).
+
+The static side reads the same table: the checker refuses, before running
+anything, code that imports FORBIDDEN_MODULES or uses gradtutor beyond
+LEARNER_NAMES (gradtutor.precheck), and the classroom fences kernels off the
+same hidden paths (gradtutor.classroom.kernel_sandbox).
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import resource
+import sys
+from typing import Callable
+
+from gradtutor.isolation import landlock
+
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REFERENCE_DIR = os.path.join(PACKAGE_DIR, "references")
+# Unreadable for learner code: the answers, in a checkout and in an installed wheel.
+HIDDEN_FROM_LEARNERS = [REFERENCE_DIR, os.path.join(os.path.dirname(PACKAGE_DIR), "solutions"),
+                        os.path.join(PACKAGE_DIR, "_course", "solutions")]
+
+# The answers, and the machinery that runs learner code: never importable by it.
+FORBIDDEN_MODULES = ("gradtutor.references", "gradtutor.isolation")
+# What learner code may use of gradtutor: these modules, and of them only these names.
+LEARNER_MODULES = ("gradtutor", "gradtutor.quiet")
+LEARNER_NAMES = frozenset({"check", "quiet", "__version__", "prestart", "hint", "solution"})  # hint/solution compute nothing
+# A string in learner code that names the forbidden modules' files (to open or import them by path).
+NAMES_FORBIDDEN_FILES = re.compile(
+    r"gradtutor[./\\]+(" + "|".join(m.split(".", 1)[1] for m in FORBIDDEN_MODULES) + ")")
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC
+
+
+class Scratch:
+    """The one folder learner code may change (and /dev/null), and the process it runs in."""
+
+    def __init__(self, folder: str):
+        self.prefix = os.path.realpath(folder) + os.sep
+        self.pid = os.getpid()
+
+    def holds(self, path) -> bool:
+        try:
+            real = os.path.realpath(os.fsdecode(path)) if not isinstance(path, int) else None
+        except (TypeError, ValueError):
+            return False
+        return real is not None and (real.startswith(self.prefix) or real == os.devnull)
+
+
+# -- the tests a rule applies to an event's arguments: the culprit, or None when the event is allowed
+
+
+def _reads_the_answers(args: tuple, scratch: Scratch):
+    path = args[0]
+    if isinstance(path, (str, bytes)):
+        real = os.path.realpath(os.fsdecode(path))
+        if real.startswith(REFERENCE_DIR + os.sep) or real == REFERENCE_DIR:
+            return path
+    return None
+
+
+def _writes_outside(args: tuple, scratch: Scratch):
+    path, mode, flags = args
+    if isinstance(path, (str, bytes)):
+        writing = (mode and any(c in str(mode) for c in "wax+")) or (flags is not None and flags & _WRITE_FLAGS)
+        if writing and not scratch.holds(path):
+            return path
+    return None
+
+
+def _imports_forbidden(args: tuple, scratch: Scratch):
+    return args[0] if args and str(args[0]).startswith(FORBIDDEN_MODULES) else None
+
+
+def _paths_outside(args: tuple, scratch: Scratch):
+    return next((path for path in args[:2]
+                 if isinstance(path, (str, bytes, os.PathLike)) and not scratch.holds(path)), None)
+
+
+def _signals_another_process(args: tuple, scratch: Scratch):
+    return args[0] if args and args[0] not in (scratch.pid, 0) else None
+
+
+def _always(args: tuple, scratch: Scratch):
+    return ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    events: tuple[str, ...]  # the audit events it watches
+    test: Callable[[tuple, Scratch], object]  # the culprit among the event's arguments, or None
+    message: str  # what the learner reads; {path} is the culprit
+
+
+RULES = (
+    Rule(("open",), _reads_the_answers, "exercise code may not read gradtutor's reference implementation"),
+    Rule(("open",), _writes_outside, "exercise code may not write files outside its scratch folder: {path}"),
+    Rule(("import",), _imports_forbidden, "exercise code may not import gradtutor's reference implementation"),
+    Rule(("os.remove", "os.rmdir", "os.rename", "os.truncate", "shutil.rmtree", "os.chmod", "os.chown"),
+         _paths_outside, "exercise code may not change files outside its scratch folder: {path}"),
+    Rule(("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
+          "pty.spawn"), _always, "exercise code may not start other processes"),
+    Rule(("os.kill", "os.killpg"), _signals_another_process, "exercise code may not send signals to other processes"),
+    Rule(("os.link", "os.symlink", "os.mkdir", "os.mkfifo", "os.mknod", "sqlite3.connect"),
+         _paths_outside, "exercise code may not create files outside its scratch folder: {path}"),
+    Rule(("ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function", "ctypes.cdata"),
+         _always, "exercise code may not call C functions through ctypes"),
+)
+
+
+def audit_hook(scratch: Scratch) -> Callable[[str, tuple], None]:
+    """The hook that interprets RULES (in their order) for every audit event of this process."""
+    by_event: dict[str, list[Rule]] = {}
+    for rule in RULES:
+        for event in rule.events:
+            by_event.setdefault(event, []).append(rule)
+
+    def guard(event: str, args: tuple) -> None:
+        for rule in by_event.get(event, ()):
+            culprit = rule.test(args, scratch)
+            if culprit is not None:
+                raise PermissionError(rule.message.format(path=culprit))
+
+    return guard
+
+
+def resource_limits(memory_mb: int | None) -> list[tuple[int, int]]:
+    """(resource, limit) pairs: `memory_mb` more address space than the process holds now; no core files."""
+    limits = []
+    if memory_mb:
+        limits.append((resource.RLIMIT_AS, memory_mb * 1024 * 1024 + _virtual_size()))
+    limits.append((resource.RLIMIT_CORE, 0))
+    return limits
+
+
+def _virtual_size() -> int:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[0]) * resource.getpagesize()
+
+
+def enforce(scratch: str, memory_mb: int | None) -> None:
+    """Every rule, for the rest of this process's life: nothing here can be lifted by the code it guards."""
+    for which, limit in resource_limits(memory_mb):
+        resource.setrlimit(which, (limit, limit))
+    # The kernel's layer first (it uses ctypes, which the hook below forbids): it also covers
+    # TensorFlow's C++ file functions, which no audit hook sees.
+    landlock.restrict(scratch, HIDDEN_FROM_LEARNERS)
+    sys.addaudithook(audit_hook(Scratch(scratch)))  # audit hooks cannot be removed, even by the code they guard
