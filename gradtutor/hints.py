@@ -79,7 +79,8 @@ def solution(lesson: str, exercise: str, *, anyway: bool = False) -> None:
 def stuck_note(lesson_id: str, exercise_id: str) -> tuple[str, str]:
     """The line under a failing check: hint() and solution() exist (text, HTML)."""
     text = (f'Stuck? from gradtutor import hint, solution — hint("{lesson_id}", "{exercise_id}") gives the next '
-            f'hint each time; solution("{lesson_id}", "{exercise_id}") shows the answer now that you have tried.')
+            f'hint each time; solution("{lesson_id}", "{exercise_id}") shows the answer once a check has run '
+            'your attempt.')
     return text, f'<div style="margin:2px 0 4px 14px;color:#57606a">{html.escape(text)}</div>'
 
 
