@@ -139,6 +139,8 @@ def run(folder: Path | None, port: int | None = None, no_launch: bool = False, s
         raise UsageError("JupyterLab is not installed in this Python — `pip install jupyterlab`, "
                          "or open the notebooks with the `gradtutor` kernel in your own Jupyter") from None
     process, url = start(home, port)
+    for stop_signal in (signal.SIGTERM, signal.SIGHUP):  # a closed terminal or a `kill` stops Lab too
+        signal.signal(stop_signal, _interrupt)
     try:
         if wait_ready(process, url):
             say(f"\nJupyterLab is running on 127.0.0.1 only. Open lesson 1 in your browser:\n\n    {url}\n\n"
@@ -149,3 +151,7 @@ def run(folder: Path | None, port: int | None = None, no_launch: bool = False, s
         return 0
     finally:
         stop(process)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
