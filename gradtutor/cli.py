@@ -182,10 +182,11 @@ def cmd_check(args) -> int:
     exercises = [lesson.exercise(args.exercise)] if args.exercise else None
     path = _target_file(lesson, args.file)
     cells = extract.read_cells(path)  # before starting TensorFlow: a bad file fails fast
-    console = _console()
+    console = None if args.json else _console()  # --json draws no table: rich need not even load
     warm = check_warm(args, lesson, path, console)  # the warm checker, unless it is off or out of reach
     if warm is not None:
         return warm
+    console = console or _console()
     from gradtutor import report  # numpy, TensorFlow's worker: only when checking in this process
     from gradtutor.checker import Checker
 

@@ -45,15 +45,19 @@ def ask(request: dict) -> dict | None:
 
 
 def check_warm(args, lesson, path, console) -> int | None:
-    """`gradtutor check` through the warm checker: print, record progress, return the exit code; None if off."""
+    """`gradtutor check` through the warm checker: print, record progress, return the exit code; None if off.
+
+    console: the CLI's rich console (the table is drawn for its width and colours), None for --json.
+    """
     from gradtutor import workspace
 
     if daemon.disabled(args.no_daemon):
         return None
     request = {"lesson": lesson.id, "exercise": args.exercise, "path": str(path.resolve()), "source": str(path),
                "seeds": args.seeds, "timeout": args.timeout, "memory_mb": args.memory_mb, "json": args.json,
-               "console": {"width": console.width, "terminal": console.is_terminal, "colour": console.color_system}}
-    if console.is_terminal and not args.json:
+               "console": {"width": console.width, "terminal": console.is_terminal, "colour": console.color_system}
+               if console is not None else {}}
+    if console is not None and console.is_terminal:
         with console.status(f"Checking {lesson.id}…"):
             reply = ask(request)
     else:
