@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from gradtutor import course, workspace
-from gradtutor.errors import UsageError
+from gradtutor.errors import GradtutorError, UsageError
 from gradtutor.kernelspec import DISPLAY_NAME, KERNEL_NAME
 
 NO_LAB = "GRADTUTOR_NO_LAB"
@@ -124,7 +124,11 @@ def stop(process: subprocess.Popen, timeout: float = 20.0) -> None:
         pass
 
 
-def run(folder: Path | None, port: int | None = None, no_launch: bool = False, say=print) -> int:
+def _say(text: str) -> None:
+    print(text, flush=True)  # at once, even into a pipe: the URL is what the learner waits for
+
+
+def run(folder: Path | None, port: int | None = None, no_launch: bool = False, say=_say) -> int:
     """The `gradtutor lab` verb: kernel spec, workspace, then Lab until Ctrl-C."""
     spec = ensure_kernel()
     home = prepare(folder)
@@ -142,9 +146,10 @@ def run(folder: Path | None, port: int | None = None, no_launch: bool = False, s
     for stop_signal in (signal.SIGTERM, signal.SIGHUP):  # a closed terminal or a `kill` stops Lab too
         signal.signal(stop_signal, _interrupt)
     try:
-        if wait_ready(process, url):
-            say(f"\nJupyterLab is running on 127.0.0.1 only. Open lesson 1 in your browser:\n\n    {url}\n\n"
-                "Press Ctrl-C here to stop it.\n")
+        if not wait_ready(process, url):
+            raise GradtutorError(f"JupyterLab did not start (exit code {process.poll()}) — its messages above say why")
+        say(f"\nJupyterLab is running on 127.0.0.1 only. Open lesson 1 in your browser:\n\n    {url}\n\n"
+            "Press Ctrl-C here to stop it.\n")
         return process.wait()
     except KeyboardInterrupt:
         say("stopping JupyterLab…")
