@@ -31,8 +31,13 @@ def home(tmp_path):
     env = {"GRADTUTOR_HOME": str(tmp_path / "home"), "GRADTUTOR_NO_DAEMON": "0"}
     yield env
     _python("from gradtutor.daemon.client import stop; stop()", env)
-    for socket_file in (tmp_path / "home").rglob("*.sock"):
-        assert _wait_gone(socket_file, 10), "the daemon left its socket behind"
+    assert _wait_gone(_socket_of(env), 10), "the daemon left its socket behind"
+
+
+def _socket_of(env: dict, key: str | None = None) -> Path:
+    """Where the daemon of this package (or of `key`) listens, for this state folder (a short /tmp path
+    stands in for a state folder too deep for a Unix socket's name)."""
+    return Path(_python(f"from gradtutor import daemon; print(daemon.socket_path({key!r}))", env).stdout.strip())
 
 
 def _python(code: str, env: dict, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -61,9 +66,9 @@ def test_is_the_warm_check_the_same_bytes_and_faster(tmp_path, home):
         assert (table_cold.returncode, table_cold.stdout) == (table_warm.returncode, table_warm.stdout)
         assert table_warm.returncode == 1 and "numpy_input" in table_warm.stdout
     assert warm_s < cold_s, f"warm {warm_s:.2f} s is not faster than in-process {cold_s:.2f} s"
-    sockets = list(Path(home["GRADTUTOR_HOME"]).rglob("*.sock"))
-    assert len(sockets) == 1
-    assert stat.S_IMODE(sockets[0].parent.stat().st_mode) == 0o700 and stat.S_IMODE(sockets[0].stat().st_mode) == 0o600
+    socket_file = _socket_of(home)
+    assert socket_file.is_socket()
+    assert stat.S_IMODE(socket_file.parent.stat().st_mode) == 0o700 and stat.S_IMODE(socket_file.stat().st_mode) == 0o600
 
 
 def test_does_a_bad_file_fail_the_same_way_through_the_daemon(tmp_path, home):
@@ -77,7 +82,7 @@ def test_does_a_bad_file_fail_the_same_way_through_the_daemon(tmp_path, home):
 def test_does_no_daemon_leave_nothing_behind(tmp_path):
     env = {"GRADTUTOR_HOME": str(tmp_path / "home"), "GRADTUTOR_NO_DAEMON": "1"}
     run_cli("check", "lesson1", "watch_constant", "--file", SOLUTIONS, env=env)
-    assert not list(tmp_path.rglob("*.sock"))
+    assert not _socket_of(env).exists()
 
 
 def _wait_gone(path: Path, seconds: float) -> bool:
@@ -93,7 +98,7 @@ def _wait_gone(path: Path, seconds: float) -> bool:
 def test_does_the_daemon_exit_when_idle_or_stale(tmp_path, why):
     env = {"GRADTUTOR_HOME": str(tmp_path / "home"), "GRADTUTOR_DAEMON_IDLE": "1" if why == "idle" else "900"}
     key = "0123456789abcdef"  # not this package's key: a daemon of an older install
-    socket_file = Path(_python(f"from gradtutor import daemon; print(daemon.socket_path({key!r}))", env).stdout.strip())
+    socket_file = _socket_of(env, key)
     process = subprocess.Popen([sys.executable, "-m", "gradtutor.daemon", key], env=dict(os.environ, **env),
                                cwd=REPO, stderr=subprocess.DEVNULL)
     try:
