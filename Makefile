@@ -10,7 +10,7 @@ WORKSPACE ?= workspace
 .PHONY: tutor test test-fast lint bench docs serve lessons browser clean help
 
 help:
-	@echo "make tutor   set up, create ./$(WORKSPACE) with the lessons, show the course and your progress"
+	@echo "make tutor   set up, create ./$(WORKSPACE) with the lessons, show your progress, open JupyterLab (GRADTUTOR_NO_LAB=1: don't)"
 	@echo "make test    set up, lint (ruff) and run every test (unit, notebooks, nbgrader, docs in a browser)"
 	@echo "make test-fast  the unit tier alone: no TensorFlow, nbgrader or browser; under 2 minutes"
 	@echo "make lint    ruff check"
@@ -32,10 +32,13 @@ $(VENV)/.dev: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[classroom,docs,legacy,test]'
 	touch $@ $(VENV)/.tutor
 
+# Ends in JupyterLab on the workspace (127.0.0.1, Ctrl-C stops it); GRADTUTOR_NO_LAB=1 make tutor
+# installs the course's kernel and the workspace and starts nothing (scripted set-ups, CI).
 tutor: $(VENV)/.tutor
 	@test -d $(WORKSPACE) || $(BIN)/gradtutor init $(WORKSPACE)
 	@cd $(WORKSPACE) && ../$(BIN)/gradtutor list
-	@echo "Open $(WORKSPACE)/lesson1/lesson1.ipynb, then: cd $(WORKSPACE) && ../$(BIN)/gradtutor check lesson1"
+	@echo "Then, in a terminal: cd $(WORKSPACE) && ../$(BIN)/gradtutor check lesson1"
+	@$(BIN)/gradtutor lab $(WORKSPACE)
 
 # Debian's Chromium for the docs browser test (a browser that downloads itself cannot work here),
 # and npm, which fetches the docs' mermaid and KaTeX from the npm registry.

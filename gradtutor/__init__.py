@@ -14,6 +14,20 @@ def check(lesson, exercise, function, *, seeds="all"):
     _check(lesson, exercise, function, seeds=seeds)
 
 
+def hint(lesson, exercise, level=None):
+    """Show the next hint for an exercise (or rung `level`); see gradtutor.hints.hint."""
+    from gradtutor.hints import hint as _hint
+
+    _hint(lesson, exercise, level)
+
+
+def solution(lesson, exercise, *, anyway=False):
+    """Show an exercise's solution once a check has run your attempt; see gradtutor.hints.solution."""
+    from gradtutor.hints import solution as _solution
+
+    _solution(lesson, exercise, anyway=anyway)
+
+
 def prestart() -> None:
     """Start the checker now, without waiting for it: TensorFlow loads while the learner reads on."""
     try:

@@ -40,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--file", type=Path, metavar="PATH", help="grade this notebook or .py file instead of the workspace copy")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--seeds", choices=("visible", "hidden", "all"), default="all", help="which inputs to check on")
+    p.add_argument("--no-daemon", action="store_true",
+                   help="check in this process, not in the warm checker later checks reuse (GRADTUTOR_NO_DAEMON=1)")
     _limits(p)
 
     p = verbs.add_parser("hint", help="a hint for an exercise; higher levels say more")
@@ -59,6 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--file", type=Path, metavar="PATH", help="watch this file instead of the workspace copy")
     p.add_argument("--interval", type=float, default=0.2, metavar="S", help="how often to look for a save")
     _limits(p)
+
+    p = verbs.add_parser("lab", help="JupyterLab on your workspace, with the course's kernel (Ctrl-C stops it)")
+    p.add_argument("folder", nargs="?", type=Path, metavar="DIR", help="the workspace (made if missing)")
+    p.add_argument("--port", type=int, metavar="N", help="port on 127.0.0.1 (default: a free one)")
+    p.add_argument("--no-launch", action="store_true", help="install the kernel and workspace only (GRADTUTOR_NO_LAB=1)")
 
     for name, verb in verbs.choices.items():
         verb.set_defaults(func=VERBS[name])
@@ -127,6 +134,13 @@ def cmd_list(args) -> int:
         table.add_row(str(lesson.number), f"{lesson.id} ({lesson.slug})", lesson.title,
                       str(len(lesson.exercises)), _progress_cell(home, lesson))
     _console().print(table)
+    from gradtutor.learner_state import next_exercise
+
+    upcoming = next_exercise(home)
+    if upcoming:
+        lesson, exercise = upcoming
+        _console().print(f"▶ next: {lesson.id} {exercise.id} — write {exercise.function}() in "
+                         f"{workspace.notebook_path(home, lesson)}", markup=False)
     return 0
 
 
@@ -166,14 +180,21 @@ def _target_file(lesson: course.Lesson, file: Path | None) -> Path:
 
 
 def cmd_check(args) -> int:
-    from gradtutor import extract, report
-    from gradtutor.checker import Checker
+    from gradtutor import extract
+    from gradtutor.daemon.client import check_warm
 
     lesson = course.load().lesson(args.lesson)
     exercises = [lesson.exercise(args.exercise)] if args.exercise else None
     path = _target_file(lesson, args.file)
     cells = extract.read_cells(path)  # before starting TensorFlow: a bad file fails fast
-    console = _console()
+    console = None if args.json else _console()  # --json draws no table: rich need not even load
+    warm = check_warm(args, lesson, path, console)  # the warm checker, unless it is off or out of reach
+    if warm is not None:
+        return warm
+    console = console or _console()
+    from gradtutor import report  # numpy, TensorFlow's worker: only when checking in this process
+    from gradtutor.checker import Checker
+
     with Checker(timeout=args.timeout, memory_mb=args.memory_mb) as checker:
         if args.json or not console.is_terminal:
             result = checker.check_cells(lesson, cells, exercises, args.seeds, str(path))
@@ -204,17 +225,12 @@ def cmd_hint(args) -> int:
 
 
 def cmd_solution(args) -> int:
-    from gradtutor import conventions, extract
-
-    lesson = course.load().lesson(args.lesson)
-    exercise = lesson.exercise(args.exercise)
-    cells = extract.read_cells(lesson.source_notebook())
-    definition = extract.find_function(cells, exercise.function)
-    if definition.node is None:
-        raise UsageError(f"the solution of {lesson.id} {exercise.id} is missing from {lesson.source_notebook()}")
-    code = conventions.without_solution_markers(definition.source)
     from rich.syntax import Syntax
 
+    from gradtutor.hints import solution_code
+
+    lesson = course.load().lesson(args.lesson)
+    code = solution_code(lesson, lesson.exercise(args.exercise))
     _console().print(Syntax(code, "python", theme="ansi_dark", background_color="default"))
     return 0
 
@@ -230,6 +246,12 @@ def cmd_reset(args) -> int:
     if backup:
         console.print(f"your previous file is kept as {backup}")
     return 0
+
+
+def cmd_lab(args) -> int:
+    from gradtutor import lab
+
+    return lab.run(args.folder, port=args.port, no_launch=args.no_launch)
 
 
 def cmd_watch(args) -> int:
@@ -248,6 +270,7 @@ VERBS = {
     "solution": cmd_solution,
     "reset": cmd_reset,
     "watch": cmd_watch,
+    "lab": cmd_lab,
 }
 
 

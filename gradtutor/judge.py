@@ -7,9 +7,11 @@ kernel) and shows the answer. This process imports no learner code and no
 TensorFlow; its worker runs the code, and the comparing happens here.
 
 Protocol: one JSON request per line on stdin,
-  {"lesson", "exercise", "function", "cells": [source, ...], "seeds"}
+  {"lesson", "exercise", "function", "cells": [source, ...], "seeds", "notebook"}
 and one JSON reply per line on stdout,
   {"id", "status", "message", "cause", "rows"} or {"problem": "..."} (gradtutor.protocol's JudgeRequest, JudgeReply).
+After replying, this judge records the verdict as the notebook's progress when the
+notebook is in a learner workspace (gradtutor.learner_state.record_judged).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import dataclasses
 import json
 import sys
 
-from gradtutor import course, extract, report
+from gradtutor import course, extract, learner_state, report
 from gradtutor.checker import Checker
 from gradtutor.isolation import ipc, landlock
 from gradtutor.protocol import JudgeReply, Status
@@ -29,14 +31,25 @@ def main() -> None:
     sys.stdout = sys.stderr  # nothing but replies on the reply stream
     # prepare_next: the next check of a lesson finds a child with its inputs built
     with Checker(prepare_next=True) as checker:
-        serve(ipc.MessageReader(sys.stdin), replies, lambda line: answer(checker, line))
+        def reply_to(line):
+            return answer(checker, line)
+
+        # recorded here, not in the kernel: a learner workspace's progress, on every seed as `gradtutor check` has it
+        serve(ipc.MessageReader(sys.stdin), replies, reply_to,
+              after=lambda line, reply: learner_state.record_judged(line, reply, reply_to))
 
 
-def serve(requests: ipc.MessageReader, replies, reply_to) -> None:
-    """One reply per non-blank request line, until the asking side hangs up (end of stream)."""
+def serve(requests: ipc.MessageReader, replies, reply_to, after=None) -> None:
+    """One reply per non-blank request line, until the asking side hangs up (end of stream).
+
+    after(line, reply), if given, runs once each reply is sent (the kernel is not kept waiting for it).
+    """
     while (line := requests.read_line()) is not None:
         if line.strip():
-            ipc.send(replies, reply_to(line))
+            reply = reply_to(line)
+            ipc.send(replies, reply)
+            if after is not None:
+                after(line, reply)
 
 
 def answer(checker: Checker, line: str | bytes) -> JudgeReply:

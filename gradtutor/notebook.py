@@ -48,13 +48,21 @@ def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> None:
                          f"{the_exercise.function}, not {type(function).__name__}")
     sources = _sources_for(function)
     answer = _get_judge().ask({"lesson": the_lesson.id, "exercise": the_exercise.id, "seeds": seeds,
-                               "function": getattr(function, "__name__", the_exercise.function), "cells": sources})
+                               "function": getattr(function, "__name__", the_exercise.function), "cells": sources,
+                               "notebook": _notebook_path(the_lesson)})
     if "problem" in answer:
         raise CheckError(f"check({lesson!r}, {exercise!r}, ...): {answer['problem']}")
     _show(the_lesson.id, answer)
     status = Status(answer["status"])
     if status is not Status.PASS:
         raise failure_for(status)(answer["message"])  # its class name tells nbgrader's gradebook the status
+
+
+def _notebook_path(lesson) -> str | None:
+    from gradtutor.learner_state import notebook_for  # the judge records progress for this notebook
+
+    path = notebook_for(lesson)
+    return str(path) if path else None
 
 
 def _sources_for(function) -> list[str]:
@@ -190,7 +198,12 @@ def _show(lesson_id: str, answer: dict) -> None:
         if get_ipython() is not None:
             from gradtutor.report import verdict_html
 
-            display(HTML(verdict_html(lesson_id, answer["id"], answer["status"], answer["message"], answer["rows"])))
+            markup = verdict_html(lesson_id, answer["id"], answer["status"], answer["message"], answer["rows"])
+            if answer["status"] != "pass":
+                from gradtutor.hints import stuck_note
+
+                markup += stuck_note(lesson_id, answer["id"])[1]
+            display(HTML(markup))
             return
     except ImportError:
         pass

@@ -9,10 +9,10 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import shutil
 from pathlib import Path
 
 from gradtutor import course
+from gradtutor.kernelspec import copy_for_learner  # the learner's copy names the course's kernel
 
 from gradtutor.errors import WorkspaceError  # noqa: F401 - raised here, caught by its base class
 
@@ -35,7 +35,7 @@ def init(folder: Path) -> list[tuple[Path, str]]:
             done.append((target, "kept (already there)"))
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(_release(lesson), target)
+        copy_for_learner(_release(lesson), target)
         done.append((target, "created"))
     return done
 
@@ -68,7 +68,7 @@ def reset(workspace: Path, lesson: course.Lesson) -> tuple[Path, Path | None]:
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists():
         target.rename(backup)
-    shutil.copyfile(source, target)
+    copy_for_learner(source, target)
     return target, backup
 
 
@@ -83,18 +83,26 @@ def _release(lesson: course.Lesson) -> Path:
 # --------------------------------------------------------------------------- progress
 
 
-def _state_file() -> Path:
+def state_dir() -> Path:
+    """The per-user state folder: progress, hint levels, the warm checker's socket."""
     home = os.environ.get("GRADTUTOR_HOME")
     if home:
-        base = Path(home)
-    else:
-        base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "gradtutor"
-    return base / "progress.json"
+        return Path(home)
+    return Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "gradtutor"
+
+
+def _state_file() -> Path:
+    return state_dir() / "progress.json"
 
 
 def load_progress() -> dict:
+    return read_state(_state_file())
+
+
+def read_state(path: Path) -> dict:
+    """A state file's object; {} when it is missing or unreadable."""
     try:
-        data = json.loads(_state_file().read_text())
+        data = json.loads(path.read_text())
         return data if isinstance(data, dict) else {}
     except (OSError, ValueError):
         return {}
@@ -108,10 +116,14 @@ def record(notebook: Path, lesson_id: str, statuses: dict[str, str]) -> None:
     entry["lesson"] = lesson_id
     entry["exercises"].update(statuses)
     entry["checked"] = datetime.datetime.now().isoformat(timespec="seconds")
-    path = _state_file()
+    write_state(_state_file(), data)
+
+
+def write_state(path: Path, data: dict) -> None:
+    """Replace a state file atomically; a state folder that cannot be written is not an error."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(data, indent=1))
         tmp.replace(path)
     except OSError:

@@ -31,6 +31,8 @@ STANDARD_IMPORTS = "import numpy as np\nimport tensorflow as tf\nimport keras\n\
 TF_STUB = REPO / "test-output" / "unit-tier" / "tensorflow" / "__init__.py"
 
 os.environ.setdefault("GRADTUTOR_HOME", str(TEST_HOME))
+# `gradtutor check` in-process unless a test asks for the warm checker (tests/test_daemon.py starts and stops its own)
+os.environ.setdefault("GRADTUTOR_NO_DAEMON", "1")
 
 
 # --------------------------------------------------------------------------- fixtures

@@ -40,7 +40,10 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("checker", ["checker"]),
     # What people and other programs call: the CLI, notebooks' check(), nbgrader grading, authoring tools.
     ("front ends", ["__init__", "__main__", "cli", "notebook", "judge", "watch", "report", "workspace", "release",
-                    "classroom", "classroom.*", "dev", "dev.*", "explain", "explain.*"]),
+                    "classroom", "classroom.*", "dev", "dev.*", "explain", "explain.*",
+                    # the learner's path: JupyterLab and its kernel, hint()/solution(), what a learner has done,
+                    # and the warm checker behind `gradtutor check`
+                    "lab", "kernelspec", "hints", "learner_state", "daemon", "daemon.*"]),
 ]
 # Every `import gradtutor.x` runs the package's __init__ first, so importing the package itself
 # (for __version__, or to reach the package object) adds no dependency the submodule import did

@@ -36,7 +36,7 @@ HIDDEN_FROM_LEARNERS = [REFERENCE_DIR, os.path.join(os.path.dirname(PACKAGE_DIR)
 FORBIDDEN_MODULES = ("gradtutor.references", "gradtutor.isolation")
 # What learner code may use of gradtutor: these modules, and of them only these names.
 LEARNER_MODULES = ("gradtutor", "gradtutor.quiet")
-LEARNER_NAMES = frozenset({"check", "quiet", "__version__", "prestart"})
+LEARNER_NAMES = frozenset({"check", "quiet", "__version__", "prestart", "hint", "solution"})  # hint/solution compute nothing
 # A string in learner code that names the forbidden modules' files (to open or import them by path).
 NAMES_FORBIDDEN_FILES = re.compile(
     r"gradtutor[./\\]+(" + "|".join(m.split(".", 1)[1] for m in FORBIDDEN_MODULES) + ")")

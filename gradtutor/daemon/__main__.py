@@ -1,0 +1,3 @@
+from gradtutor.daemon.server import main
+
+main()
