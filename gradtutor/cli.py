@@ -209,9 +209,14 @@ def cmd_solution(args) -> int:
         raise UsageError(f"the solution of {lesson.id} {exercise.id} is missing from {lesson.source_notebook()}")
     code = "\n".join(line for line in definition.source.splitlines()
                      if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+    if not sys.stdout.isatty():  # piped or redirected: the code itself, every line whole, to paste or save
+        sys.stdout.write(code + "\n")
+        return 0
     from rich.syntax import Syntax
 
-    _console().print(Syntax(code, "python", theme="ansi_dark", background_color="default"))
+    # soft wrap: a line longer than the terminal is folded by the terminal, never cropped, so a copy pastes whole
+    _console().print(Syntax(code, "python", theme="ansi_dark", background_color="default",
+                            code_width=max(len(line) for line in code.splitlines())), soft_wrap=True)
     return 0
 
 

@@ -65,6 +65,25 @@ def test_does_hint_climb_the_ladder():
 
 
 @pytest.mark.unit
+def test_does_reset_forget_the_old_files_progress(tmp_path):
+    from gradtutor import workspace
+
+    ws = tmp_path / "ws"
+    run_cli("init", str(ws))
+    home = tmp_path / "home"
+    env = {"GRADTUTOR_HOME": str(home)}
+    mine = ws / "lesson3" / "lesson3.ipynb"
+    home.mkdir()
+    (home / "progress.json").write_text(json.dumps(
+        {str(mine.resolve()): {"lesson": "lesson3", "exercises": {"loss_gradient": "pass"}}}))
+    assert "1/" in run_cli("list", cwd=ws, env=env).stdout
+    assert run_cli("reset", "lesson3", cwd=ws, env=env).returncode == 0
+    listed = run_cli("list", cwd=ws, env=env).stdout
+    assert "1/" not in listed and str(mine.resolve()) not in (home / "progress.json").read_text()
+    assert workspace is not None
+
+
+@pytest.mark.unit
 def test_does_solution_show_code_without_markers():
     exercise = COURSE.lesson("lesson2").exercises[0]
     done = run_cli("solution", "lesson2", exercise.id)
