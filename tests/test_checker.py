@@ -190,11 +190,14 @@ def test_are_prints_shown_for_the_visible_inputs_only(grade):
 
 @pytest.mark.tf
 def test_does_a_syntax_error_in_one_exercise_leave_the_others_checked(checker, tmp_path):
-    path = tmp_path / "mixed.py"
-    path.write_text("import tensorflow as tf\n" + CUBE + "grad_of_cube = _impl\n")
-    broken = tmp_path / "broken.py"
-    broken.write_text(path.read_text() + "\ndef grad_from_numpy(x):\n    return (x\n")
+    import json
+
+    sources = ["import tensorflow as tf", CUBE + "grad_of_cube = _impl\n", "def grad_from_numpy(x):\n    return (x\n"]
+    cells = [{"cell_type": "code", "source": s, "metadata": {}, "outputs": [], "execution_count": None} for s in sources]
+    path = tmp_path / "mixed.ipynb"
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}))
     lesson1 = course.load().lesson("lesson1")
-    result = checker.check_file(lesson1, broken, [lesson1.exercise("watch_constant"), lesson1.exercise("numpy_input")])
+    result = checker.check_file(lesson1, path, [lesson1.exercise("watch_constant"), lesson1.exercise("numpy_input")])
     statuses = {e.id: e.status.value for e in result.exercises}
     assert statuses == {"watch_constant": "pass", "numpy_input": "error"} and result.exit_code == 1
+    assert "code cell 3" in result.exercises[1].message
