@@ -19,6 +19,13 @@ COURSE = course.load()
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
+def _drain(fd: int) -> bytes:
+    try:
+        return os.read(fd, 65536)
+    except OSError:  # the child has closed its terminal
+        return b""
+
+
 def _in_terminal(*args: str, columns: int) -> str:
     """The command's output as a terminal of `columns` columns shows it (colour codes removed)."""
     main, child = pty.openpty()
@@ -26,18 +33,10 @@ def _in_terminal(*args: str, columns: int) -> str:
     with subprocess.Popen([sys.executable, "-m", "gradtutor", *args], cwd=REPO, env=env, stdin=child, stdout=child,
                           stderr=child, close_fds=True) as process:
         os.close(child)
-        chunks = []
-        while True:
-            try:
-                data = os.read(main, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            chunks.append(data)
+        output = b"".join(iter(lambda: _drain(main), b""))
         process.wait(timeout=120)
     os.close(main)
-    return ANSI.sub("", b"".join(chunks).decode()).replace("\r\n", "\n")
+    return ANSI.sub("", output.decode()).replace("\r\n", "\n")
 
 
 @pytest.mark.parametrize("form", ["piped", "terminal-60"])
