@@ -247,7 +247,8 @@ def test_batch_of_two_jacobian_shapes():
     assert max_abs(jac[1, :, 1]) > 1e-3
     batch = tape.batch_jacobian(result, inp)
     assert tuple(batch.shape) == (2, 10, 28, 28)
-    np.testing.assert_allclose(batch[1].numpy(), jac[1, :, 1].numpy(), rtol=1e-6, atol=1e-12)
+    # the same numbers up to float32 round-off: the two routes sum in different orders (seen: 8e-10 apart)
+    np.testing.assert_allclose(batch[1].numpy(), jac[1, :, 1].numpy(), rtol=1e-6, atol=1e-8)
 
 
 # --- Check your understanding -------------------------------------------------------
