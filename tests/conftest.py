@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
+from gradtutor.dev.answers import STANDARD_IMPORTS  # the known answers are graded with these imports too
 from tests.support import REPO, TEST_HOME
 
 TIERS = ("unit", "tf", "nbgrader", "browser")
 # The fixtures below that start the checker's worker, which imports TensorFlow.
 WORKER_FIXTURES = {"checker", "grade", "hostile_checker"}
-STANDARD_IMPORTS = "import numpy as np\nimport tensorflow as tf\nimport keras\n\n"
 # Stands in for TensorFlow in every subprocess of a unit-tier session (a CLI, the checker's worker).
 TF_STUB = REPO / "test-output" / "unit-tier" / "tensorflow" / "__init__.py"
 

@@ -36,14 +36,19 @@ def _pytest(root: Path, *args: str) -> subprocess.CompletedProcess:
                           cwd=root, capture_output=True, text=True, timeout=300)
 
 
+def _collection_fails(root: Path, says: str) -> None:
+    """Collecting the sample suite fails, and the output says why."""
+    done = _pytest(root, "--collect-only", "-q")
+    assert done.returncode != 0, done.stdout
+    assert says in done.stdout + done.stderr
+
+
 def test_a_test_without_a_tier_fails_collection(tmp_path):
     root = _suite(tmp_path, '''\
         def test_unmarked():
             pass
     ''')
-    done = _pytest(root, "--collect-only", "-q")
-    assert done.returncode != 0, done.stdout
-    assert "test_sample.py::test_unmarked: no tier marker" in done.stdout + done.stderr
+    _collection_fails(root, "test_sample.py::test_unmarked: no tier marker")
 
 
 def test_a_test_with_two_tiers_fails_collection(tmp_path):
@@ -57,9 +62,7 @@ def test_a_test_with_two_tiers_fails_collection(tmp_path):
         def test_both():
             pass
     ''')
-    done = _pytest(root, "--collect-only", "-q")
-    assert done.returncode != 0, done.stdout
-    assert "marked tf and unit" in done.stdout + done.stderr
+    _collection_fails(root, "marked tf and unit")
 
 
 def test_tensorflow_in_a_unit_test_fails_the_unit_tier(tmp_path):
