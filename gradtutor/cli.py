@@ -225,13 +225,18 @@ def cmd_hint(args) -> int:
 
 
 def cmd_solution(args) -> int:
-    from rich.syntax import Syntax
-
     from gradtutor.hints import solution_code
 
     lesson = course.load().lesson(args.lesson)
     code = solution_code(lesson, lesson.exercise(args.exercise))
-    _console().print(Syntax(code, "python", theme="ansi_dark", background_color="default"))
+    if not sys.stdout.isatty():  # piped or redirected: the code itself, every line whole, to paste or save
+        sys.stdout.write(code + "\n")
+        return 0
+    from rich.syntax import Syntax
+
+    # soft wrap: a line longer than the terminal is folded by the terminal, never cropped, so a copy pastes whole
+    _console().print(Syntax(code, "python", theme="ansi_dark", background_color="default",
+                            code_width=max(len(line) for line in code.splitlines())), soft_wrap=True)
     return 0
 
 

@@ -34,6 +34,8 @@ class ElementReport:
     reference_at_worst: float | None = None
     learner_max_abs: float | None = None
     reference_max_abs: float | None = None
+    pattern: str | None = None  # scale | sign | transposed | partial: how the values relate to the reference
+    factor: str | None = None  # for scale: the ratio, named ("1/4", "2", "0.37"); for partial: "k of n"
 
     @property
     def passed(self) -> bool:
@@ -51,7 +53,8 @@ class ElementReport:
         if self.symptom == "zeros":
             return "is zero everywhere, where the reference is not"
         if self.symptom == "values":
-            return "differs from the reference"
+            return "differs from the reference" + (f" by a constant factor of {self.factor}"
+                                                   if self.pattern == "scale" else "")
         return self.detail
 
 
@@ -91,6 +94,9 @@ def _compare_tensor(ref: dict, ref_arrays: dict, got: dict, got_arrays: dict,
         report.symptom, report.detail = "type", f"is a tensor of dtype {got.get('dtype')}, expected {ref['dtype']}"
         return report
     if list(actual.shape) != list(expected.shape):
+        if actual.ndim >= 2 and list(np.swapaxes(actual, -1, -2).shape) == list(expected.shape) and \
+                np.allclose(np.swapaxes(actual, -1, -2), expected, rtol=rtol, atol=atol):
+            report.pattern = "transposed"
         report.symptom = "shape"
         report.detail = f"has shape {_shape(actual.shape)}, expected {_shape(expected.shape)}"
         return report
@@ -114,7 +120,41 @@ def _compare_tensor(ref: dict, ref_arrays: dict, got: dict, got_arrays: dict,
             report.detail = (f"differs from the reference: max abs diff {report.max_abs_diff:.3g} at "
                              f"{_index(report.worst_index)} (yours {report.learner_at_worst:.6g}, "
                              f"expected {report.reference_at_worst:.6g})")
+            report.pattern, report.factor = relation(actual, expected, rtol, atol)
     return report
+
+
+def relation(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> tuple[str | None, str | None]:
+    """How wrong values relate to the reference, when exactly: a sign flip, a constant factor
+    (a mean for a sum: 1/N), a transposition of the last two axes, or only some entries wrong."""
+    a = actual.astype(np.float64)
+    e = expected.astype(np.float64)
+    if not np.isfinite(a).all() or not np.isfinite(e).all() or not e.any():
+        return None, None
+    loose = dict(rtol=max(rtol, 1e-4) * 10, atol=atol * 10)
+    if np.allclose(a, -e, **loose):
+        return "sign", "-1"
+    ratio = float((a * e).sum() / (e * e).sum())
+    if abs(ratio) > 1e-6 and abs(ratio - 1) > 1e-3 and np.allclose(a, ratio * e, **loose):
+        return "scale", _factor(ratio)
+    if a.ndim >= 2 and a.shape[-1] == a.shape[-2] and np.allclose(np.swapaxes(a, -1, -2), e, **loose):
+        return "transposed", None
+    right = np.isclose(a, e, rtol=rtol, atol=atol)
+    if right.any() and a.ndim >= 1:
+        wrong = int((~right).sum())
+        zeros = bool(np.all(np.abs(a[~right]) <= LEARNER_ZERO))
+        return "partial", f"{wrong} of {a.size}" + (" (zero there)" if zeros else "")
+    return None, None
+
+
+def _factor(ratio: float) -> str:
+    """A ratio as a learner reads it: 1/N or N for a whole N, -N for a flipped one, else three digits."""
+    for value, sign in ((ratio, ""), (-ratio, "-")):
+        if value >= 1 and abs(value - round(value)) < 1e-3 * value:
+            return f"{sign}{round(value)}"
+        if 0 < value < 1 and abs(1 / value - round(1 / value)) < 1e-3 / value:
+            return f"{sign}1/{round(1 / value)}"
+    return f"{ratio:.3g}"
 
 
 def _fill_differences(report: ElementReport, actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> None:

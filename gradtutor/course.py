@@ -27,6 +27,8 @@ class Diagnosis:
     source_has: str | None = None
     source_lacks: str | None = None
     error_has: str | None = None
+    cause: str | None = None  # the cause id the wording claims; the rule fires only when the evidence names it
+    fact: str | None = None  # (optional) a run-time fact that must hold too (gradtutor.payloads.RunFacts)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,10 +18,13 @@ from pathlib import Path
 from typing import Iterator
 
 from gradtutor.errors import CourseError
-from gradtutor.protocol import Symptom
+from gradtutor.payloads import RunFacts
+from gradtutor.protocol import Cause, Symptom
 
 FORMAT_VERSION = 1  # bump when a key changes meaning; `validate` then refuses older manifests
 WHENS = tuple(s.value for s in Symptom) + ("any",)
+CAUSES = frozenset(c.value for c in Cause)
+FACTS = frozenset(RunFacts.__annotations__)
 REGEX_KEYS = ("source_has", "source_lacks", "error_has")
 
 # key -> (type, required). Lists are checked item by item against _ITEMS.
@@ -31,8 +34,8 @@ LESSON = {"id": (str, True), "number": (int, True), "slug": (str, True), "title"
           "notebook": (str, True), "summary": (str, False), "exercises": (list, True)}
 EXERCISE = {"id": (str, True), "function": (str, True), "points": (int, True), "hints": (list, False),
             "diagnoses": (list, False)}
-DIAGNOSIS = {"when": (str, True), "say": (str, True), "element": (int, False),
-             **{key: (str, False) for key in REGEX_KEYS}}
+DIAGNOSIS = {"when": (str, True), "say": (str, True), "cause": (str, True), "element": (int, False),
+             "fact": (str, False), **{key: (str, False) for key in REGEX_KEYS}}
 _ITEMS = {"lessons": dict, "exercises": dict, "diagnoses": dict, "hints": str}
 _TYPE_NAMES = {int: "an integer", str: "a string", dict: "a table", list: "a list"}
 
@@ -113,6 +116,10 @@ def _diagnosis(rule: dict, where: _Where) -> None:
     _table(rule, DIAGNOSIS, where)
     if rule["when"] not in WHENS:
         raise where.error("when", f"{rule['when']!r} is not a symptom", f"use one of: {', '.join(WHENS)}")
+    if rule["cause"] not in CAUSES:
+        raise where.error("cause", f"{rule['cause']!r} is not a cause id", "use one of gradtutor.protocol.Cause's values")
+    if "fact" in rule and rule["fact"] not in FACTS:
+        raise where.error("fact", f"{rule['fact']!r} is not a run-time fact", f"use one of: {', '.join(sorted(FACTS))}")
     for key in REGEX_KEYS:
         if key in rule:
             try:

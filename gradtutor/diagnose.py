@@ -1,7 +1,12 @@
-"""Turn a failed comparison into the first line a learner reads: the likely cause and the fix.
+"""Turn a failed comparison into the first line a learner reads: the cause, from evidence, and the fix.
 
-A lesson's own rules (course.toml) come first, because they know the pitfall
-the exercise is about; the generic wording here covers everything else.
+The cause comes from what happened, never from a word in the source: the comparison
+(None, shape, dtype, an exact constant ratio, a sign flip, a transposition), the
+exception and where it was raised, and the run-time facts the child recorded
+(gradtutor.isolation.facts: what the tape watched, where the target was made, whether
+a value left TensorFlow). A lesson's rule (course.toml) may then word that cause for
+its exercise; it fires only when its `cause` is the one the evidence names (and its
+`fact`, and any source pattern, hold too).
 """
 from __future__ import annotations
 
@@ -12,31 +17,74 @@ from gradtutor.compare import ElementReport
 from gradtutor.course import Diagnosis, Exercise
 from gradtutor.protocol import Cause
 
-# The cause a symptom stands for when no rule of the exercise knows better.
-SYMPTOM_CAUSES = {
-    "none": Cause.UNKNOWN,
-    "type": Cause.WRONG_TYPE,
-    "shape": Cause.SHAPE,
-    "dtype": Cause.DTYPE,
-    "nonfinite": Cause.NON_FINITE,
-    "zeros": Cause.UNKNOWN,
-    "values": Cause.WRONG_FUNCTION,
-}
+# Why a gradient is None (or zero after unconnected_gradients=ZERO), from the facts, in order of precedence.
+NONE_FACTS = (
+    ("target_left_tensorflow", Cause.LEAVES_TENSORFLOW),
+    ("source_unwatched", Cause.UNWATCHED),
+    ("watched_late", Cause.UNWATCHED),
+    ("left_tensorflow", Cause.LEAVES_TENSORFLOW),
+    ("target_outside", Cause.OUTSIDE_TAPE),
+    ("outside_input", Cause.OUTSIDE_TAPE),
+    ("integer_op", Cause.INTEGER_PATH),
+    ("assigned_variable", Cause.STATE_BREAKS_PATH),
+    ("stop_gradient", Cause.STOP_GRADIENT),
+)
 
-GENERIC = {
-    "none": "the tape recorded no path from the target to this input, so tape.gradient gave None — "
-            "watch the input (tape.watch, or a trainable tf.Variable) and compute the target from it inside the `with` block",
-    "zeros": "the target does not change when the input changes — e.g. a non-scalar target whose sum is constant "
-             "(a softmax always sums to 1); take the gradient of a loss or of one output",
-    "shape": "a gradient has the shape of the tensor it is taken with respect to — check the sources you pass to "
-             "tape.gradient and that you did not reduce, slice or reshape the result",
-    "dtype": "compute in float32 like the inputs — a float64 numpy array or Python floats give float64 tensors",
-    "nonfinite": "look for log(0), division by zero, sqrt at 0 or tf.where with an unsafe branch in the computation",
-    "values": "the gradient is connected but belongs to a different function — compare your target with the one the exercise asks for",
-}
+# Why a gradient is zero when it is not None: a value that stopped depending on the source.
+ZERO_FACTS = (("assigned_variable", Cause.STATE_BREAKS_PATH), ("integer_op", Cause.INTEGER_PATH),
+              ("stop_gradient", Cause.STOP_GRADIENT))
 
-SANDBOX = ("exercise code runs in a sandbox: it may not read the course's answers, write outside its scratch "
-           "folder, start processes, signal other processes or call C code through ctypes")
+# TensorFlow's own error texts → the cause they mean (checked in order; the first match wins).
+ERRORS = (
+    (r"'NoneType' object has no attribute '_tape'|_push_tape|Tape is still recording", Cause.OUTSIDE_TAPE),
+    (r"non-persistent|can only be called once", Cause.TAPE_REUSED),
+    (r"tf\.gradients is not supported when eager", Cause.TF_GRADIENTS_EAGER),
+    (r"Passed in object .* of type .*, not tf\.Tensor|_type_enum|not tf\.Tensor or tf\.Variable", Cause.CANNOT_WATCH),
+    (r"(?i)dtype.*int|int(32|64).*dtype|must be a floating|integer", Cause.INTEGER_PATH),
+    (r"No gradient defined|without handle data|LookupError", Cause.NO_GRADIENT_OP),
+    (r"(?i)out of (range|bounds)|slice index|Incompatible shapes|Matrix size-incompatible|must be rank|"
+     r"reshape|Dimensions must be equal|rank", Cause.SHAPE),
+    (r"(?i)symbolic|KerasTensor", Cause.NOT_USED),
+    (r"has no setter|can't set attribute", Cause.UNWATCHED),
+)
+
+CAUSE_TEXT = {
+    Cause.UNWATCHED: "the tape did not watch the source: a tf.constant, a numpy-made tensor or a non-trainable "
+                     "variable is watched only after tape.watch(...), called inside the with block before it is used",
+    Cause.OUTSIDE_TAPE: "the target (or a step of it) was computed while the tape was not recording — compute "
+                        "everything from the source to the target inside the `with tf.GradientTape()` block",
+    Cause.LEAVES_TENSORFLOW: "a step left TensorFlow (.numpy(), np.*, model.predict, float()), so the tape lost the "
+                             "path — keep every step a TensorFlow or keras.ops operation",
+    Cause.INTEGER_PATH: "an integer-valued step (argmax, round, a cast to int) has no gradient — keep the path in floats",
+    Cause.NO_GRADIENT_OP: "an operation on the path has no registered gradient — use a differentiable one",
+    Cause.STOP_GRADIENT: "tf.stop_gradient cut the path — remove it from the path you differentiate",
+    Cause.STATE_BREAKS_PATH: "a value went through a variable assign (a stateful layer's state, or .assign), which "
+                             "the tape cannot differentiate through — pass it on as a tensor (initial_state=...)",
+    Cause.NOT_USED: "the target was not computed from the source you differentiate with respect to — use the same "
+                    "watched tensor for the computation and for tape.gradient",
+    Cause.SOFTMAX_SUM: "the target is non-scalar, so tape.gradient differentiates its sum, and softmax outputs always "
+                       "sum to 1 — differentiate a loss, or one sliced output, instead",
+    Cause.TAPE_REUSED: "a tape without persistent=True answers once — get all gradients in one call, or use "
+                       "tf.GradientTape(persistent=True) (and del tape after)",
+    Cause.TF_GRADIENTS_EAGER: "tf.gradients works only inside a graph — use tape.gradient from a GradientTape",
+    Cause.CANNOT_WATCH: "the tape can only watch and differentiate TensorFlow tensors and variables — convert with "
+                        "tf.convert_to_tensor, or for a keras.Variable use its .value",
+    Cause.SHAPE: "a gradient has the shape of the tensor it is taken with respect to — check the sources and axes, "
+                 "and return the result without reducing, slicing or reshaping it",
+    Cause.TRANSPOSED: "the last two axes are swapped — return the result without transposing it",
+    Cause.SIGN: "the sign is flipped — return the gradient as tape.gradient gives it, without negating it",
+    Cause.DTYPE: "compute in float32 like the inputs — a float64 numpy array or Python floats give float64 tensors",
+    Cause.NON_FINITE: "look for log(0), division by zero, sqrt at 0 or tf.where with an unsafe branch",
+    Cause.WRONG_FUNCTION: "the gradient is connected but belongs to a different function — compare your target "
+                          "with the one the exercise asks for",
+    Cause.UNDEFINED_NAME: "the function uses a name that no cell defines — define it (or import it) in a cell above",
+    Cause.LOAD_FAILED: "that statement raised when the cell was loaded — fix it, or move it into the function",
+    Cause.SANDBOX: "exercise code runs in a sandbox: it may not read the course's answers, write outside its scratch "
+                   "folder, start processes, signal other processes or call C code through ctypes",
+    Cause.UNKNOWN: "the tape recorded no path from the target to this input — watch the input and compute the "
+                   "target from it inside the `with` block",
+    Cause.RAISED: "read the exception and the line above; the lesson's hints show the calls this exercise needs",
+}
 
 TYPE_ADVICE = {
     "a numpy array": "return the tf.Tensor that tape.gradient gives (no .numpy(), no numpy ops)",
@@ -46,11 +94,36 @@ TYPE_ADVICE = {
     "a tf.IndexedSlices": "convert it to a dense tensor with tf.convert_to_tensor(grad)",
     "a Python float": "return the gradient tensor itself, not a number computed from it",
     "a Python int": "return the gradient tensor itself, not a number computed from it",
-    "a Python bool": "return the gradient tensor itself",
 }
 
 
-def explain_failure(exercise: Exercise, report: ElementReport, source: str, blind: bool = False) -> tuple[Cause, str]:
+def evidence(report: ElementReport, facts: dict | None) -> Cause:
+    """The cause the comparison and the run-time facts name for a failed element."""
+    facts = facts or {}
+    symptom = report.symptom
+    if symptom == "none" or symptom == "zeros" and facts.get("zero_fill"):
+        found = next((cause for key, cause in NONE_FACTS if facts.get(key)), None)
+        return found or (Cause.NOT_USED if facts.get("gradient_calls") else Cause.UNKNOWN)
+    if symptom == "zeros":
+        if facts.get("source_unwatched") or facts.get("watched_late"):
+            return Cause.UNWATCHED
+        if "Softmax" in facts.get("ops", ()):
+            return Cause.SOFTMAX_SUM
+        found = next((cause for key, cause in ZERO_FACTS if facts.get(key)), None)
+        return found or Cause.NOT_USED
+    patterns = {"scale": Cause.SCALE, "sign": Cause.SIGN, "transposed": Cause.TRANSPOSED}
+    if report.pattern == "scale" and not re.fullmatch(r"-?(1/)?\d+", report.factor or ""):
+        return Cause.WRONG_FUNCTION  # proportional, but by no count of anything: another function
+    if report.pattern in patterns:
+        return patterns[report.pattern]
+    if symptom == "values" and facts.get("left_tensorflow"):
+        return Cause.LEAVES_TENSORFLOW  # a term computed outside TensorFlow is a constant to the tape
+    return {"type": Cause.WRONG_TYPE, "shape": Cause.SHAPE, "dtype": Cause.DTYPE,
+            "nonfinite": Cause.NON_FINITE}.get(symptom or "values", Cause.WRONG_FUNCTION)
+
+
+def explain_failure(exercise: Exercise, report: ElementReport, source: str, blind: bool = False,
+                    facts: dict | None = None) -> tuple[Cause, str]:
     """The cause id, and one line: what is wrong with the returned value, then why and what to do.
 
     blind: the input is a hidden one, so the line quotes none of the reference's values or shape.
@@ -58,43 +131,63 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str, blin
     subject = exercise.function + "()"
     if report.element is not None:
         subject += f" element {report.element} of the returned tuple"
-    rule = _matching_rule(exercise.diagnoses, report.symptom, report.element, source, None)
-    if report.symptom == "none" and report.element is None and not _has_return(source, exercise.function):
+    if report.symptom == "none" and report.element is None and not (facts or {}).get("gradient_calls") \
+            and not _has_return(source):
         why = "the function has no `return` with a value — did you forget to return the gradient?"
         return Cause.NO_RETURN, f"{subject} returned None: {why}"
+    cause = evidence(report, facts)
+    rule = _matching_rule(exercise.diagnoses, report.symptom, report.element, source, None, cause, facts)
     what = _what(report, blind)
-    why = rule.say if rule else _generic(report)
-    return _cause_of(rule, report.symptom), f"{subject} {what}: {why}"
+    return cause, f"{subject} {what}: {rule.say if rule else _generic(report, cause)}"
 
 
-def explain_error(exercise: Exercise, error: dict, source: str) -> tuple[Cause, str]:
-    """The cause id, and one line for learner code that raised: the exception, where, and why when a rule knows it."""
+def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | None = None) -> tuple[Cause, str]:
+    """The cause id, and one line for learner code that raised: the exception, where, the cause and the fix."""
     text = f"{error.get('type', 'Exception')}: {error.get('message', '')}".strip().rstrip(":")
-    rule = _matching_rule(exercise.diagnoses, "error", None, source, text)
     where = f" ({error['where']}: {error['line'].strip()})" if error.get("where") and error.get("line") else (
         f" ({error['where']})" if error.get("where") else "")
     first = text.splitlines()[0] if text else "an exception"
+    if error.get("unloaded"):
+        return Cause.LOAD_FAILED, (f"{exercise.function}() needs {error['unloaded']}, but its statement raised "
+                                   f"{first[:200]} when loaded{where} — {CAUSE_TEXT[Cause.LOAD_FAILED]}")
     line = f"{exercise.function}() raised {first[:300]}{where}"
+    cause = error_cause(error, facts)
+    rule = _matching_rule(exercise.diagnoses, "error", None, source, text, cause, facts)
     if rule:
-        return _cause_of(rule, "error"), f"{line} — {rule.say}"
-    if error.get("type") == "PermissionError":
-        return Cause.SANDBOX, f"{line} — {SANDBOX}"
-    return Cause.RAISED, line
+        return Cause(rule.cause) if rule.cause else cause, f"{line} — {rule.say}"
+    return cause, f"{line} — {CAUSE_TEXT.get(cause, CAUSE_TEXT[Cause.RAISED])}"
 
 
-def _cause_of(rule: Diagnosis | None, symptom: str | None) -> Cause:
-    """A rule's own cause id when it names one; else what the symptom stands for."""
-    named = getattr(rule, "cause", None)
-    if named:
-        return Cause(named)
-    return Cause.RAISED if symptom == "error" else SYMPTOM_CAUSES.get(symptom or "values", Cause.UNKNOWN)
+def error_cause(error: dict, facts: dict | None) -> Cause:
+    """The cause an exception stands for: TensorFlow's own texts, then the facts of the call."""
+    kind, message = error.get("type", ""), error.get("message", "")
+    if kind == "PermissionError":
+        return Cause.SANDBOX
+    if kind == "NameError":
+        return Cause.UNDEFINED_NAME
+    if "_id" in message and "has no attribute" in message:
+        target = (facts or {}).get("target_left_tensorflow") or (facts or {}).get("left_tensorflow")
+        return Cause.LEAVES_TENSORFLOW if target else Cause.CANNOT_WATCH
+    if "None" in message and (facts or {}).get("gradient_calls"):
+        # a None gradient used later (its norm, a stack): the cause is why it was None
+        return evidence(ElementReport(0, None, "none"), facts)
+    text = f"{kind}: {message}"
+    return next((cause for pattern, cause in ERRORS if re.search(pattern, text)), Cause.RAISED)
 
 
-def _matching_rule(rules, symptom, element, source, error_text) -> Diagnosis | None:
+def inputs_modified(exercise: Exercise, changed: list[str]) -> str:
+    return (f"{exercise.function}() changed what it was given ({', '.join(changed)}) — an exercise must leave its "
+            "inputs as they were (later cells use them): compute from them, without assigning to their weights, "
+            "layers or values")
+
+
+def _matching_rule(rules, symptom, element, source, error_text, cause, facts) -> Diagnosis | None:
     for rule in rules:
-        if rule.when not in (symptom, "any"):
+        if rule.when not in (symptom, "any") or rule.element is not None and rule.element != element:
             continue
-        if rule.element is not None and rule.element != element:
+        if rule.cause and rule.cause != cause.value and not (symptom == "error" and rule.error_has):
+            continue
+        if rule.fact and not (facts or {}).get(rule.fact):
             continue
         if rule.source_has and not re.search(rule.source_has, source):
             continue
@@ -109,22 +202,29 @@ def _matching_rule(rules, symptom, element, source, error_text) -> Diagnosis | N
 def _what(report: ElementReport, blind: bool) -> str:
     if report.symptom == "none":
         return "is None" if report.element is not None else "returned None"
-    return report.blind_detail if blind else report.detail
+    what = report.blind_detail if blind else report.detail
+    if report.pattern == "scale" and not blind:
+        what += f" — exactly {report.factor} times the reference"
+    elif report.pattern == "partial" and not blind:
+        what += f" — {report.factor} entries differ, the rest match"
+    return what
 
 
-def _generic(report: ElementReport) -> str:
+def _generic(report: ElementReport, cause: Cause) -> str:
     if report.symptom == "type":
         return TYPE_ADVICE.get(report.learner_type, "return tf.Tensor values, as tape.gradient gives them")
-    return GENERIC.get(report.symptom or "values", GENERIC["values"])
+    if cause is Cause.SCALE:
+        return (f"the values are the reference times {report.factor} — a mean where a sum is asked (1/N), a sum "
+                "where a mean is asked (N), or a constant factor too many: check how the target is reduced")
+    return CAUSE_TEXT.get(cause, CAUSE_TEXT[Cause.WRONG_FUNCTION])
 
 
-def _has_return(source: str, name: str) -> bool:
-    """Does the function return a value anywhere? (Unparseable source: assume it does.)"""
+def _has_return(source: str) -> bool:
+    """Does the function return a value anywhere? (Unparseable or a wrapper: assume it does.)"""
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return True
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Return) and node.value is not None:
-            return True
-    return False
+    if tree.body and not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return True
+    return any(isinstance(node, ast.Return) and node.value is not None for node in ast.walk(tree))

@@ -1,9 +1,12 @@
 """Read a learner's file into code cells, find the exercise functions in them, and say what of a cell runs.
 
-The checker never runs a whole notebook: from every code cell it keeps only the
-statements that define things (imports, functions, classes, literal constants),
-so slow or stateful top-level code (training loops, plots) is skipped and an
-exercise can be graded on its own. That rule is `statement_kind` below, read by
+The checker loads a learner's cells the way their kernel did, minus the top-level
+work that is unsafe or slow to repeat: it keeps every statement that defines a
+name (imports, functions and classes with their decorators, assignments of any
+expression: `fast = tf.function(impl)`, lambdas, models) and skips bare
+expressions (prints, plots, `model.fit(...)`), loops, `with` blocks and any
+assignment whose value calls a function the notebook defines itself (a demo, a
+timing, a training run) or one of the slow or unsafe calls in SKIPPED_CALLS. That rule is `statement_kind` below, read by
 the child that loads the cells (`loaded_statements`) and by the classroom's
 re-check (`only_definitions`). This module only reads and parses; nothing here
 executes learner code.
@@ -76,15 +79,18 @@ def _notebook_cells(path: Path, text: str) -> list[Cell]:
     if not isinstance(cells, list):
         raise UnreadableFile(f"{path}: the notebook has no list of cells")
     result = []
-    for number, cell in enumerate(cells, start=1):
+    for cell in cells:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
+        number = len(result) + 1  # among code cells, as an editor shows them (markdown cells are not counted)
         source = cell.get("source", "")
         if isinstance(source, list):
             source = "".join(str(part) for part in source)
         if not isinstance(source, str):
             raise UnreadableFile(f"{path}: cell {number} has no readable source")
-        result.append(Cell(f"{path.name}, cell {number}", _without_magics(source)))
+        count = cell.get("execution_count")
+        shown = f" (In [{count}])" if isinstance(count, int) and not isinstance(count, bool) else ""
+        result.append(Cell(f"{path.name}, code cell {number}{shown}", _without_magics(source)))
     return result
 
 
@@ -99,7 +105,7 @@ class Definition:
 
     cell: Cell | None  # None: not defined anywhere
     syntax_error: str | None = None  # set when the defining cell does not parse
-    node: ast.FunctionDef | None = None
+    node: ast.FunctionDef | ast.Assign | None = None
 
     @property
     def source(self) -> str:
@@ -109,9 +115,9 @@ class Definition:
 
 
 def find_function(cells: list[Cell], name: str) -> Definition:
-    """The last top-level `def name` in the cells (notebook order: the last one wins)."""
+    """The last top-level `def name` or `name = ...` (a wrapper, a lambda) in the cells: the last one wins."""
     found = Definition(None)
-    pattern = re.compile(rf"^def\s+{re.escape(name)}\s*\(", re.MULTILINE)
+    pattern = re.compile(rf"^(def\s+{re.escape(name)}\s*\(|{re.escape(name)}\s*=)", re.MULTILINE)
     for cell in cells:
         try:
             tree = ast.parse(cell.source)
@@ -120,7 +126,8 @@ def find_function(cells: list[Cell], name: str) -> Definition:
                 found = Definition(cell, syntax_error=_describe_syntax_error(cell, exc))
             continue
         for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name or \
+                    isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
                 found = Definition(cell, node=node)
     return found
 
@@ -165,15 +172,24 @@ class Statement(enum.Enum):
     FUNCTION = "function"  # def, async def
     CLASS = "class"  # its body runs when it is defined
     CONSTANT = "constant"  # an assignment of a literal (`N = 3`, `SHAPE: tuple = (2, 3)`)
+    BINDING = "binding"  # an assignment of any other expression that does no work (`f = tf.function(g)`)
     INERT = "inert"  # a docstring or `pass`: nothing to run
     WORK = "work"  # anything else: calls, loops, training, plotting
 
 
 # What the checker's child runs of each cell; the rest of the cell is skipped.
-LOADED = frozenset({Statement.IMPORT, Statement.FUNCTION, Statement.CLASS, Statement.CONSTANT})
+LOADED = frozenset({Statement.IMPORT, Statement.FUNCTION, Statement.CLASS, Statement.CONSTANT, Statement.BINDING})
+
+# Calls that make an assignment top-level work: slow to repeat (training, evaluation), output
+# (printing, plotting, display) or writes outside the checker's control.
+SKIPPED_CALLS = frozenset({"print", "display", "input", "open", "exec", "eval", "breakpoint", "help",
+                           "fit", "fit_generator", "train_on_batch", "evaluate", "predict", "save", "save_weights",
+                           "savefig", "show", "imshow", "plot", "subplots", "figure", "to_csv", "write", "system"})
+SKIPPED_MODULES = frozenset({"plt", "matplotlib", "pyplot", "sns", "seaborn", "os", "subprocess", "shutil", "time"})
 
 
-def statement_kind(node: ast.stmt) -> Statement:
+def statement_kind(node: ast.stmt, notebook_functions: frozenset = frozenset()) -> Statement:
+    """What a top-level statement is; `notebook_functions`: the names the notebook itself defines with def."""
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return Statement.IMPORT
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -182,6 +198,9 @@ def statement_kind(node: ast.stmt) -> Statement:
         return Statement.CLASS
     if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and _is_literal(node.value):
         return Statement.CONSTANT
+    if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and \
+            not _does_work(node.value, notebook_functions):
+        return Statement.BINDING
     if isinstance(node, ast.Pass) or isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
         return Statement.INERT
     return Statement.WORK
@@ -195,9 +214,35 @@ def _is_literal(node: ast.expr) -> bool:
     return True
 
 
-def loaded_statements(tree: ast.Module) -> list[ast.stmt]:
+def _does_work(value: ast.expr, notebook_functions: frozenset) -> bool:
+    """Does evaluating this expression call the notebook's own functions or a skipped call? (Lambda bodies do not run.)"""
+    pending = [value]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            root = func
+            while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if name in SKIPPED_CALLS or isinstance(func, ast.Name) and name in notebook_functions or \
+                    isinstance(root, ast.Name) and root.id in SKIPPED_MODULES:
+                return True
+        pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def notebook_functions(trees: list[ast.Module]) -> frozenset:
+    """The names every cell defines with a top-level def."""
+    return frozenset(node.name for tree in trees for node in tree.body
+                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
+def loaded_statements(tree: ast.Module, functions: frozenset = frozenset()) -> list[ast.stmt]:
     """The statements of a parsed cell that the checker runs (LOADED), in order."""
-    return [node for node in tree.body if statement_kind(node) in LOADED]
+    return [node for node in tree.body if statement_kind(node, functions) in LOADED]
 
 
 def only_definitions(source: str, local_modules: set[str]) -> bool:

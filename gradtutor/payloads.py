@@ -30,7 +30,30 @@ class ErrorDescription(TypedDict, total=False):
     where: str | None  # "lesson1.ipynb, cell 7, line 3"
     line: str | None  # that line's code
     seed: int | None
-    defines: list[str]  # for a cell that failed to load: the names it would have defined
+    defines: list[str]  # for a statement that failed to load: the names it would have defined
+    unloaded: str  # the name the learner's function needed from that statement
+
+
+class RunFacts(TypedDict, total=False):
+    """What the learner's code did during one call (gradtutor.isolation.facts); absent keys did not happen."""
+
+    watch_calls: list[str]  # per tape.watch argument: "input 0", "another tensor", "a numpy array", …
+    ops: list[str]  # op types run while a tape was recording (first 64)
+    gradient_calls: int  # tape.gradient / jacobian / batch_jacobian calls
+    tapes: int  # tapes entered
+    source_unwatched: bool  # a source of a gradient call was neither watched nor a trainable variable
+    watched_late: bool  # tape.watch got a tensor an op had already read while recording
+    target_outside: bool  # a target was made while no tape was recording (after the with block)
+    outside_input: bool  # an op while recording read a tensor this call made while no tape recorded
+    target_left_tensorflow: bool  # a target was a numpy value or Python number
+    left_tensorflow: bool  # .numpy() or np.* on a tensor while a tape was recording
+    gradient_while_recording: bool  # tape.gradient called inside its own with block
+    zero_fill: bool  # unconnected_gradients=ZERO
+    nonscalar_target: bool  # a target with more than one element (its sum is differentiated)
+    integer_op: str  # an integer-valued op (ArgMax, Round, a Cast to int) ran while recording
+    assigned_variable: bool  # a variable was assigned while recording (a stateful layer's state)
+    stop_gradient: bool
+    inputs_modified: list[str]  # the inputs whose values or layers changed during the call
 
 
 class Tolerance(TypedDict):
@@ -47,6 +70,7 @@ class ChildResult(TypedDict, total=False):
     status: ChildStatus
     results: dict  # seed (as text) -> ValueDescription; references add "tolerance": Tolerance
     error: ErrorDescription
+    facts: RunFacts  # of the first seed, or of the one that raised or changed its inputs
     nonce: str
 
 

@@ -25,8 +25,9 @@ def static_verdict(lesson, exercise, cells, source: str,
                                     f"its cell? The checker looks for `def {exercise.function}(`",
                       bad_input=True, cause=Cause.MISSING), definition
     if definition.syntax_error:
+        # the file is readable and the other exercises are checked: an error of this exercise, not bad input
         return result(Status.ERROR, f"{exercise.function}(): {definition.syntax_error} — fix the cell, then check again",
-                      bad_input=True, cause=Cause.SYNTAX), definition
+                      cause=Cause.SYNTAX), definition
     if internals:
         return result(Status.FAIL, f"{exercise.function}(): {internals} — exercise code may not use gradtutor's own "
                                    "reference implementation; compute the gradient with GradientTape yourself",

@@ -17,7 +17,7 @@ import enum
 from typing import NamedTuple
 
 # The typed messages live in their own module; they are part of this vocabulary.
-from gradtutor.payloads import (CellSource, ChildResult, ChildStatus, ErrorDescription, ExerciseRef,  # noqa: F401
+from gradtutor.payloads import (CellSource, RunFacts, ChildResult, ChildStatus, ErrorDescription, ExerciseRef,  # noqa: F401
                                 GradingJob, JudgeReply, JudgeRequest, Job, Tolerance, ValueDescription,
                                 WorkerMessage)
 
@@ -113,6 +113,8 @@ class Cause(Word):
     WRONG_FUNCTION = "wrong-function"  # connected, but the gradient of another function
     HARD_CODED = "hard-coded"  # right on the visible inputs only
     INPUTS_MODIFIED = "inputs-modified"
+    UNDEFINED_NAME = "undefined-name"  # the function uses a name no loaded cell defines
+    LOAD_FAILED = "load-failed"  # a top-level statement of a cell raised when loaded
     RAISED = "raised"
     TIMEOUT = "timeout"
     OUT_OF_MEMORY = "out-of-memory"

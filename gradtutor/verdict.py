@@ -126,15 +126,19 @@ def from_child(exercise: Exercise, source: str, seeds, reference: Reference, chi
             return result(Status.ERROR, f"{exercise.function}() ran out of memory (the checker's cap is "
                                         f"{memory_mb} MiB) — look for a tensor far larger than the inputs",
                           cause=Cause.OUT_OF_MEMORY)
-        cause, message = diagnose.explain_error(exercise, error, source)
+        cause, message = diagnose.explain_error(exercise, error, source, child.get("facts"))
         return result(Status.ERROR, message, cause=cause)
     if status != "ok":
         return _unreadable(result, "the checker got an unexpected result")
-    return compare_seeds(exercise, source, reference, child.get("results"), arrays, seeds, result)
+    facts = child.get("facts") if isinstance(child.get("facts"), dict) else {}
+    if facts.get("inputs_modified"):
+        return result(Status.FAIL, diagnose.inputs_modified(exercise, [str(c) for c in facts["inputs_modified"]]),
+                      cause=Cause.INPUTS_MODIFIED)
+    return compare_seeds(exercise, source, reference, child.get("results"), arrays, seeds, result, facts)
 
 
 def compare_seeds(exercise: Exercise, source: str, reference: Reference, got, arrays: dict, seeds,
-                  result) -> ExerciseResult:
+                  result, facts: dict | None = None) -> ExerciseResult:
     """Compare seed by seed, visible seeds first; the first mismatch is the verdict."""
     expected = reference.results
     tolerance = expected["tolerance"]
@@ -156,18 +160,22 @@ def compare_seeds(exercise: Exercise, source: str, reference: Reference, got, ar
         first_reports = first_reports or reports
         failed = next((r for r in reports if not r.passed), None)
         if failed and seed in HIDDEN_SEEDS:
-            return _hidden_failure(exercise, source, failed, reference, got, arrays, seeds, passed, result)
+            return _hidden_failure(exercise, source, failed, reference, got, arrays, seeds, passed, result, facts)
         if failed:
-            cause, message = diagnose.explain_failure(exercise, failed, source)
+            cause, message = diagnose.explain_failure(exercise, failed, source, facts=facts)
+            if passed and cause is Cause.WRONG_FUNCTION:
+                # right on one input, unrelated values on another: something of one input is built in
+                message += " (right on another input: does it hard-code a class, a size or a value?)"
+                cause = Cause.HARD_CODED
             return result(Status.FAIL, message, reports=reports, cause=cause)
         passed.add(seed)
     return result(Status.PASS, f"{exercise.function}() matches the reference on {len(seeds)} inputs",
                   points=exercise.points, reports=first_reports or [])
 
 
-def _hidden_failure(exercise, source, failed, reference, got, arrays, seeds, passed, result) -> ExerciseResult:
+def _hidden_failure(exercise, source, failed, reference, got, arrays, seeds, passed, result, facts) -> ExerciseResult:
     """Say what is wrong, never what is right: no reference values, shapes or comparison table."""
-    cause, message = diagnose.explain_failure(exercise, failed, source, blind=True)
+    cause, message = diagnose.explain_failure(exercise, failed, source, blind=True, facts=facts)
     visible = [s for s in VISIBLE_SEEDS if s in seeds]
     # visible seeds come first, so they have been compared already; any other order compares them now
     if visible and all(s in passed or _passes(reference, got, arrays, s) for s in visible):

@@ -69,6 +69,13 @@ def reset(workspace: Path, lesson: course.Lesson) -> tuple[Path, Path | None]:
     if target.exists():
         target.rename(backup)
     copy_for_learner(source, target)
+    # the fresh copy has none of the old answers: `gradtutor list` must not show their progress
+    data = load_progress()
+    if data.pop(str(target.resolve()), None) is not None:
+        try:
+            _state_file().write_text(json.dumps(data, indent=1))
+        except OSError:
+            pass  # progress is a convenience
     return target, backup
 
 

@@ -47,6 +47,20 @@ def checker():
         yield shared
 
 
+@pytest.fixture(scope="session")
+def playwright():
+    """One sync Playwright per test process, shared by every browser test.
+
+    Between its calls a sync Playwright marks its asyncio loop as running in this thread, so a
+    second `sync_playwright()` started while another is alive (the docs site's session-scoped
+    browser, then the Lab test on the same xdist worker) refuses to start.
+    """
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as shared:
+        yield shared
+
+
 @pytest.fixture
 def grade(checker, tmp_path):
     """grade(lesson, exercise, code) → ExerciseResult, for code written as a .py file."""

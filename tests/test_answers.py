@@ -1,45 +1,80 @@
-"""Does every wrong answer in tests/answers/ get the verdict and diagnosis a learner needs?
+"""Does every answer in tests/answers/ get the verdict a learner needs, and the cause it really has?
 
-Each lesson keeps, per exercise, the mistakes people really make (and one
-correct alternative); the checker must fail the mistakes with the right first
-line and pass the alternative. The file format and the verdict rule are
-gradtutor.dev.answers', which `gradtutor dev check` uses too.
+Each lesson keeps, per exercise, correct answers written in unusual ways (they must
+pass) and the mistakes people really make (they must fail, each with the cause id its
+code really has). All answers go through one checker; a summary line reports
+
+    answers: C/C correct pass, W/W wrong fail, D/W diagnosed with the expected cause
+
+and the run fails unless every correct answer passes, every wrong one fails, and
+D/W ≥ DIAGNOSED_FLOOR.
 """
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from gradtutor import course
-from gradtutor.dev.answers import answers_path, load_answers, verdict_problem
 
-REPO = Path(__file__).resolve().parent.parent
+ANSWERS = Path(__file__).parent / "answers"
+DIAGNOSED_FLOOR = 0.95
+MIN_CORRECT = 5
+MIN_WRONG = 8
 
 
-def _answers():
-    for lesson in course.load().lessons:
-        for answer in load_answers(answers_path(REPO, lesson.id), lesson):
-            yield pytest.param(answer, id=f"{lesson.id}-{answer.exercise}-{answer.number}")
+def _entries():
+    for path in sorted(ANSWERS.glob("*.toml")):
+        for number, entry in enumerate(tomllib.loads(path.read_text())["answer"], start=1):
+            yield path.stem, number, entry
 
 
 @pytest.mark.tf
-@pytest.mark.parametrize("answer", list(_answers()))
-def test_answer_gets_expected_verdict(grade, answer):
-    result = grade(answer.lesson, answer.exercise, answer.code)
-    problem = verdict_problem(answer, result.status, result.message)
-    assert problem is None, f"{answer.name}: {problem}"
-    assert (result.points == result.max_points) == (answer.expect == "pass")
+def test_every_answer_gets_its_verdict_and_cause(grade, capsys):
+    correct, passed, wrong, failed, diagnosed = 0, 0, 0, 0, 0
+    problems = []
+    for lesson_id, number, entry in _entries():
+        result = grade(lesson_id, entry["exercise"], entry["code"])
+        label = f"{lesson_id} {entry['exercise']} #{number} ({entry['name']})"
+        first = result.message.splitlines()[0] if result.message else ""
+        if entry["expect"] == "pass":
+            correct += 1
+            passed += result.status == "pass" and result.points == result.max_points
+            if result.status != "pass":
+                problems.append(f"correct answer failed: {label}: {result.status} {first}")
+            continue
+        wrong += 1
+        if result.status == "pass" or result.points:
+            problems.append(f"wrong answer passed: {label}")
+            continue
+        failed += 1
+        if result.cause is not None and result.cause.value == entry["cause"]:
+            diagnosed += 1
+        else:
+            problems.append(f"cause {result.cause} (expected {entry['cause']}): {label}: {first}")
+    summary = (f"answers: {passed}/{correct} correct pass, {failed}/{wrong} wrong fail, "
+               f"{diagnosed}/{wrong} diagnosed with the expected cause")
+    with capsys.disabled():
+        print("\n" + summary)
+        for problem in problems:
+            print("  " + problem)
+    assert passed == correct and failed == wrong, summary
+    assert diagnosed >= DIAGNOSED_FLOOR * wrong, summary
 
 
 @pytest.mark.unit
-def test_every_exercise_has_three_wrong_answers_and_a_right_one():
+def test_every_exercise_has_unusual_correct_answers_and_realistic_wrong_ones():
+    from gradtutor.protocol import Cause
+
+    entries = [(lesson, entry) for lesson, _, entry in _entries()]
     for lesson in course.load().lessons:
-        entries = load_answers(answers_path(REPO, lesson.id), lesson)
         for exercise in lesson.exercises:
-            mine = [e for e in entries if e.exercise == exercise.id]
-            wrong = [e for e in mine if e.expect != "pass"]
-            assert len(wrong) >= 3, f"{lesson.id} {exercise.id}: only {len(wrong)} wrong answers"
-            assert any(e.expect == "pass" for e in mine), f"{lesson.id} {exercise.id}: no correct alternative"
-            assert all(e.diagnosis for e in wrong if e.expect == "fail"), \
-                f"{lesson.id} {exercise.id}: a failing answer without the diagnosis it must get"
+            mine = [e for les, e in entries if les == lesson.id and e["exercise"] == exercise.id]
+            right = [e for e in mine if e["expect"] == "pass"]
+            wrong = [e for e in mine if e["expect"] != "pass"]
+            assert len(right) >= MIN_CORRECT, f"{lesson.id} {exercise.id}: only {len(right)} correct answers"
+            assert len(wrong) >= MIN_WRONG, f"{lesson.id} {exercise.id}: only {len(wrong)} wrong answers"
+            for entry in wrong:
+                assert entry["expect"] in ("fail", "error"), entry["name"]
+                assert Cause(entry["cause"]), entry["name"]  # a known cause id

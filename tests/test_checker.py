@@ -138,3 +138,66 @@ def test_is_an_answer_right_only_on_the_visible_inputs_told_so(grade):
     assert result.status == "fail" and result.hidden and result.reports == []
     assert "right on the visible inputs, wrong on a hidden one: does it hard-code values or shapes?" in result.message
     assert "reaches" not in result.message, "the zeros symptom quotes no reference maximum on a hidden input"
+
+
+# --------------------------------------------------------------------------- what the learner ran, and what it did
+
+CUBE = '''
+def _impl(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x ** 3)
+    return tape.gradient(y, x)
+'''
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("wrapper", ["grad_of_cube = tf.function(_impl)\n", "grad_of_cube = lambda x: _impl(x)\n",
+                                     "fast = tf.function(_impl)\n\ndef grad_of_cube(x):\n    return fast(x)\n"])
+def test_does_a_top_level_wrapper_or_lambda_work_as_in_the_notebook(grade, wrapper):
+    result = grade("lesson1", "watch_constant", CUBE + wrapper)
+    assert result.status == "pass", result.message
+    assert "AutoGraph" not in result.output and "sandbox" not in result.output
+
+
+@pytest.mark.tf
+def test_is_a_statement_that_failed_to_load_reported_with_its_line(grade):
+    code = CUBE + "helper = tf.function(undefined_thing)\n\ndef grad_of_cube(x):\n    return helper(x)\n"
+    result = grade("lesson1", "watch_constant", code)
+    assert result.status == "error" and result.cause.value == "load-failed"
+    assert "needs helper" in result.message and "line" in result.message
+
+
+@pytest.mark.tf
+def test_is_an_answer_that_changes_its_model_failed_for_it(grade):
+    code = '''
+def first_class_gradient(model, inp):
+    model.layers[-1].activation = keras.activations.linear
+    with tf.GradientTape() as tape:
+        first = model(inp, training=False)[:, 0]
+    return tape.gradient(first, inp)
+'''
+    result = grade("lesson2", FIRST.id, code)
+    assert result.status == "fail" and result.cause.value == "inputs-modified" and "the model" in result.message
+
+
+@pytest.mark.tf
+def test_are_prints_shown_for_the_visible_inputs_only(grade):
+    result = grade("lesson1", "watch_constant", CUBE + "def grad_of_cube(x):\n    print('SIZE', x.shape[0])\n"
+                   "    return _impl(x)\n")
+    assert result.status == "pass" and result.output.count("SIZE") == 2  # two visible seeds, no hidden one
+
+
+@pytest.mark.tf
+def test_does_a_syntax_error_in_one_exercise_leave_the_others_checked(checker, tmp_path):
+    import json
+
+    sources = ["import tensorflow as tf", CUBE + "grad_of_cube = _impl\n", "def grad_from_numpy(x):\n    return (x\n"]
+    cells = [{"cell_type": "code", "source": s, "metadata": {}, "outputs": [], "execution_count": None} for s in sources]
+    path = tmp_path / "mixed.ipynb"
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}))
+    lesson1 = course.load().lesson("lesson1")
+    result = checker.check_file(lesson1, path, [lesson1.exercise("watch_constant"), lesson1.exercise("numpy_input")])
+    statuses = {e.id: e.status.value for e in result.exercises}
+    assert statuses == {"watch_constant": "pass", "numpy_input": "error"} and result.exit_code == 1
+    assert "code cell 3" in result.exercises[1].message

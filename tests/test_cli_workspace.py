@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -63,6 +64,22 @@ def test_does_hint_climb_the_ladder():
     assert first.returncode == 0 and "Hint 1 of" in first.stdout and "--level 2" in first.stdout
     last = run_cli("hint", "lesson1", "1", "--level", str(len(exercise.hints)))
     assert last.returncode == 0 and f"Hint {len(exercise.hints)} of" in last.stdout
+
+
+@pytest.mark.unit
+def test_does_reset_forget_the_old_files_progress(tmp_path):
+    ws = tmp_path / "ws"
+    run_cli("init", str(ws))
+    home = tmp_path / "home"
+    env = {"GRADTUTOR_HOME": str(home)}
+    mine = ws / "lesson3" / "lesson3.ipynb"
+    home.mkdir()
+    (home / "progress.json").write_text(json.dumps(
+        {str(mine.resolve()): {"lesson": "lesson3", "exercises": {"loss_gradient": "pass"}}}))
+    assert re.search(r"\b1/\d+ passed", run_cli("list", cwd=ws, env=env).stdout)
+    assert run_cli("reset", "lesson3", cwd=ws, env=env).returncode == 0
+    listed = run_cli("list", cwd=ws, env=env).stdout
+    assert not re.search(r"\b1/\d+ passed", listed) and str(mine.resolve()) not in (home / "progress.json").read_text()
 
 
 @pytest.mark.unit

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gradtutor.compare import compare
+from gradtutor.compare import compare, relation
 
 pytestmark = pytest.mark.unit
 
@@ -79,3 +79,23 @@ def test_are_tuples_compared_element_by_element():
 def test_is_an_unknown_object_a_type_failure():
     report = _one({"type": "other", "name": "builtins.AlwaysEqual"})
     assert report.symptom == "type" and "AlwaysEqual" in report.learner_type
+
+
+@pytest.mark.parametrize("actual, pattern, factor", [
+    (lambda e: e / 4, "scale", "1/4"),
+    (lambda e: 3 * e, "scale", "3"),
+    (lambda e: -e, "sign", "-1"),
+    (lambda e: e.T, "transposed", None),
+    (lambda e: np.where(np.arange(e.size).reshape(e.shape) < 2, 0.0, e), "partial", "2 of 9 (zero there)"),
+])
+def test_is_an_exact_relation_to_the_reference_named(actual, pattern, factor):
+    expected = np.arange(1.0, 10.0, dtype=np.float32).reshape(3, 3) * np.array([1, -2, 3], dtype=np.float32)
+    assert relation(actual(expected).astype(np.float32), expected, 1e-5, 1e-6) == (pattern, factor)
+
+
+def test_is_a_transposed_non_square_result_named_in_the_shape_report():
+    expected = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    ref = {"type": "Tensor", "dtype": "float32", "shape": [2, 3], "key": "r"}
+    got = {"type": "Tensor", "dtype": "float32", "shape": [3, 2], "key": "g"}
+    report = compare(ref, {"r": expected}, got, {"g": expected.T.copy()}, 0, 1e-5, 1e-6)[0]
+    assert report.symptom == "shape" and report.pattern == "transposed"

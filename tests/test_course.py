@@ -158,6 +158,7 @@ hints = ["h"]
 when = "none"
 source_has = 'x'
 say = "s"
+cause = "unwatched"
 """
 SECOND = """
 [[lessons]]
@@ -220,7 +221,7 @@ def test_does_a_valid_manifest_load(tmp_path):
     manifest.write_text(VALID + SECOND)
     loaded = course.load_manifest(manifest)
     assert [l.id for l in loaded.lessons] == ["lesson1", "lesson2"] and loaded.manifest == manifest
-    assert loaded.lessons[0].exercises[0].diagnoses[0] == course.Diagnosis(when="none", say="s", source_has="x")
+    assert loaded.lessons[0].exercises[0].diagnoses[0] == course.Diagnosis(when="none", say="s", source_has="x", cause="unwatched")
 
 
 @pytest.mark.unit

@@ -1,5 +1,8 @@
-"""Does the first line name the cause and the fix, preferring the lesson's own rules?"""
+"""Does the first line name the cause the evidence shows, and a lesson's rule only word it?"""
 from __future__ import annotations
+
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -11,29 +14,47 @@ from gradtutor.protocol import Cause
 pytestmark = pytest.mark.unit
 
 RULES = (
-    Diagnosis(when="none", source_lacks=r"\.watch\(", say="x is a tf.constant the tape never watched — call tape.watch(x)"),
-    Diagnosis(when="none", say="the gradient is None"),
-    Diagnosis(when="error", error_has="RuntimeError", say="use persistent=True"),
+    Diagnosis(when="none", cause="unwatched", source_lacks=r"\.watch\(", say="x is a tf.constant — call tape.watch(x)"),
+    Diagnosis(when="none", cause="unwatched", fact="watched_late", say="tape.watch(x) ran after y"),
+    Diagnosis(when="none", cause="outside-tape", say="the slice ran after the with block"),
+    Diagnosis(when="error", cause="tape-reused", error_has="RuntimeError", say="use persistent=True"),
 )
 EXERCISE = Exercise("watch_constant", "grad_of_cube", 1, ("h",), RULES)
+NONE = ElementReport(0, None, "none", "is None")
+SOURCE = "def grad_of_cube(x):\n    with tf.GradientTape() as tape:\n        y = x\n    return tape.gradient(y, x)"
 
 
-def test_does_a_lesson_rule_win_when_its_source_pattern_matches():
-    report = ElementReport(0, None, "none", "is None")
-    cause, line = explain_failure(EXERCISE, report, "def grad_of_cube(x):\n    return tape.gradient(y, x)")
-    assert line.startswith("grad_of_cube() returned None") and "tape.watch(x)" in line
+def test_does_a_rule_fire_only_when_the_evidence_names_its_cause():
+    cause, line = explain_failure(EXERCISE, NONE, SOURCE, facts={"gradient_calls": 1, "source_unwatched": True})
+    assert cause is Cause.UNWATCHED and line.endswith("call tape.watch(x)")
+    # the same source, but the facts say the target was made after the with block: no word of the source decides
+    cause, line = explain_failure(EXERCISE, NONE, SOURCE, facts={"gradient_calls": 1, "target_outside": True})
+    assert cause is Cause.OUTSIDE_TAPE and line.endswith("ran after the with block")
 
 
-def test_does_the_next_rule_apply_when_the_pattern_does_not():
-    report = ElementReport(0, None, "none", "is None")
-    cause, line = explain_failure(EXERCISE, report, "def grad_of_cube(x):\n    tape.watch(x)\n    return g")
-    assert line.endswith("the gradient is None")
+def test_does_a_fact_condition_pick_the_wording():
+    facts = {"gradient_calls": 1, "watched_late": True}
+    cause, line = explain_failure(EXERCISE, NONE, SOURCE.replace("y = x", "y = x\n        tape.watch(x)"), facts=facts)
+    assert cause is Cause.UNWATCHED and line.endswith("tape.watch(x) ran after y")
 
 
 def test_is_a_missing_return_told_apart():
-    report = ElementReport(0, None, "none", "is None")
-    cause, line = explain_failure(EXERCISE, report, "def grad_of_cube(x):\n    g = 1")
+    cause, line = explain_failure(EXERCISE, NONE, "def grad_of_cube(x):\n    g = 1")
     assert "forget to return" in line and cause is Cause.NO_RETURN
+
+
+@pytest.mark.parametrize("factor, cause, words", [("1/4", Cause.SCALE, "1/4"), ("3", Cause.SCALE, "times 3"),
+                                                   ("1.39", Cause.WRONG_FUNCTION, "different function")])
+def test_is_an_exact_count_ratio_a_scale_and_any_other_ratio_another_function(factor, cause, words):
+    report = ElementReport(0, None, "values", "differs", pattern="scale", factor=factor)
+    found, line = explain_failure(EXERCISE, report, SOURCE, facts={"gradient_calls": 1})
+    assert found is cause and words in line
+
+
+def test_are_sign_and_transposition_named():
+    for pattern, cause in (("sign", Cause.SIGN), ("transposed", Cause.TRANSPOSED)):
+        report = ElementReport(0, None, "values", "differs", pattern=pattern)
+        assert explain_failure(EXERCISE, report, SOURCE)[0] is cause
 
 
 def test_does_generic_advice_cover_types_without_rules():
@@ -44,7 +65,41 @@ def test_does_generic_advice_cover_types_without_rules():
 
 def test_does_an_error_show_the_learners_line_and_a_matching_rule():
     error = {"type": "RuntimeError", "message": "A non-persistent GradientTape can only be used once",
-             "where": "lesson2.ipynb, cell 9, line 5", "line": "  g2 = tape.gradient(b, x)"}
+             "where": "lesson2.ipynb, code cell 9, line 5", "line": "  g2 = tape.gradient(b, x)"}
     cause, line = explain_error(EXERCISE, error, "def grad_of_cube(x): pass")
     assert "raised RuntimeError" in line and "cell 9, line 5" in line and line.endswith("use persistent=True")
-    assert "\n" not in line and cause is Cause.RAISED
+    assert "\n" not in line and cause is Cause.TAPE_REUSED
+
+
+@pytest.mark.parametrize("kind, message, cause", [
+    ("AttributeError", "'NoneType' object has no attribute '_tape'", Cause.OUTSIDE_TAPE),
+    ("RuntimeError", "GradientTape.gradient can only be called once on non-persistent tapes.", Cause.TAPE_REUSED),
+    ("RuntimeError", "tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.",
+     Cause.TF_GRADIENTS_EAGER),
+    ("ValueError", "Passed in object [1. 2.] of type 'ndarray', not tf.Tensor or tf.Variable or ExtensionType.",
+     Cause.CANNOT_WATCH),
+    ("LookupError", "No gradient defined for operation 'IteratorGetNext'", Cause.NO_GRADIENT_OP),
+    ("NameError", "name 'helper' is not defined", Cause.UNDEFINED_NAME),
+    ("ZeroDivisionError", "division by zero", Cause.RAISED),
+])
+def test_does_every_raw_exception_get_a_cause_and_a_fix(kind, message, cause):
+    bare = Exercise("e", "f", 1, ("h",), ())
+    found, line = explain_error(bare, {"type": kind, "message": message}, "def f(x): pass")
+    assert found is cause and " — " in line
+
+
+def test_does_a_statement_that_failed_to_load_get_reported_with_its_cell():
+    error = {"type": "ValueError", "message": "bad", "where": "nb.ipynb, code cell 3, line 2", "line": "h = make()",
+             "unloaded": "h", "defines": ["h"]}
+    cause, line = explain_error(EXERCISE, error, "")
+    assert cause is Cause.LOAD_FAILED and "needs h" in line and "code cell 3, line 2" in line
+
+
+def test_does_every_rule_of_the_course_name_a_cause_and_keep_source_words_behind_evidence():
+    manifest = tomllib.loads((Path(__file__).parents[1] / "gradtutor" / "course.toml").read_text())
+    for lesson in manifest["lessons"]:
+        for exercise in lesson["exercises"]:
+            for rule in exercise.get("diagnoses", ()):
+                assert Cause(rule["cause"]), rule["say"]
+                assert set(rule) <= {"when", "cause", "fact", "element", "source_has", "source_lacks", "error_has",
+                                     "say"}, rule

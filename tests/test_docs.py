@@ -72,9 +72,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="session")
-def browser(server, tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
+def browser(server, tmp_path_factory, playwright):
     offsite: list[str] = []
 
     def route(r):
@@ -85,15 +83,14 @@ def browser(server, tmp_path_factory):
             offsite.append(url)
             r.abort()
 
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
-            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}, service_workers="block")
-        requests: list[str] = []
-        context.on("request", lambda request: requests.append(request.url))
-        context.route("**/*", route)
-        yield SimpleNamespace(context=context, base=server, offsite=offsite, requests=requests)
-        context.close()
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
+        args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}, service_workers="block")
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    context.route("**/*", route)
+    yield SimpleNamespace(context=context, base=server, offsite=offsite, requests=requests)
+    context.close()
 
 
 def _all_pages(site) -> list[str]:

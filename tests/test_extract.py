@@ -20,7 +20,7 @@ def _notebook(tmp_path, *sources, nbformat=4):
 def test_are_code_cells_read_with_magics_commented_out(tmp_path):
     path = _notebook(tmp_path, "%matplotlib inline\nimport numpy as np", "!pip install x\ndef f(x):\n    return x")
     cells = extract.read_cells(path)
-    assert [c.label for c in cells] == ["nb.ipynb, cell 1", "nb.ipynb, cell 2"]
+    assert [c.label for c in cells] == ["nb.ipynb, code cell 1", "nb.ipynb, code cell 2"]
     assert cells[0].source.startswith("# %matplotlib")
     assert extract.find_function(cells, "f").cell is cells[1]
 
@@ -34,7 +34,23 @@ def test_does_the_last_definition_win(tmp_path):
 def test_is_a_syntax_error_in_the_defining_cell_reported_with_its_line(tmp_path):
     cells = extract.read_cells(_notebook(tmp_path, "def f(x):\n    return (x"))
     found = extract.find_function(cells, "f")
-    assert found.syntax_error and "nb.ipynb, cell 1, line" in found.syntax_error
+    assert found.syntax_error and "nb.ipynb, code cell 1, line" in found.syntax_error
+
+
+def test_do_cell_numbers_count_code_cells_only_and_show_the_prompt(tmp_path):
+    cells = [{"cell_type": "markdown", "source": "# title", "metadata": {}},
+             {"cell_type": "code", "source": "x = 1", "metadata": {}, "outputs": [], "execution_count": 4},
+             {"cell_type": "markdown", "source": "text", "metadata": {}},
+             {"cell_type": "code", "source": "y = 2", "metadata": {}, "outputs": [], "execution_count": None}]
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}))
+    assert [c.label for c in extract.read_cells(path)] == ["nb.ipynb, code cell 1 (In [4])", "nb.ipynb, code cell 2"]
+
+
+def test_is_a_wrapper_or_lambda_found_as_the_function(tmp_path):
+    cells = extract.read_cells(_notebook(tmp_path, "def impl(x):\n    return x\nf = tf.function(impl)", "g = lambda x: x"))
+    assert extract.find_function(cells, "f").cell is cells[0]
+    assert extract.find_function(cells, "g").cell is cells[1]
 
 
 def test_is_a_missing_function_not_found(tmp_path):
@@ -88,13 +104,17 @@ class Model:
 """
 
 
-def test_does_the_child_load_only_definitions():
+def test_does_the_child_load_what_defines_names_and_skip_top_level_work():
     import ast
 
-    source = LOADED_AND_DEFINING + '"""a docstring"""\npass\nprint("training")\nfor i in range(3):\n    f(i)\nsettings = dict(a=1)\n'
-    kept = extract.loaded_statements(ast.parse(source))
-    assert [type(node).__name__ for node in kept] == ["Import", "ImportFrom", "Assign", "AnnAssign", "FunctionDef",
-                                                     "ClassDef"]
+    source = LOADED_AND_DEFINING + (
+        '"""a docstring"""\npass\nprint("training")\nfor i in range(3):\n    f(i)\nsettings = dict(a=1)\n'
+        'fast = tf.function(f)\nsquare = lambda x: x * x\n@tf.function\ndef g(x):\n    return x\n'
+        'history = model.fit(x, y)\nresult = f(3)\nfig, ax = plt.subplots()\nwith tape:\n    y = f(x)\n')
+    kept = extract.loaded_statements(ast.parse(source), frozenset({"f", "g"}))
+    assert [ast.unparse(node).splitlines()[0] for node in kept] == [
+        "import numpy as np", "from math import pi", "N = 3", "SHAPE: tuple = (2, 3)", "def f(x):", "class Model:",
+        "settings = dict(a=1)", "fast = tf.function(f)", "square = lambda x: x * x", "@tf.function"]
 
 
 @pytest.mark.parametrize("source, defines_only", [

@@ -7,7 +7,7 @@ answers to the same rules. An entry:
     exercise = "watch_constant"      # an exercise id of the lesson
     name = "no tape.watch"           # what the mistake is, for the report
     expect = "fail"                  # pass | fail | error | not_attempted | timeout
-    diagnosis = "never watches"      # (optional) must appear in the first line of the message
+    cause = "unwatched"              # (for a wrong answer) the cause id its diagnosis must carry
     code = '''def grad_of_cube(x): ...'''
 
 The code is graded as a .py file that starts with STANDARD_IMPORTS.
@@ -23,7 +23,7 @@ from gradtutor.protocol import Status
 
 STANDARD_IMPORTS = "import numpy as np\nimport tensorflow as tf\nimport keras\n\n"
 EXPECTS = tuple(s.value for s in Status)
-KEYS = {"exercise", "name", "expect", "diagnosis", "code"}
+KEYS = {"exercise", "name", "expect", "cause", "code"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Answer:
     name: str
     expect: str
     code: str
-    diagnosis: str = ""
+    cause: str = ""
 
     def label(self) -> str:
         return f"{self.lesson} answer {self.number} ({self.exercise}: {self.name})"
@@ -68,22 +68,22 @@ def load_answers(path: Path, lesson) -> list[Answer]:
         where = f"{path}: answer {number}"
         if set(entry) - KEYS or not {"exercise", "name", "expect", "code"} <= set(entry):
             raise CourseError(f"{where}: has keys {sorted(entry)} — give it exactly {sorted(KEYS)} "
-                              "(diagnosis may be left out)")
+                              "(cause is left out for an answer that must pass)")
         if entry["exercise"] not in known:
             raise CourseError(f"{where}: exercise {entry['exercise']!r} is not in {lesson.id} — "
                               f"use one of: {', '.join(sorted(known))}")
         if entry["expect"] not in EXPECTS:
             raise CourseError(f"{where}: expect {entry['expect']!r} is not a status — use one of: {', '.join(EXPECTS)}")
         answers.append(Answer(lesson.id, number, entry["exercise"], entry["name"], entry["expect"],
-                              entry["code"], entry.get("diagnosis", "")))
+                              entry["code"], entry.get("cause", "")))
     return answers
 
 
-def verdict_problem(answer: Answer, status: str, message: str) -> str | None:
+def verdict_problem(answer: Answer, status: str, message: str, cause=None) -> str | None:
     """Why a graded answer did not get what its entry expects, or None when it did."""
     first_line = (message or "").splitlines()[0] if message else ""
     if str(status) != answer.expect:
         return f"expected {answer.expect}, got {status!s}: {first_line}"
-    if answer.diagnosis and answer.diagnosis.lower() not in first_line.lower():
-        return f"the first line does not say {answer.diagnosis!r}: {first_line}"
+    if answer.cause and str(cause) != answer.cause:
+        return f"expected the cause {answer.cause}, got {cause}: {first_line}"
     return None

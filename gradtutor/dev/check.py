@@ -8,7 +8,7 @@ copy of the repository checks itself when its own gradtutor is imported:
 3. lessons/ is what nbgrader generates from solutions/ (skipped without nbgrader);
 4. the untouched starter is "not attempted", and stays short of a pass once edited;
 5. every solution passes;
-6. every known answer in tests/answers/ gets its verdict and diagnosis.
+6. every known answer in tests/answers/ gets its verdict and the cause id it must carry.
 
 Exit 0 when every check holds, 1 when one does not (each problem is one line).
 """
@@ -221,7 +221,7 @@ def _answers(checker, lesson, folder: Path, report: Report):
         code = folder / f"answer{answer.number}.py"
         code.write_text(answer.as_file(), encoding="utf-8")
         result = checker.check_file(lesson, code, [lesson.exercise(answer.exercise)]).exercises[0]
-        problem = answers_mod.verdict_problem(answer, result.status, result.message)
+        problem = answers_mod.verdict_problem(answer, result.status, result.message, result.cause)
         if problem:
             wrong += 1
             yield PROBLEM, f"{report.path(path)}: {answer.label()}: {problem}"

@@ -14,6 +14,7 @@ folder; the parent checks the nonce and does the comparing.
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import linecache
 import os
@@ -22,9 +23,10 @@ import tempfile
 import traceback
 
 from gradtutor import extract
-from gradtutor.isolation import landlock, policy
+from gradtutor.isolation import facts, landlock, policy
 from gradtutor.isolation.describe import describe_error, describe_value
 from gradtutor.protocol import CellSource, ChildResult, ErrorDescription, Job
+from gradtutor.seeds import HIDDEN_SEEDS
 
 ERROR_EXIT = 3  # the child itself failed (its traceback is in worker-error.txt)
 
@@ -111,18 +113,22 @@ def _run_learner(job: Job):
     labels = frozenset(cell["label"] for cell in job["cells"])
     for cell in job["cells"]:  # so tracebacks can quote the learner's own line
         linecache.cache[cell["label"]] = (len(cell["source"]), None, cell["source"].splitlines(True), cell["label"])
-    load_errors = [error for cell in job["cells"] if (error := _load_cell(cell, namespace, labels))]
+    trees = [_parse(cell) for cell in job["cells"]]
+    functions = extract.notebook_functions([tree for tree in trees if tree is not None])
+    load_errors = [error for cell, tree in zip(job["cells"], trees) if tree is not None
+                   for error in _load_cell(cell, tree, namespace, labels, functions)]
+    _quiet_autograph()
     for index, exercise in enumerate(job["exercises"]):
+        function = namespace.get(exercise["function"])
         broken = next((e for e in load_errors if exercise["function"] in e.get("defines", ())), None)
-        if broken:
+        if broken and not callable(function):
             yield index, ({"status": "error", "error": broken}, {})
             continue
-        function = namespace.get(exercise["function"])
         if not callable(function):
             yield index, ({"status": "missing"}, {})
             continue
-        chosen = {seed: inputs[exercise["id"]][seed] for seed in job["seeds"]}
-        yield index, _call(function, exercise["id"], chosen, labels)
+        fresh = _build_inputs(job["lesson"], [exercise["id"]], job["seeds"], keep=inputs)[exercise["id"]]
+        yield index, _call(function, exercise["id"], fresh, labels, load_errors)
 
 
 def _warm_up() -> None:
@@ -136,26 +142,81 @@ def _warm_up() -> None:
     tape.gradient(y, x)
 
 
-def _call(function, exercise_id: str, inputs: dict, labels: frozenset) -> tuple[ChildResult, dict]:
+def _call(function, exercise_id: str, inputs: dict, labels: frozenset, load_errors=()) -> tuple[ChildResult, dict]:
+    """Call the learner's function once per seed on fresh inputs, recording facts and checking the inputs after."""
     arrays: dict = {}
     results: dict = {}
+    seen: dict = {}
     import keras
 
     for seed, args in inputs.items():
         keras.utils.set_random_seed(seed)  # python, numpy and TF: the same verdict every time
+        before = facts.snapshot(args)
+        recorded: dict = {}
         try:
-            value = function(*args)
+            with _output_for(seed), facts.recording(args, recorded):
+                value = function(*args)
         except NotImplementedError:
             return {"status": "not_attempted"}, {}
         except BaseException as exc:  # noqa: BLE001 - the learner's error is a verdict, not our crash
-            return {"status": "error", "error": describe_error(exc, seed, labels)}, {}
+            error = _unloaded(exc, load_errors) or describe_error(exc, seed, labels)
+            return {"status": "error", "error": error, "facts": recorded}, {}
+        recorded["inputs_modified"] = facts.changed(args, before)
+        seen = seen or recorded
+        if recorded["inputs_modified"]:
+            seen = recorded
         results[str(seed)] = describe_value(value, f"{exercise_id}/{seed}", arrays)
-    return {"status": "ok", "results": results}, arrays
+    return {"status": "ok", "results": results, "facts": seen}, arrays
 
 
-def _build_inputs(lesson_id: str, exercise_ids: list, seeds: list) -> dict:
+def _unloaded(exc: BaseException, load_errors) -> ErrorDescription | None:
+    """A NameError for a name whose top-level statement failed to load: report that statement instead."""
+    name = getattr(exc, "name", None)
+    if not isinstance(exc, NameError) or not name:
+        return None
+    found = next((e for e in load_errors if name in e.get("defines", ())), None)
+    return dict(found, unloaded=name) if found else None
+
+
+@contextlib.contextmanager
+def _output_for(seed: int):
+    """The learner's prints reach the capture file for visible inputs only: printing a hidden input leaks it."""
+    if seed not in HIDDEN_SEEDS:
+        yield
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (null, *saved):
+            os.close(fd)
+
+
+def _quiet_autograph() -> None:
+    """AutoGraph's warnings name the checker's scratch folder: they are not the learner's output."""
+    import logging
+
+    import tensorflow as tf
+
+    tf.autograph.set_verbosity(0)
+    logging.getLogger("tensorflow").setLevel(logging.ERROR)
+
+
+def _build_inputs(lesson_id: str, exercise_ids: list, seeds: list, keep: dict | None = None) -> dict:
     """Fresh inputs per exercise and seed. A function of its own, so no frame the learner's
-    code can walk to still holds the reference module once it returns."""
+    code can walk to still holds the reference module once it returns. With `keep` (inputs
+    built before the references were dropped), hands those out once and copies after."""
+    if keep is not None:
+        return {eid: {seed: facts.fresh(keep[eid][seed]) for seed in seeds} for eid in exercise_ids}
     from gradtutor.references import exercises_of
 
     table = exercises_of(lesson_id)
@@ -193,22 +254,38 @@ def _lock_down(scratch: str, capture: str, memory_mb: int | None) -> None:
     policy.enforce(scratch, memory_mb)
 
 
-def _load_cell(cell: CellSource, namespace: dict, labels: frozenset) -> ErrorDescription | None:
-    """Run a cell's definitions (extract.loaded_statements); return an error description or None."""
+def _parse(cell: CellSource) -> ast.Module | None:
     try:
-        tree = ast.parse(cell["source"], filename=cell["label"])
+        return ast.parse(cell["source"], filename=cell["label"])
     except SyntaxError:
         return None  # the parent reports syntax errors where they matter
-    kept = extract.loaded_statements(tree)
-    defines = [n.name for n in kept if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-    for node in kept:
+
+
+def _load_cell(cell: CellSource, tree: ast.Module, namespace: dict, labels: frozenset,
+               functions: frozenset) -> list[ErrorDescription]:
+    """Run what the learner's kernel ran of a cell (extract.loaded_statements); the errors, each with what it defines.
+
+    A failing statement does not stop the cell: the kernel ran the `with` blocks and work
+    this skips, so a later statement may fail here only; a name it would bind is reported
+    when an exercise needs it.
+    """
+    errors = []
+    for node in extract.loaded_statements(tree, functions):
         try:
             code = compile(ast.Module(body=[node], type_ignores=[]), cell["label"], "exec")
             exec(code, namespace)  # noqa: S102 - this is the sandboxed child; running learner code is its job
         except BaseException as exc:  # noqa: BLE001
             error = describe_error(exc, None, labels)
-            error["defines"] = defines
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                continue  # an import that fails here fails in the learner's notebook too; go on
-            return error
-    return None
+            error["defines"] = _bound_names(node)
+            error["where"] = error.get("where") or f"{cell['label']}, line {node.lineno}"
+            errors.append(error)
+    return errors
+
+
+def _bound_names(node: ast.stmt) -> list[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+    targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+    return [n.id for t in targets if t is not None for n in ast.walk(t) if isinstance(n, ast.Name)]
