@@ -10,10 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from gradtutor import course as course_mod
-from gradtutor import extract, precheck, verdict
+from gradtutor import diagnose, extract, precheck, verdict
 from gradtutor.defaults import EXERCISE_TIMEOUT, MEMORY_MB, REFERENCE_TIMEOUT
 from gradtutor.isolation.client import Worker
-from gradtutor.seeds import seeds_for
+from gradtutor.errors import NoHiddenInputs
+from gradtutor.seeds import HiddenInputs
 from gradtutor.verdict import ExerciseResult, LessonResult, Reference
 
 
@@ -24,12 +25,19 @@ class Checker:
     and TensorFlow warm, so the next check costs only the learner's code (watch, notebooks).
     A batch grader says False: there the next check comes at once, and building inputs
     nobody waits for only takes CPU from the kernels. It never changes a verdict.
+
+    hidden: the hidden inputs it may run — a course's, derived from its secret, for the grader's
+    side only (the secret stays in this process; the worker's children get seeds). Without it:
+    none (HiddenInputs.default), and "all" means the visible inputs. hide: files the learner code
+    it runs may not read (the course's nbgrader_config.py, where the secret lives).
     """
 
     def __init__(self, timeout: float = EXERCISE_TIMEOUT, memory_mb: int | None = MEMORY_MB,
-                 worker: Worker | None = None, prepare_next: bool = False):
+                 worker: Worker | None = None, prepare_next: bool = False, hidden: HiddenInputs | None = None,
+                 hide: list[str] | None = None):
         self.timeout = timeout
-        self.worker = worker or Worker(memory_mb=memory_mb)
+        self.hidden = hidden or HiddenInputs.default()
+        self.worker = worker or Worker(memory_mb=memory_mb, hide=hide)
         self.prepare_next = prepare_next
         self._reference_cache: dict[tuple, Reference] = {}
         self._reference_problem = ""
@@ -50,7 +58,7 @@ class Checker:
         """
         if not self.prepare_next:
             return
-        seed_list = seeds_for(seeds)
+        seed_list = self.seeds(lesson, seeds)
         self._references(lesson, list(lesson.exercises), seed_list)
         self.worker.prepare_learner(lesson.id, seed_list, [_ref(e) for e in lesson.exercises])
 
@@ -61,7 +69,7 @@ class Checker:
 
     def check_cells(self, lesson, cells, exercises=None, seeds: str = "all", source: str = "") -> LessonResult:
         chosen = list(exercises) if exercises else list(lesson.exercises)
-        seed_list = seeds_for(seeds)
+        seed_list = self.seeds(lesson, seeds)
         results: dict[str, ExerciseResult] = {}
         to_run: list[tuple[course_mod.Exercise, extract.Definition]] = []
         internals = precheck.uses_internals(cells)
@@ -79,7 +87,13 @@ class Checker:
                     results[exercise.id] = verdict.reference_missing(exercise, lesson.id, self._reference_problem)
             results.update(self._run_learners(lesson, ready, cells, seed_list, references))
         self.prepare(lesson)
-        return LessonResult(lesson, source, [results[e.id] for e in chosen])
+        return LessonResult(lesson, source, [results[e.id] for e in chosen], self.hidden.visible_only(seeds))
+
+    def seeds(self, lesson, which: str) -> tuple[int, ...]:
+        """The seeds a check asked for `which` runs; NoHiddenInputs for 'hidden' where there are none."""
+        if which == "hidden" and not self.hidden.available:
+            raise NoHiddenInputs(diagnose.NO_HIDDEN_INPUTS)
+        return self.hidden.seeds_for(which, lesson.id)
 
     def _references(self, lesson, exercises, seeds) -> dict[str, Reference | None]:
         """Reference answers, computed once per seed in a process that never sees learner code."""

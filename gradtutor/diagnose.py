@@ -96,6 +96,11 @@ TYPE_ADVICE = {
     "a Python int": "return the gradient tensor itself, not a number computed from it",
 }
 
+# Outside a course there are no hidden inputs (gradtutor.seeds): a check says so once, and asking for them is refused.
+VISIBLE_ONLY = "checked on the visible inputs; your instructor's grader also checks hidden ones"
+NO_HIDDEN_INPUTS = ("the hidden inputs are your instructor's grader's: outside a course only the visible inputs "
+                    "are checked — use seeds='visible' (or --seeds visible)")
+
 
 def evidence(report: ElementReport, facts: dict | None) -> Cause:
     """The cause the comparison and the run-time facts name for a failed element."""

@@ -49,3 +49,11 @@ class CheckerUnavailable(GradtutorError):
 
 class ClassroomError(GradtutorError):
     """A course folder or its submissions cannot be graded as asked (nbgrader layout, missing students)."""
+
+
+class NoHiddenInputs(GradtutorError):
+    """Hidden inputs were asked for where there are none: outside a course made by `gradtutor classroom init`."""
+
+
+class CourseSecretError(GradtutorError):
+    """A course's nbgrader_config.py holds no usable hidden-input secret (missing or malformed)."""

@@ -9,34 +9,53 @@ TensorFlow; its worker runs the code, and the comparing happens here.
 Protocol: one JSON request per line on stdin,
   {"lesson", "exercise", "function", "cells": [source, ...], "seeds", "notebook"}
 and one JSON reply per line on stdout,
-  {"id", "status", "message", "cause", "rows"} or {"problem": "..."} (gradtutor.protocol's JudgeRequest, JudgeReply).
+  {"id", "status", "message", "cause", "rows", "visible_only"} or {"problem": "..."}
+  (gradtutor.protocol's JudgeRequest, JudgeReply).
 After replying, this judge records the verdict as the notebook's progress when the
 notebook is in a learner workspace (gradtutor.learner_state.record_judged).
+
+Hidden inputs: this judge has a course's only when its kernel runs inside that course's
+folder (a plain `nbgrader autograde`, which runs kernels there unsandboxed: the kernel could
+read the course's files anyway). A learner's own notebook has none: its checks run the
+visible inputs and say so. `gradtutor grade` answers its kernels from a judge of its own
+(gradtutor.classroom.shared_judge) that holds the course's secret; its sandboxed kernels
+cannot read the course's config, so a judge they start has no hidden inputs.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
 import sys
+from pathlib import Path
 
-from gradtutor import course, extract, learner_state, report
+from gradtutor import course, course_secret, extract, learner_state, report
 from gradtutor.checker import Checker
+from gradtutor.errors import GradtutorError
 from gradtutor.isolation import ipc, landlock
 from gradtutor.protocol import JudgeReply, Status
+from gradtutor.seeds import HiddenInputs
 
 
 def main() -> None:
     landlock.die_with_parent()
     replies = sys.stdout.fileno()
     sys.stdout = sys.stderr  # nothing but replies on the reply stream
+    try:
+        found = course_secret.find_secret(Path.cwd())  # the kernel's folder: a course's, under nbgrader
+        problem = None
+    except GradtutorError as exc:  # a course whose secret is malformed: every check says so
+        found, problem = None, str(exc)
+    hidden = HiddenInputs(secret=found[0]) if found else None
     # prepare_next: the next check of a lesson finds a child with its inputs built
-    with Checker(prepare_next=True) as checker:
+    with Checker(prepare_next=True, hidden=hidden, hide=[str(found[1])] if found else None) as checker:
         def reply_to(line):
-            return answer(checker, line)
+            return {"problem": problem} if problem else answer(checker, line)
 
-        # recorded here, not in the kernel: a learner workspace's progress, on every seed as `gradtutor check` has it
+        # recorded here, not in the kernel: a learner workspace's progress, on every seed as `gradtutor check`
+        # has it (no second check where there are no hidden inputs: the visible ones are all there is)
+        again = reply_to if checker.hidden.available else None
         serve(ipc.MessageReader(sys.stdin), replies, reply_to,
-              after=lambda line, reply: learner_state.record_judged(line, reply, reply_to))
+              after=lambda line, reply: learner_state.record_judged(line, reply, again))
 
 
 def serve(requests: ipc.MessageReader, replies, reply_to, after=None) -> None:
@@ -66,8 +85,9 @@ def answer(checker: Checker, line: str | bytes) -> JudgeReply:
         one = result.exercises[0]
         return {"id": one.id, "status": one.status.value, "message": one.message,
                 "cause": one.cause.value if one.cause else None,
-                "rows": report.comparison_rows(one.reports) if one.status is Status.FAIL else []}
-    except (course.UnknownLesson, KeyError, TypeError, ValueError) as exc:
+                "rows": report.comparison_rows(one.reports) if one.status is Status.FAIL else [],
+                "visible_only": result.visible_only}
+    except (GradtutorError, KeyError, TypeError, ValueError) as exc:  # NoHiddenInputs among them
         return {"problem": str(exc)}
 
 

@@ -21,6 +21,7 @@ from gradtutor.isolation import ipc
 from gradtutor.protocol import CheckFailed, JudgeReply, JudgeRequest, Status, failure_for  # noqa: F401 - CheckFailed is API
 
 _judge: "JudgeClient | SharedJudgeClient | None" = None
+_said_visible_only = False  # the "visible inputs only" note is shown once per kernel, not under every check
 
 
 class CheckError(Exception):
@@ -191,6 +192,12 @@ def _get_judge() -> "JudgeClient | SharedJudgeClient":
 
 
 def _show(lesson_id: str, answer: dict) -> None:
+    global _said_visible_only
+    note = None
+    if answer.get("visible_only") and not _said_visible_only:
+        from gradtutor.diagnose import VISIBLE_ONLY
+
+        note, _said_visible_only = VISIBLE_ONLY, True
     try:
         from IPython import get_ipython
         from IPython.display import HTML, display
@@ -203,9 +210,15 @@ def _show(lesson_id: str, answer: dict) -> None:
                 from gradtutor.hints import stuck_note
 
                 markup += stuck_note(lesson_id, answer["id"])[1]
+            if note:
+                from html import escape
+
+                markup += f'<p class="gradtutor-note" style="opacity:0.75">{escape(note)}</p>'
             display(HTML(markup))
             return
     except ImportError:
         pass
     if answer["status"] == "pass":
         print(f"✓ {lesson_id} / {answer['id']}: {answer['message']}")
+    if note:
+        print(f"  ({note})")

@@ -97,6 +97,7 @@ class Job(TypedDict, total=False):
     nonce: str
     out: str
     memory_mb: int | None
+    hide: list[str]  # files the learner code may not read, beside the answers (a course's secret)
 
 
 class WorkerMessage(TypedDict, total=False):
@@ -127,6 +128,7 @@ class JudgeReply(TypedDict, total=False):
     message: str
     cause: str  # a Cause
     rows: list[dict]
+    visible_only: bool  # checked on the visible inputs alone: this judge has no hidden ones (outside a course)
     problem: str
 
 

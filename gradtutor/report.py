@@ -70,6 +70,10 @@ def print_lesson(console, result: LessonResult, verbose: bool = False) -> None:
     maximum = sum(e.max_points for e in result.exercises)
     colour = "green" if result.passed == result.total else "yellow"
     console.print(f"[{colour}]{result.passed}/{result.total} passed · {points}/{maximum} points[/]")
+    if result.visible_only:
+        from gradtutor.diagnose import VISIBLE_ONLY
+
+        console.print(f"[dim]{VISIBLE_ONLY}[/]")
     if result.passed < result.total and any(e.status in ("fail", "not_attempted") for e in result.exercises):
         console.print(f"[dim]Stuck? gradtutor hint {lesson.id} <exercise>[/]")
 

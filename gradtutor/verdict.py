@@ -15,7 +15,7 @@ from gradtutor import compare as compare_mod
 from gradtutor import diagnose
 from gradtutor.course import Exercise, Lesson
 from gradtutor.protocol import Cause, ChildResult, Status
-from gradtutor.seeds import HIDDEN_SEEDS, VISIBLE_SEEDS
+from gradtutor.seeds import VISIBLE_SEEDS, is_hidden
 
 
 @dataclasses.dataclass
@@ -50,6 +50,7 @@ class LessonResult:
     lesson: Lesson
     source: str  # the file or place that was checked
     exercises: list[ExerciseResult]
+    visible_only: bool = False  # checked on the visible inputs alone: there were no hidden ones (outside a course)
 
     @property
     def passed(self) -> int:
@@ -68,7 +69,7 @@ class LessonResult:
     def to_json(self) -> dict:
         return {"lesson": self.lesson.id, "file": self.source,
                 "exercises": [e.to_json() for e in self.exercises],
-                "passed": self.passed, "total": self.total}
+                "passed": self.passed, "total": self.total, "visible_only": self.visible_only}
 
 
 @dataclasses.dataclass
@@ -159,7 +160,7 @@ def compare_seeds(exercise: Exercise, source: str, reference: Reference, got, ar
             return _unreadable(result, "the comparison produced no report")
         first_reports = first_reports or reports
         failed = next((r for r in reports if not r.passed), None)
-        if failed and seed in HIDDEN_SEEDS:
+        if failed and is_hidden(seed):
             return _hidden_failure(exercise, source, failed, reference, got, arrays, seeds, passed, result, facts)
         if failed:
             cause, message = diagnose.explain_failure(exercise, failed, source, facts=facts)

@@ -33,6 +33,9 @@ TF_STUB = REPO / "test-output" / "unit-tier" / "tensorflow" / "__init__.py"
 os.environ.setdefault("GRADTUTOR_HOME", str(TEST_HOME))
 # `gradtutor check` in-process unless a test asks for the warm checker (tests/test_daemon.py starts and stops its own)
 os.environ.setdefault("GRADTUTOR_NO_DAEMON", "1")
+# Checks outside a course run the package's public hidden inputs too, as its tests have always graded;
+# the tests of a learner's visible-only checks (tests/test_course_secret.py) take it away.
+os.environ.setdefault("GRADTUTOR_PUBLIC_HIDDEN_SEEDS", "1")
 
 
 # --------------------------------------------------------------------------- fixtures

@@ -26,9 +26,12 @@ import nbformat
 import pytest
 
 from gradtutor import conventions, course
+from gradtutor.course_secret import read_secret
+from gradtutor.seeds import VISIBLE_SEEDS, course_seeds
 from tests.support import REPO
 from tests.support.classroom import (Slot, Student, answers_of, feedback_text, gradtutor, make_course, nbgrader,
-                                     pristine_source, read_gradebook, run, solution_code, submission, tool_env)
+                                     pristine_source, read_gradebook, solution_code, submission, tool_env)
+from tests.support.hard_coded import hard_coded_code, reference_table
 
 IDENTITY_LESSON = "lesson2"  # whose class is also graded by a serial `nbgrader autograde`
 # The submissions of that class it grades: one of every kind (a serial run of the whole class takes long).
@@ -38,75 +41,6 @@ pytestmark = [pytest.mark.nbgrader, pytest.mark.xdist_group("classroom")]
 
 
 # --------------------------------------------------------------------------- the answers
-
-
-# How a hard-coded answer recognises the visible inputs it was written for:
-# the sum of its first array argument.
-KEY_SOURCE = '''
-def _input_key(args):
-    import numpy as _np
-    for arg in args:
-        try:
-            array = _np.asarray(arg, dtype=_np.float64)
-        except Exception:
-            continue
-        if array.size > 1:
-            return round(float(array.sum()), 3)
-    return None
-'''
-
-REFERENCE_SCRIPT = KEY_SOURCE + '''
-import json, sys
-import gradtutor.quiet
-import numpy as np
-from gradtutor.references import VISIBLE_SEEDS, HIDDEN_SEEDS, exercises_of
-
-def plain(value):
-    if isinstance(value, (tuple, list)):
-        return {"tuple": [plain(v)["value"] for v in value], "dtype": value[0].dtype.name}
-    return {"value": np.asarray(value).tolist(), "dtype": value.dtype.name}
-
-table = {}
-for lesson, ids in json.loads(sys.argv[1]).items():
-    exercises = exercises_of(lesson)
-    for exercise in ids:
-        entry = table.setdefault(lesson, {}).setdefault(exercise, {})
-        for seed in VISIBLE_SEEDS + HIDDEN_SEEDS:
-            inputs = list(exercises[exercise].build(seed).values())
-            key = _input_key(inputs)
-            value = exercises[exercise].reference(*inputs)
-            entry[str(seed)] = {"key": key, "visible": seed in VISIBLE_SEEDS, **plain(value)}
-print(json.dumps(table))
-'''
-
-
-def reference_table(lesson_ids: list[str]) -> dict:
-    """For every exercise and seed: the input key and the reference answer (computed with TensorFlow)."""
-    wanted = {l: [e.id for e in course.load().lesson(l).exercises] for l in lesson_ids}
-    done = run([sys.executable, "-c", REFERENCE_SCRIPT, json.dumps(wanted)], cwd=REPO, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def hard_coded_code(exercise: course.Exercise, seeds: dict) -> str:
-    """An answer that returns the visible inputs' reference values, looked up by input: right on
-    the seeds a learner sees, wrong everywhere else."""
-    visible = {entry["key"]: entry for entry in seeds.values() if entry["visible"]}
-    assert len(visible) == len([e for e in seeds.values() if e["visible"]]), "visible inputs share a key"
-    first = next(iter(visible.values()))
-    table = {key: (entry.get("tuple") or entry["value"]) for key, entry in visible.items()}
-    as_tuple = "tuple" in first
-    body = ("tuple(tf.constant(v, dtype=tf.%s) for v in answer)" if as_tuple else "tf.constant(answer, dtype=tf.%s)") % first["dtype"]
-    return (f"def {exercise.function}(*args):\n"
-            f"    # the answers I printed for the two example inputs\n"
-            f"{_indent(KEY_SOURCE)}\n"
-            f"    seen = {table!r}\n"
-            f"    answer = seen.get(_input_key(args), seen[{next(iter(visible))!r}])\n"
-            f"    return {body}\n")
-
-
-def _indent(code: str) -> str:
-    return "\n".join("    " + line if line.strip() else "" for line in code.strip("\n").splitlines())
 
 
 LOOP = '''def {function}(*args):
@@ -153,7 +87,8 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
     hard_coded = {}
     for exercise in exercises:
         seeds = references[lesson.id][exercise.id]
-        hard_coded[exercise.id] = Slot(hard_coded_code(exercise, seeds), False, ["does it hard-code values or shapes?"],
+        visible = {seed: entry for seed, entry in seeds.items() if entry["visible"]}
+        hard_coded[exercise.id] = Slot(hard_coded_code(exercise, visible), False, ["does it hard-code values or shapes?"],
                                        "hard-coded")
         hidden_values[exercise.id] = [entry.get("tuple") or entry["value"] for entry in seeds.values() if not entry["visible"]]
     rounds = max(len(q) for q in queue.values())
@@ -223,11 +158,6 @@ def _lessons() -> list[str]:
     return [lesson.id for lesson in course.load().lessons]
 
 
-@pytest.fixture(scope="session")
-def references():
-    return reference_table([l for l in _lessons() if course.load().lesson(l).exercises])
-
-
 @dataclasses.dataclass
 class GradedClass:
     lesson: course.Lesson
@@ -241,9 +171,8 @@ class GradedClass:
 class Classes:
     """Each lesson's class, built and graded once per test session, when a test first asks for it."""
 
-    def __init__(self, tmp_path_factory, references):
+    def __init__(self, tmp_path_factory):
         self._tmp = tmp_path_factory
-        self._references = references
         self._graded: dict[str, GradedClass] = {}
 
     def get(self, lesson_id: str) -> GradedClass:
@@ -256,7 +185,9 @@ class Classes:
         assert lesson.source_notebook().is_file(), f"{lesson.source_notebook()} is missing"
         root = self._tmp.mktemp(f"class-{lesson.id}")
         folder = make_course(root / "course", [lesson.id])
-        students = build_class(folder, lesson, self._references)
+        # the references on the visible inputs and on this course's hidden ones (derived from its secret)
+        hidden = course_seeds(read_secret(folder / "nbgrader_config.py"), lesson.id)
+        students = build_class(folder, lesson, reference_table([lesson.id], VISIBLE_SEEDS + hidden))
         pristine = root / "pristine"  # the identity test's class: every kind of submission, once
         shutil.copytree(folder, pristine, ignore=lambda where, names: [
             n for n in names if Path(where) == pristine_source(folder) and n not in IDENTITY_CLASS])
@@ -268,8 +199,8 @@ class Classes:
 
 
 @pytest.fixture(scope="session")
-def classes(tmp_path_factory, references) -> Classes:
-    return Classes(tmp_path_factory, references)
+def classes(tmp_path_factory) -> Classes:
+    return Classes(tmp_path_factory)
 
 
 @pytest.fixture(params=_lessons())

@@ -67,6 +67,8 @@ def cmd_classroom_init(args) -> int:
     for path, what in made:
         console.print(f"  {what:<22} {path}")
     folder = Path(args.folder)
+    console.print(f"\n{folder / 'nbgrader_config.py'} holds the course's secret, which its hidden test inputs "
+                  "come from: keep it out of everything students get.")
     console.print(f"\nThe course folder is [bold]{folder}[/]. Next, from inside it:\n"
                   f"  cd {folder}\n"
                   f"  nbgrader generate_assignment lesson1     # release/lesson1/lesson1.ipynb for the students\n"
@@ -101,6 +103,9 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
     from gradtutor.release import tools_on_path
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
+    from gradtutor.course_secret import require_secret
+
+    require_secret(course_dir)  # before any worker starts: a course without one has no hidden inputs
     assignment = assignment_name(lesson)
     if landlock.abi_version() < 1:
         console.print("[yellow]note:[/] this Linux kernel has no Landlock, so the notebooks' own code runs with your "

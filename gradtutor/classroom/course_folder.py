@@ -5,7 +5,7 @@ import re
 import shutil
 from pathlib import Path
 
-from gradtutor import defaults
+from gradtutor import course_secret, defaults
 from gradtutor.errors import ClassroomError
 
 CONFIG_TEMPLATE = '''\
@@ -32,6 +32,7 @@ c.ClearOutput.enabled = True
 # test scores 0.
 c.Execute.timeout = {cell_timeout}
 '''
+# and the course's hidden-input secret (gradtutor.course_secret.BLOCK), appended by init_course
 
 
 def init_course(folder: Path, course_id: str = "gradtutor",
@@ -48,10 +49,12 @@ def init_course(folder: Path, course_id: str = "gradtutor",
         folder.mkdir(parents=True, exist_ok=True)
         config = folder / "nbgrader_config.py"
         if config.exists():
-            done.append((config, "kept (exists)"))
+            # an existing secret is never replaced: the hidden inputs of work already graded stay the same
+            done.append((config, "kept, secret added" if course_secret.add_secret(config) else "kept (exists)"))
         else:
             config.write_text(CONFIG_TEMPLATE.format(course_id=course_id, cell_timeout=cell_timeout), encoding="utf-8")
-            done.append((config, "wrote"))
+            course_secret.add_secret(config)
+            done.append((config, "wrote (with a secret)"))
         for lesson in course.load().lessons:
             source = lesson.source_notebook()
             target = folder / "source" / lesson.id / lesson.notebook

@@ -29,7 +29,7 @@ def serve() -> None:
     os.close(fd)
     os.chdir(course_dir)
     os.environ["NBGRADER_EXECUTION"] = "autograde"  # what nbgrader sets around each run; constant here
-    judge = SharedJudge()  # its checker imports TensorFlow while nbgrader loads
+    judge = SharedJudge(course_dir)  # its checker imports TensorFlow while nbgrader loads; it reads the secret
     os.environ["GRADTUTOR_JUDGE"] = judge.path  # the kernels nbgrader starts inherit it
     try:
         api = nbgrader_api(kernels_over_ipc=True)

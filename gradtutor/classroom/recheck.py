@@ -81,14 +81,22 @@ def recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, d
     return found
 
 
-def warm_checker():
+def warm_checker(course_dir: str | Path | None = None):
+    """The grading process's checker; the first call names the course, whose hidden inputs it runs."""
     global _checker
     if _checker is None:
+        from gradtutor import course_secret
         from gradtutor.checker import Checker
+        from gradtutor.seeds import HiddenInputs
 
+        if course_dir is None:
+            raise RuntimeError("warm_checker: the first call must name the course folder")
+        # The secret stays in this process: the checker's children get seeds, and learner code may not read the file.
+        secret = course_secret.require_secret(Path(course_dir))
+        config = str(Path(course_dir).resolve() / course_secret.CONFIG)
         # prepare_next=False: while grading the next check comes at once, and a child waiting with
         # every exercise's inputs built only takes CPU from the kernels. It never changes a verdict.
-        _checker = Checker(prepare_next=False)
+        _checker = Checker(prepare_next=False, hidden=HiddenInputs(secret=secret), hide=[config])
     return _checker
 
 

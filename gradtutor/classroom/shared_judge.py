@@ -18,7 +18,7 @@ class SharedJudge:
     import and the reference answers are not paid again for every submission.
     """
 
-    def __init__(self):
+    def __init__(self, course_dir: str):
         import socket
 
         self.folder = tempfile.mkdtemp(prefix="gradtutor-judge-")  # mode 0700: this user's kernels only
@@ -29,7 +29,7 @@ class SharedJudge:
         self._connections: set = set()
         self._lock = threading.Lock()
         with checker_lock:
-            warm_checker()
+            warm_checker(course_dir)  # the course's hidden inputs: its secret never leaves this process
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:

@@ -134,8 +134,10 @@ def _release(lessons, report: Report) -> None:
 
 def _run_lessons(lessons, timeout: float, report: Report) -> None:
     from gradtutor.checker import Checker  # only now: it starts a worker that imports TensorFlow
+    from gradtutor.seeds import HiddenInputs
 
-    with Checker(timeout=timeout) as checker, tempfile.TemporaryDirectory(prefix="gradtutor-dev-") as scratch:
+    # the package's public hidden inputs: the known answers hard-coded from the visible ones must fail on them
+    with Checker(timeout=timeout, hidden=HiddenInputs(public=True)) as checker, tempfile.TemporaryDirectory(prefix="gradtutor-dev-") as scratch:
         for lesson in lessons:
             folder = Path(scratch) / lesson.id
             folder.mkdir()

@@ -26,7 +26,7 @@ from gradtutor import extract
 from gradtutor.isolation import facts, landlock, policy
 from gradtutor.isolation.describe import describe_error, describe_value
 from gradtutor.protocol import CellSource, ChildResult, ErrorDescription, Job
-from gradtutor.seeds import HIDDEN_SEEDS
+from gradtutor.seeds import is_hidden
 
 ERROR_EXIT = 3  # the child itself failed (its traceback is in worker-error.txt)
 
@@ -107,7 +107,7 @@ def _run_learner(job: Job):
     capture = os.path.join(job["out"], "output.txt")
     scratch = os.path.join(job["out"], "sandbox")
     os.makedirs(scratch, exist_ok=True)
-    _lock_down(scratch, capture, job.get("memory_mb"))
+    _lock_down(scratch, capture, job.get("memory_mb"), job.get("hide") or [])
 
     namespace: dict = {"__name__": "__learner__", "__builtins__": __builtins__}
     labels = frozenset(cell["label"] for cell in job["cells"])
@@ -181,7 +181,7 @@ def _unloaded(exc: BaseException, load_errors) -> ErrorDescription | None:
 @contextlib.contextmanager
 def _output_for(seed: int):
     """The learner's prints reach the capture file for visible inputs only: printing a hidden input leaks it."""
-    if seed not in HIDDEN_SEEDS:
+    if not is_hidden(seed):
         yield
         return
     sys.stdout.flush()
@@ -242,7 +242,7 @@ def _forget_references() -> None:
         raise RuntimeError("gradtutor's reference modules are still reachable; refusing to run learner code")
 
 
-def _lock_down(scratch: str, capture: str, memory_mb: int | None) -> None:
+def _lock_down(scratch: str, capture: str, memory_mb: int | None, hide: list[str]) -> None:
     """Output into the capture file, the scratch folder as the working and temporary folder, then the policy."""
     fd = os.open(capture, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(fd, 1)
@@ -251,7 +251,7 @@ def _lock_down(scratch: str, capture: str, memory_mb: int | None) -> None:
     os.chdir(scratch)
     tempfile.tempdir = scratch  # autograph writes its generated code to a temp file
     os.environ["TMPDIR"] = scratch
-    policy.enforce(scratch, memory_mb)
+    policy.enforce(scratch, memory_mb, hide)
 
 
 def _parse(cell: CellSource) -> ast.Module | None:

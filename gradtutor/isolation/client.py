@@ -40,8 +40,9 @@ class Prepared:
 class Worker:
     """A long-lived `python -m gradtutor.isolation.server` that forks one child per job."""
 
-    def __init__(self, memory_mb: int | None = MEMORY_MB):
+    def __init__(self, memory_mb: int | None = MEMORY_MB, hide: list[str] | None = None):
         self.memory_mb = memory_mb
+        self.hide = list(hide or [])  # files its children's learner code may not read (policy.enforce)
         self._process: subprocess.Popen | None = None
         self._messages: ipc.MessageReader | None = None
         self._jobs = 0
@@ -179,7 +180,7 @@ class Worker:
         count = len(job["exercises"])
         out = out or Path(tempfile.mkdtemp(prefix="gradtutor-job-"))
         nonce = secrets.token_hex(16)
-        request = Job(job, id=self._jobs, nonce=nonce, out=str(out), memory_mb=self.memory_mb)
+        request = Job(job, id=self._jobs, nonce=nonce, out=str(out), memory_mb=self.memory_mb, hide=self.hide)
         try:
             ipc.send(self._process.stdin, request)
             started = self._read_message(time.monotonic() + 30)

@@ -150,11 +150,14 @@ def _virtual_size() -> int:
         return int(fh.read().split()[0]) * resource.getpagesize()
 
 
-def enforce(scratch: str, memory_mb: int | None) -> None:
-    """Every rule, for the rest of this process's life: nothing here can be lifted by the code it guards."""
+def enforce(scratch: str, memory_mb: int | None, hide: list[str] = ()) -> None:
+    """Every rule, for the rest of this process's life: nothing here can be lifted by the code it guards.
+
+    hide: more files the learner code may not read (a course's secret, gradtutor.course_secret).
+    """
     for which, limit in resource_limits(memory_mb):
         resource.setrlimit(which, (limit, limit))
     # The kernel's layer first (it uses ctypes, which the hook below forbids): it also covers
     # TensorFlow's C++ file functions, which no audit hook sees.
-    landlock.restrict(scratch, HIDDEN_FROM_LEARNERS)
+    landlock.restrict(scratch, HIDDEN_FROM_LEARNERS + list(hide))
     sys.addaudithook(audit_hook(Scratch(scratch)))  # audit hooks cannot be removed, even by the code they guard

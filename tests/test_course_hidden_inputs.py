@@ -1,0 +1,140 @@
+"""Hidden inputs with and without a course: a learner's own checks run the visible inputs and say so
+once; a course's checker runs hidden inputs derived from its secret, which answers hard-coded from
+everything in the package cannot match, and which the learner code it runs cannot read."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gradtutor import course, course_secret
+from gradtutor.checker import Checker
+from gradtutor.classroom.course_folder import init_course
+from gradtutor.diagnose import NO_HIDDEN_INPUTS, VISIBLE_ONLY
+from gradtutor.errors import NoHiddenInputs
+from gradtutor.seeds import PUBLIC_HIDDEN_SEEDS, VISIBLE_SEEDS, HiddenInputs
+from tests.support.classroom import solution_code
+from tests.support.hard_coded import hard_coded_code, reference_table
+
+pytestmark = pytest.mark.tf
+
+LESSON = course.load().lesson("lesson1")
+EXERCISE = LESSON.exercises[0]
+IMPORTS = "import numpy as np\nimport tensorflow as tf\n\n"
+
+
+def _learner_env() -> dict:
+    """A learner's environment: no switch to the package's public hidden inputs (the test suite sets it)."""
+    env = dict(os.environ)
+    env.pop("GRADTUTOR_PUBLIC_HIDDEN_SEEDS", None)
+    env.pop("GRADTUTOR_JUDGE", None)
+    return env
+
+
+def _solution_file(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(IMPORTS + solution_code(LESSON, EXERCISE))
+    return path
+
+
+def test_does_gradtutor_check_outside_a_course_say_once_it_checked_the_visible_inputs(tmp_path):
+    path = _solution_file(tmp_path)
+    command = [sys.executable, "-m", "gradtutor", "check", LESSON.id, EXERCISE.id, "--file", str(path), "--no-daemon"]
+    shown = subprocess.run(command, capture_output=True, text=True, env=_learner_env(), cwd=tmp_path, timeout=600)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert " ".join(shown.stdout.split()).count(VISIBLE_ONLY) == 1, shown.stdout
+    as_json = subprocess.run(command + ["--json"], capture_output=True, text=True, env=_learner_env(), cwd=tmp_path,
+                             timeout=600)
+    assert json.loads(as_json.stdout)["visible_only"] is True
+    hidden = subprocess.run(command + ["--seeds", "hidden"], capture_output=True, text=True, env=_learner_env(),
+                            cwd=tmp_path, timeout=600)
+    lines = [line for line in (hidden.stdout + hidden.stderr).splitlines() if line.strip()]
+    assert hidden.returncode == 2 and len(lines) == 1 and NO_HIDDEN_INPUTS in " ".join(lines[0].split()), lines
+
+
+def test_does_check_in_a_learners_own_code_say_it_once_and_refuse_hidden(tmp_path):
+    script = _solution_file(tmp_path)
+    script.write_text(script.read_text() + (
+        "\n\nif __name__ == '__main__':\n    from gradtutor import check\n"
+        f"    check({LESSON.id!r}, {EXERCISE.id!r}, {EXERCISE.function})\n"
+        f"    check({LESSON.id!r}, {EXERCISE.id!r}, {EXERCISE.function}, seeds='all')\n"
+        f"    check({LESSON.id!r}, {EXERCISE.id!r}, {EXERCISE.function}, seeds='hidden')\n"))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=_learner_env(),
+                          cwd=tmp_path, timeout=600)
+    assert done.stdout.count(f"✓ {LESSON.id} / {EXERCISE.id}") == 2, done.stdout + done.stderr
+    assert done.stdout.count(VISIBLE_ONLY) == 1, done.stdout
+    assert "CheckError" in done.stderr and NO_HIDDEN_INPUTS in done.stderr, done.stderr[-2000:]
+
+
+def test_outside_a_course_is_a_pass_on_the_visible_inputs_a_pass(tmp_path, monkeypatch):
+    monkeypatch.delenv("GRADTUTOR_PUBLIC_HIDDEN_SEEDS")
+    with Checker(timeout=60) as checker:
+        result = checker.check_file(LESSON, _solution_file(tmp_path), [EXERCISE], "all")
+        assert result.visible_only and result.exercises[0].status == "pass"
+        assert f"on {len(VISIBLE_SEEDS)} inputs" in result.exercises[0].message
+        with pytest.raises(NoHiddenInputs):
+            checker.check_file(LESSON, _solution_file(tmp_path), [EXERCISE], "hidden")
+
+
+@pytest.fixture(scope="module")
+def course_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("secret") / "course"
+    init_course(folder)
+    return folder
+
+
+def test_is_an_answer_hard_coded_from_every_input_in_the_package_caught_by_a_course(tmp_path, course_folder):
+    secret = course_secret.require_secret(course_folder)
+    table = reference_table([LESSON.id], VISIBLE_SEEDS + PUBLIC_HIDDEN_SEEDS)[LESSON.id][EXERCISE.id]
+    path = tmp_path / "hard_coded.py"
+    path.write_text(IMPORTS + hard_coded_code(EXERCISE, table))  # the visible and the public hidden answers
+    with Checker(timeout=60, hidden=HiddenInputs(public=True)) as public:
+        assert public.check_file(LESSON, path, [EXERCISE], "all").exercises[0].status == "pass", \
+            "the lookup table is right on every input the package holds"
+    config = str(course_folder / "nbgrader_config.py")
+    with Checker(timeout=60, hidden=HiddenInputs(secret=secret), hide=[config]) as graded:
+        assert graded.check_file(LESSON, path, [EXERCISE], "visible").exercises[0].status == "pass"
+        hidden = graded.check_file(LESSON, path, [EXERCISE], "hidden").exercises[0]
+        assert hidden.status == "fail" and hidden.hidden and "does it hard-code values or shapes?" in hidden.message
+        solution = graded.check_file(LESSON, _solution_file(tmp_path), [EXERCISE], "all").exercises[0]
+        assert solution.status == "pass" and "on 4 inputs" in solution.message
+
+
+def test_can_learner_code_the_course_checker_runs_not_read_the_secret(tmp_path, course_folder):
+    secret = course_secret.require_secret(course_folder)
+    config = str((course_folder / "nbgrader_config.py").resolve())
+    snoop = tmp_path / "snoop.py"
+    snoop.write_text(IMPORTS + (
+        f"def {EXERCISE.function}(*args):\n"
+        "    import os\n"
+        "    try:\n"
+        f"        found = open({config!r}).read()\n"
+        "    except OSError as exc:\n"
+        "        found = f'[{exc.__class__.__name__}]'\n"
+        "    raise ValueError(found + ' ' + ' '.join(f'{k}={v}' for k, v in os.environ.items()))\n"))
+    with Checker(timeout=60, hidden=HiddenInputs(secret=secret), hide=[config]) as graded:
+        result = graded.check_file(LESSON, snoop, [EXERCISE], "all").exercises[0]
+    assert result.status == "error", result.message
+    assert "PermissionError" in result.message, result.message[-500:]  # it tried, and the sandbox said no
+    assert secret not in result.message and secret not in result.output
+
+
+def test_does_the_judge_of_a_plain_nbgrader_kernel_use_the_course_it_runs_in(tmp_path, course_folder):
+    """`nbgrader autograde` alone runs each kernel, and so its judge, in the student's folder of the course."""
+    inside = course_folder / "autograded" / "student" / LESSON.id
+    inside.mkdir(parents=True)
+    request = {"lesson": LESSON.id, "exercise": EXERCISE.id, "function": EXERCISE.function,
+               "cells": [IMPORTS + solution_code(LESSON, EXERCISE)]}
+    lines = "".join(json.dumps(dict(request, seeds=s)) + "\n" for s in ("all", "hidden"))
+    replies = {}
+    for where in (inside, tmp_path):
+        done = subprocess.run([sys.executable, "-m", "gradtutor.judge"], input=lines, capture_output=True, text=True,
+                              env=_learner_env(), cwd=where, timeout=600)
+        replies[where] = [json.loads(line) for line in done.stdout.splitlines()]
+    in_course, outside = replies[inside], replies[tmp_path]
+    assert [r.get("status") for r in in_course] == ["pass", "pass"] and not in_course[0]["visible_only"], in_course
+    assert "on 4 inputs" in in_course[0]["message"]
+    assert outside[0]["status"] == "pass" and outside[0]["visible_only"] and NO_HIDDEN_INPUTS in outside[1]["problem"]
