@@ -28,6 +28,11 @@ _idle: list["HostProcess"] = []
 _lock = threading.Lock()
 
 
+def course_kit(kit: CourseKit) -> CourseKit:
+    """A task that only hands the kit on: the grading tasks depend on it, so it travels once to each worker."""
+    return kit
+
+
 def grade_submission(kit: CourseKit, student: str, files: dict[str, str]) -> RemoteGrade:
     """The Dask task: grade one student's files with the course kit; return what the instructor's process writes."""
     with _lock:

@@ -68,7 +68,7 @@ class Cluster:
         """Yield a SubmissionResult per student, as each finishes anywhere on the cluster."""
         from distributed import as_completed
 
-        from gradtutor.classroom.dask_task import grade_submission
+        from gradtutor.classroom.dask_task import course_kit, grade_submission
 
         folders = self._folders(assignment, students)
         todo = []
@@ -79,8 +79,11 @@ class Cluster:
                 todo.append(student)
         if not todo:
             return
-        [kit] = self.client.scatter([make_kit(self.info, assignment, self.timeout)], broadcast=True)
         run = uuid.uuid4().hex[:8]  # a task key is the student's, and new for each run
+        # The kit is a task's result, not scattered data: a worker that dies holding the only copy
+        # loses nothing, since the scheduler can run the task again (scattered data would be lost).
+        kit = self.client.submit(course_kit, make_kit(self.info, assignment, self.timeout), pure=False,
+                                 key=f"gradtutor-kit-{assignment}-{run}")
         futures = {self.client.submit(grade_submission, kit, student, pack(folders[student][0]), pure=False,
                                       key=f"gradtutor-{assignment}-{student}-{run}"): student for student in todo}
         for future in as_completed(futures):

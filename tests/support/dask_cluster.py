@@ -68,8 +68,9 @@ class DaskCluster:
             for worker, keys in self.client.processing().items():
                 if any(key_part in str(key) for key in keys):
                     time.sleep(3)  # mid-task: its grading host is at work
-                    pid = self.worker_pids().get(worker)
-                    if pid is None:
+                    try:
+                        pid = self.client.run(os.getpid, workers=[worker])[worker]
+                    except Exception:  # noqa: BLE001 - a worker that died since: look again
                         break
                     os.kill(pid, signal.SIGKILL)
                     return pid, worker
