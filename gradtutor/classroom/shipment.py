@@ -91,7 +91,8 @@ def apply_grade(info: Course, assignment: str, student: str, autograded: Path, g
     """
     from nbgrader.api import Gradebook
 
-    with Gradebook(busy_url(info.db_url), info.course_id) as gb:
+    with Gradebook(busy_url(info.db_url), info.course_id) as gb, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SQLAlchemy's notes on nbgrader's own queries, as in the kit
         gb.update_or_create_student(student)
         stamp = grade.get("timestamp")
         if stamp:
