@@ -138,3 +138,46 @@ class GradingJob(TypedDict):
     assignment: str
     student: str
     force: bool
+
+
+class CourseKit(TypedDict):
+    """What a Dask worker needs of the course to autograde a lesson with no shared filesystem (bytes as base64).
+
+    The gradebook is the instructor's copy with every student removed: it holds the assignment
+    (its cells, points and due date) and no one's grades.
+    """
+
+    digest: str  # of everything below: a worker keeps one course folder per kit
+    assignment: str
+    course_id: str
+    timeout: float  # seconds one submission may take in all (`gradtutor grade --timeout`)
+    config: str  # nbgrader_config.py
+    gradebook: str
+    source: dict[str, str]  # path under source/<assignment>/ -> bytes
+
+
+class RemoteJob(TypedDict):
+    """One student's submission, sent to a Dask worker's grading host."""
+
+    kit: CourseKit
+    student: str
+    files: dict[str, str]  # path under submitted/<student>/<assignment>/ -> bytes (timestamp.txt too)
+
+
+class GradebookRows(TypedDict):
+    """What nbgrader's autograde wrote in a worker's gradebook for one submitted notebook."""
+
+    late_penalty: float | None
+    grades: dict[str, list]  # grade_id -> [auto_score, needs_manual_grade]
+    comments: dict[str, str | None]  # grade_id -> auto_comment
+
+
+class RemoteGrade(TypedDict, total=False):
+    """A worker's answer: the result line's data, the autograded folder, and the gradebook rows to write."""
+
+    result: dict  # a SubmissionResult as JSON (gradtutor.classroom.results)
+    files: dict[str, str]  # path under autograded/<student>/<assignment>/ -> bytes
+    timestamp: str | None  # the submission's, ISO 8601
+    notebooks: dict[str, GradebookRows]  # empty when nbgrader never got as far as the gradebook
+    fence: list[str]  # the network fence layers that held on the worker (gradtutor.isolation.network)
+    worker: str  # the Dask worker's address

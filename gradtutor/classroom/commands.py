@@ -33,6 +33,8 @@ def add_verbs(verbs) -> None:
                    help=f"seconds one submission may take in all before it is stopped and scored 0 "
                         f"(default {defaults.SUBMISSION_TIMEOUT:g}; nbgrader's Execute.timeout limits each cell)")
     p.add_argument("--verbose", "-v", action="store_true", help="also print the diagnosis of every lost point")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="grade on a Dask cluster: the address `dask scheduler` prints (--jobs is then the workers')")
     p.set_defaults(func=cmd_grade)
 
     p = verbs.add_parser("classroom", help="set up an nbgrader course folder for the lessons (instructors)")
@@ -88,14 +90,15 @@ def cmd_grade(args) -> int:
     console = Console(highlight=False, soft_wrap=True)  # one result line per notebook, never wrapped
     started = time.monotonic()
     results = grade(args.course, args.lesson, jobs=args.jobs, students=args.student, force=args.force,
-                    timeout=args.timeout, console=console, verbose=args.verbose)
+                    timeout=args.timeout, console=console, verbose=args.verbose, scheduler=args.scheduler)
     _print_summary(console, args, results, time.monotonic() - started)
     return 0 if all(r.graded or r.skipped for r in results) else 1
 
 
 def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | None = None, force: bool = False,
-          timeout: float = defaults.SUBMISSION_TIMEOUT, console=None, verbose: bool = False) -> list[SubmissionResult]:
-    """Autograde the lesson's submissions, `jobs` at a time; return one result per student."""
+          timeout: float = defaults.SUBMISSION_TIMEOUT, console=None, verbose: bool = False,
+          scheduler: str | None = None) -> list[SubmissionResult]:
+    """Autograde the lesson's submissions, `jobs` at a time (or on the Dask cluster at `scheduler`)."""
     console = console or make_console()
     course_dir = Path(course_dir).expanduser().resolve()
     if not course_dir.is_dir():
@@ -107,6 +110,8 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
 
     require_secret(course_dir)  # before any worker starts: a course without one has no hidden inputs
     assignment = assignment_name(lesson)
+    if scheduler is not None:
+        return _grade_on_cluster(scheduler, course_dir, assignment, students, force, timeout, console, verbose)
     if landlock.abi_version() < 1:
         console.print("[yellow]note:[/] this Linux kernel has no Landlock, so the notebooks' own code runs with your "
                       "rights while they are graded (see Security in the instructor guide)")
@@ -123,6 +128,25 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
     finally:
         pool.close()
         shutil.rmtree(logs, ignore_errors=True)
+
+
+def _grade_on_cluster(scheduler: str, course_dir: Path, assignment: str, students: list[str] | None, force: bool,
+                      timeout: float, console, verbose: bool) -> list[SubmissionResult]:
+    """The same grading on a Dask cluster (gradtutor.classroom.distributed): only the tasks run elsewhere."""
+    from gradtutor.classroom.distributed import Cluster, check_address
+
+    check_address(scheduler)  # a typo, or a scheduler that is not there, is told before nbgrader loads
+    cluster = Cluster(scheduler, timeout)
+    try:
+        course_info = cluster.info = read_course(course_dir, assignment, students)
+        ensure_assignment(course_info, assignment, console)
+        results = _run(cluster, course_info, assignment, sorted(course_info.submissions), force, console, verbose)
+    finally:
+        cluster.close()
+    for worker in cluster.unfenced():
+        console.print(f"[yellow]note:[/] the Dask worker {worker} could fence learner code off the network neither "
+                      "with Landlock nor with a network namespace (see Security in the instructor guide)")
+    return results
 
 
 def _count_submissions(course_dir: Path, assignment: str, students: list[str] | None) -> int:
