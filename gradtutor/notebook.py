@@ -18,7 +18,8 @@ from pathlib import Path
 
 from gradtutor import course, extract
 from gradtutor.isolation import ipc
-from gradtutor.protocol import CheckFailed, JudgeReply, JudgeRequest, Status, failure_for  # noqa: F401 - CheckFailed is API
+from gradtutor.protocol import (CheckFailed, JudgeReply, JudgeRequest, NotebookVerdict, Status,  # noqa: F401 - CheckFailed is API
+                                VERDICT_MIME, failure_for)
 
 _judge: "JudgeClient | SharedJudgeClient | None" = None
 
@@ -190,6 +191,11 @@ def _get_judge() -> "JudgeClient | SharedJudgeClient":
     return _judge
 
 
+def verdict_data(lesson_id: str, answer: JudgeReply) -> NotebookVerdict:
+    return {"lesson": lesson_id, "exercise": answer["id"], "status": answer["status"],
+            "cause": answer.get("cause"), "message": answer["message"]}
+
+
 def _show(lesson_id: str, answer: dict) -> None:
     try:
         from IPython import get_ipython
@@ -203,7 +209,8 @@ def _show(lesson_id: str, answer: dict) -> None:
                 from gradtutor.hints import stuck_note
 
                 markup += stuck_note(lesson_id, answer["id"])[1]
-            display(HTML(markup))
+            # HTML for people; beside it the verdict as data, kept in the cell's output for the class report
+            display({"text/html": HTML(markup).data, VERDICT_MIME: verdict_data(lesson_id, answer)}, raw=True)
             return
     except ImportError:
         pass
