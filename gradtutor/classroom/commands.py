@@ -104,7 +104,11 @@ def _class_report(console, args, results: list[SubmissionResult], report_dir: Pa
     from gradtutor.classroom.report import summary_lines
     from gradtutor.classroom.report_collect import collect
 
-    report = collect(Path(args.course).expanduser().resolve(), assignment_name(args.lesson), results)
+    try:
+        report = collect(Path(args.course).expanduser().resolve(), assignment_name(args.lesson), results)
+    except Exception as exc:  # noqa: BLE001 - the grading is done and in the gradebook: say so, in one line
+        raise ClassroomError(f"the class report could not be made ({exc.__class__.__name__}: {exc}) — the scores "
+                             "are in the gradebook") from None
     console.print()
     for line in summary_lines(report):
         console.print(line, markup=False, highlight=False)  # student ids are the students' own text

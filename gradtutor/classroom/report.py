@@ -18,8 +18,10 @@ SHOWN_DIAGNOSES = 4  # per exercise in the terminal; the report files list them 
 SHOWN_STUDENTS = 3  # examples per diagnosis
 
 # How a lost point without a cause id is counted: what is known of it, in parentheses (not a cause id).
-NO_CAUSE = {"fail": "(scored 0 on re-check)", "error": "(error)", "not_attempted": "(not attempted)",
-            "missing": "(no test cell)", "not_graded": "(not graded)"}
+NO_CAUSE = {"fail": "(fail)", "error": "(error)", "not_attempted": "(not attempted)", "missing": "(no test cell)",
+            "not_graded": "(not graded)", "zeroed": "(scored 0 on re-check)"}
+# Statuses of a grade cell that are not a verdict's, and how they are shown.
+OTHER_LABELS = {"missing": "no test cell", "not_graded": "not graded", "zeroed": "scored 0 by the re-check"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,7 +31,7 @@ class Outcome:
     exercise: str  # exercise id
     points: float
     max_points: float
-    status: str  # pass | fail | not_attempted | error | missing (test cell deleted) | not_graded
+    status: str  # pass | fail | not_attempted | error, or one of OTHER_LABELS
     cause: str | None  # a protocol.Cause id, when the verdict carries one
     message: str  # the verdict's text as the student read it
 
@@ -45,7 +47,7 @@ class Outcome:
         try:
             return Status(self.status).display.label
         except ValueError:
-            return {"missing": "no test cell", "not_graded": "not graded"}.get(self.status, self.status)
+            return OTHER_LABELS.get(self.status, self.status)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -55,7 +55,7 @@ def outcome(cell: CellResult, verdict: CellVerdict | None, not_graded: str | Non
     if verdict.status == "pass" and cell.score < cell.max_score:
         # passed in the kernel, zeroed by the out-of-kernel re-check (or by hand): the gradebook wins
         why = cell.why if cell.status != "pass" and cell.why else "scored below full marks in the gradebook"
-        return Outcome(cell.exercise, cell.score, cell.max_score, "fail", None, why)
+        return Outcome(cell.exercise, cell.score, cell.max_score, "zeroed", None, why)
     return Outcome(cell.exercise, cell.score, cell.max_score, verdict.status, verdict.cause, verdict.message)
 
 
@@ -63,16 +63,17 @@ def answer_of(notebook: Path, function: str) -> str | None:
     """The normalised definition of `function` in a notebook; None when it has none or cannot be read."""
     try:
         cells = extract.read_cells(notebook)
-    except (GradtutorError, OSError, ValueError):
-        return None
-    definition = extract.find_function(cells, function)
-    return similarity.canonical(definition.node) if definition.node is not None else None
+        definition = extract.find_function(cells, function)
+        return similarity.canonical(definition.node) if definition.node is not None else None
+    except (GradtutorError, OSError, ValueError, RecursionError, MemoryError):
+        return None  # too deeply nested for `ast`, unreadable: not compared (the checker says what is wrong)
 
 
 def _folders(root: Path, assignment: str):
     """student -> submitted folder, student -> autograded folder, as the course's nbgrader config lays them out."""
     with inside(root):
         coursedir = nbgrader_api().coursedir
+        coursedir.root  # noqa: B018 - its default is the working directory when first read: read it here
 
     def submitted(student: str) -> Path:
         return Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))

@@ -52,7 +52,8 @@ def _verdict_data(cell) -> dict | None:
     for output in cell.get("outputs", []):
         if output.get("output_type") in ("display_data", "execute_result"):
             data = output.get("data", {}).get(VERDICT_MIME)
-            if isinstance(data, dict) and data.get("status") in {s.value for s in Status}:
+            if isinstance(data, dict) and isinstance(data.get("status"), str) \
+                    and data["status"] in {s.value for s in Status}:
                 return data
     return None
 
