@@ -128,7 +128,7 @@ def test_identical_answers_are_flagged_and_independent_ones_are_not(graded):
 
 def test_the_terminal_table_fits_80_columns_and_names_the_causes(graded):
     _, _, expected, output, lesson = graded
-    table = output[output.index("What the class got wrong"):]
+    table = output[output.index("What the class got wrong"):output.index("Class report: ")]  # then its paths
     lines = table.splitlines()
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     for exercise in lesson.exercises:
@@ -144,8 +144,9 @@ def test_every_student_has_a_feedback_page_with_each_verdict(graded):
     for student, causes in expected.items():
         page = html.unescape((report / "students" / f"{student}.html").read_text())
         assert f'students/{student}.html' in index
+        assert [page.index(f"<td>{e.id}</td>") for e in lesson.exercises] == \
+            sorted(page.index(f"<td>{e.id}</td>") for e in lesson.exercises)  # in the lesson's order
         for exercise in lesson.exercises:
-            assert exercise.id in page
             if causes[exercise.id] is not None:
                 assert causes[exercise.id] in page, (student, exercise.id)
     first = html.unescape((report / "students" / "wrong01.html").read_text())

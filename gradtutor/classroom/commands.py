@@ -118,7 +118,7 @@ def _class_report(console, args, results: list[SubmissionResult], report_dir: Pa
         except OSError as exc:
             raise ClassroomError(f"--report {report_dir}: writing the report failed ({exc}) — the scores are "
                                  "in the gradebook; run again with --report naming another folder") from None
-        console.print(f"Class report: {report_dir / 'index.html'} (grades for an LMS: {report_dir / 'grades.csv'})",
+        console.print(f"Class report: {report_dir / 'index.html'}\nGrades for an LMS: {report_dir / 'grades.csv'}",
                       markup=False)
 
 

@@ -104,8 +104,7 @@ def summarise(report: ClassReport, exercise: str) -> ExerciseSummary:
 
 def summary_lines(report: ClassReport) -> list[str]:
     """The table `gradtutor grade` prints: plain text, no line longer than WIDTH."""
-    n = len(report.students)
-    lines = [f"What the class got wrong in {report.assignment} ({n} student{'s' * (n != 1)}):",
+    lines = [f"What the class got wrong in {report.assignment} ({_many(len(report.students), 'student', 'students')}):",
              f"{'exercise':<18} {'passed':>7}  {'diagnosis':<20} {'count':>5}  students"]
     for summary in report.summaries:
         first = f"{_fit(summary.exercise, 18):<18} {f'{summary.passed}/{summary.students}':>7}  "
@@ -118,7 +117,8 @@ def summary_lines(report: ClassReport) -> list[str]:
         hidden = summary.diagnoses[SHOWN_DIAGNOSES:]
         if hidden:
             more = sum(d.count for d in hidden)
-            lines.append(" " * len(first) + f"… {len(hidden)} more diagnoses ({more} students): see --report")
+            lines.append(" " * len(first) + f"… {_many(len(hidden), 'more diagnosis', 'more diagnoses')} "
+                                            f"({_many(more, 'student', 'students')}): see --report")
     if report.flags:
         lines.append("Identical answers (a flag to look at; no score was changed):")
         lines.extend(_fit("  " + flag_text(flag, WIDTH - 2), WIDTH) for flag in report.flags)
@@ -143,6 +143,10 @@ def flag_text(flag: SimilarityFlag, room: int = 10_000) -> str:
     kind = "same as the shipped solution" if flag.to_solution else "the same answer"
     head = f"{flag.exercise}, {kind}: "
     return head + examples(flag.students, room - len(head), shown=len(flag.students))
+
+
+def _many(n: int, one: str, several: str) -> str:
+    return f"{n} {one if n == 1 else several}"
 
 
 def _fit(text: str, width: int) -> str:

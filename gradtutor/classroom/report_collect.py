@@ -7,6 +7,7 @@ skipped as already autograded is reported from the same files.
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from gradtutor import course, extract
@@ -26,6 +27,8 @@ def collect(root: Path, assignment: str, results: list[SubmissionResult]) -> Cla
     exercises = [e.id for e in lesson.exercises]
     for student in students:  # a grade cell the course added: a column of its own, after the lesson's
         exercises.extend(o.exercise for o in student.outcomes if o.exercise not in exercises)
+    students = tuple(dataclasses.replace(s, outcomes=tuple(sorted(s.outcomes, key=lambda o: exercises.index(o.exercise))))
+                     for s in students)  # the lesson's order (the gradebook's is by name for a skipped submission)
     flags = []
     for exercise in lesson.exercises:
         answers = {r.student: answer_of(submitted(r.student) / lesson.notebook, exercise.function) for r in results}
