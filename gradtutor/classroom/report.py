@@ -105,14 +105,14 @@ def summarise(report: ClassReport, exercise: str) -> ExerciseSummary:
 def summary_lines(report: ClassReport) -> list[str]:
     """The table `gradtutor grade` prints: plain text, no line longer than WIDTH."""
     lines = [f"What the class got wrong in {report.assignment} ({_many(len(report.students), 'student', 'students')}):",
-             f"{'exercise':<18} {'passed':>7}  {'diagnosis':<20} {'count':>5}  students"]
+             f"{'exercise':<18} {'passed':>7}  {'diagnosis':<22} {'count':>5}  students"]
     for summary in report.summaries:
         first = f"{_fit(summary.exercise, 18):<18} {f'{summary.passed}/{summary.students}':>7}  "
         if not summary.diagnoses:
             lines.append(first + "all passed")
         for index, diagnosis in enumerate(summary.diagnoses[:SHOWN_DIAGNOSES]):
             lead = first if index == 0 else " " * len(first)
-            row = f"{lead}{_fit(diagnosis.name, 20):<20} {diagnosis.count:>5}  "
+            row = f"{lead}{_fit(diagnosis.name, 22):<22} {diagnosis.count:>5}  "
             lines.append(_fit(row + examples(diagnosis.students, WIDTH - len(row)), WIDTH))
         hidden = summary.diagnoses[SHOWN_DIAGNOSES:]
         if hidden:
@@ -131,7 +131,7 @@ def examples(students: tuple[str, ...], room: int = WIDTH, shown: int = SHOWN_ST
     for index, student in enumerate(students[:shown]):
         after = len(students) - index - 1
         more = len(f" +{after}") if after else 0
-        name = _fit(student, max(8, min(24, room - more)))
+        name = _fit(_printable(student), max(8, min(24, room - more)))
         candidate = f"{text}, {name}" if text else name
         if text and len(candidate) + more > room:
             return f"{text} +{len(students) - index}"
@@ -143,6 +143,11 @@ def flag_text(flag: SimilarityFlag, room: int = 10_000) -> str:
     kind = "same as the shipped solution" if flag.to_solution else "the same answer"
     head = f"{flag.exercise}, {kind}: "
     return head + examples(flag.students, room - len(head), shown=len(flag.students))
+
+
+def _printable(text: str) -> str:
+    """A student id as one line of the table, whatever its folder name holds."""
+    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 def _many(n: int, one: str, several: str) -> str:

@@ -39,8 +39,8 @@ def student_link(student: str) -> str:
 
 def class_page(report: ClassReport) -> str:
     body = [f"<h1>What the class got wrong: {escape(report.assignment)}</h1>",
-            f"<p>{len(report.students)} students. Diagnoses are counted by cause id "
-            "(<code>gradtutor explain CAUSE</code> tells more about each).</p>",
+            f"<p>{len(report.students)} students. Diagnoses are counted by cause id: the ids "
+            "<code>gradtutor explain</code> and the guide &ldquo;Why is my gradient None?&rdquo; use.</p>",
             "<table><tr><th>exercise</th><th>passed</th><th>diagnosis</th><th>count</th><th>students</th></tr>"]
     for summary in report.summaries:
         rows = summary.diagnoses or ()
