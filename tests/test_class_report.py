@@ -156,7 +156,7 @@ def test_does_the_table_count_causes_and_fit_80_columns():
                                                                 ("scale", 2)]
     assert any("more diagnoses" in line for line in lines)
     assert any(line.startswith("a_very_long_exerc") and "all passed" in line for line in lines)
-    assert any("slice_inside, the same answer: student-with-a-long-nam" in line for line in lines)
+    assert any("slice_inside, the same answer: new?line, student-with-a-long-nam" in line for line in lines)
 
 
 def test_do_the_grade_rows_sum_to_the_totals():
