@@ -50,8 +50,9 @@ def verdict_of(cell) -> CellVerdict:
 
 def _verdict_data(cell) -> dict | None:
     for output in cell.get("outputs", []):
-        if output.get("output_type") in ("display_data", "execute_result"):
-            data = output.get("data", {}).get(VERDICT_MIME)
+        if isinstance(output, dict) and output.get("output_type") in ("display_data", "execute_result") \
+                and isinstance(output.get("data"), dict):
+            data = output["data"].get(VERDICT_MIME)
             if isinstance(data, dict) and isinstance(data.get("status"), str) \
                     and data["status"] in {s.value for s in Status}:
                 return data
