@@ -18,7 +18,8 @@ from pathlib import Path
 
 from gradtutor import course, extract
 from gradtutor.isolation import ipc
-from gradtutor.protocol import CheckFailed, JudgeReply, JudgeRequest, Status, failure_for  # noqa: F401 - CheckFailed is API
+from gradtutor.protocol import (CheckFailed, JudgeReply, JudgeRequest, NotebookVerdict, Status,  # noqa: F401 - CheckFailed is API
+                                VERDICT_MIME, failure_for)
 
 _judge: "JudgeClient | SharedJudgeClient | None" = None
 _said_visible_only = False  # the "visible inputs only" note is shown once per kernel, not under every check
@@ -191,6 +192,11 @@ def _get_judge() -> "JudgeClient | SharedJudgeClient":
     return _judge
 
 
+def verdict_data(lesson_id: str, answer: JudgeReply) -> NotebookVerdict:
+    return {"lesson": lesson_id, "exercise": answer["id"], "status": answer["status"],
+            "cause": answer.get("cause"), "message": answer["message"]}
+
+
 def _show(lesson_id: str, answer: dict) -> None:
     global _said_visible_only
     note = None
@@ -214,7 +220,8 @@ def _show(lesson_id: str, answer: dict) -> None:
                 from html import escape
 
                 markup += f'<p class="gradtutor-note" style="opacity:0.75">{escape(note)}</p>'
-            display(HTML(markup))
+            # HTML for people; beside it the verdict as data, kept in the cell's output for the class report
+            display({"text/html": HTML(markup).data, VERDICT_MIME: verdict_data(lesson_id, answer)}, raw=True)
             return
     except ImportError:
         pass

@@ -132,6 +132,16 @@ class JudgeReply(TypedDict, total=False):
     problem: str
 
 
+class NotebookVerdict(TypedDict):
+    """What check() leaves in a notebook cell's output (under protocol.VERDICT_MIME) for the classroom report."""
+
+    lesson: str
+    exercise: str
+    status: str  # a Status
+    cause: str | None  # a Cause
+    message: str
+
+
 class GradingJob(TypedDict):
     """The classroom pool asks one grading process to autograde one student's submission."""
 

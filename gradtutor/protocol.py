@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 # The typed messages live in their own module; they are part of this vocabulary.
 from gradtutor.payloads import (CellSource, RunFacts, ChildResult, ChildStatus, ErrorDescription, ExerciseRef,  # noqa: F401
-                                GradingJob, JudgeReply, JudgeRequest, Job, Tolerance, ValueDescription,
-                                WorkerMessage)
+                                GradingJob, JudgeReply, JudgeRequest, Job, NotebookVerdict, Tolerance,
+                                ValueDescription, WorkerMessage)
 
 
 class Word(str, enum.Enum):
@@ -128,6 +128,10 @@ class Cause(Word):
 
 
 # --------------------------------------------------------------------------- check() in a notebook
+
+# The MIME type of the verdict check() displays beside its HTML (a NotebookVerdict): nbgrader keeps a
+# cell's outputs, so the class report reads each check cell's status and cause from here, not from words.
+VERDICT_MIME = "application/vnd.gradtutor.verdict+json"
 
 
 class CheckFailed(AssertionError):

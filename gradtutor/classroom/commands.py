@@ -35,6 +35,9 @@ def add_verbs(verbs) -> None:
     p.add_argument("--verbose", "-v", action="store_true", help="also print the diagnosis of every lost point")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="grade on a Dask cluster: the address `dask scheduler` prints (--jobs is then the workers')")
+    p.add_argument("--report", type=Path, metavar="DIR",
+                   help="also write the class report there: index.html, summary.csv, grades.csv (for an LMS), "
+                        "similar.csv and students/<id>.html")
     p.set_defaults(func=cmd_grade)
 
     p = verbs.add_parser("classroom", help="set up an nbgrader course folder for the lessons (instructors)")
@@ -87,12 +90,40 @@ def cmd_grade(args) -> int:
         raise UsageError(f"--timeout must be more than 0 seconds, not {args.timeout:g}")
     from rich.console import Console
 
+    from gradtutor.classroom import report_files
+
+    report_dir = report_files.prepare(args.report) if args.report else None  # before an hour of grading, not after
     console = Console(highlight=False, soft_wrap=True)  # one result line per notebook, never wrapped
     started = time.monotonic()
     results = grade(args.course, args.lesson, jobs=args.jobs, students=args.student, force=args.force,
                     timeout=args.timeout, console=console, verbose=args.verbose, scheduler=args.scheduler)
     _print_summary(console, args, results, time.monotonic() - started)
+    _class_report(console, args, results, report_dir)
     return 0 if all(r.graded or r.skipped for r in results) else 1
+
+
+def _class_report(console, args, results: list[SubmissionResult], report_dir: Path | None) -> None:
+    """The table of what the class got wrong, and with --report its files."""
+    from gradtutor.classroom import report_files
+    from gradtutor.classroom.report import summary_lines
+    from gradtutor.classroom.report_collect import collect
+
+    try:
+        report = collect(Path(args.course).expanduser().resolve(), assignment_name(args.lesson), results)
+    except Exception as exc:  # noqa: BLE001 - the grading is done and in the gradebook: say so, in one line
+        raise ClassroomError(f"the class report could not be made ({exc.__class__.__name__}: {exc}) — the scores "
+                             "are in the gradebook") from None
+    console.print()
+    for line in summary_lines(report):
+        console.print(line, markup=False, highlight=False)  # student ids are the students' own text
+    if report_dir is not None:
+        try:
+            report_files.write(report, report_dir)
+        except OSError as exc:
+            raise ClassroomError(f"--report {report_dir}: writing the report failed ({exc}) — the scores are "
+                                 "in the gradebook; run again with --report naming another folder") from None
+        console.print(f"Class report: {report_dir / 'index.html'}\nGrades for an LMS: {report_dir / 'grades.csv'}",
+                      markup=False)
 
 
 def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | None = None, force: bool = False,
