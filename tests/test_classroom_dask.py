@@ -19,6 +19,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from gradtutor.course_secret import add_secret
+
 from gradtutor import course
 from tests.support.classroom import (Slot, Student, answers_of, gradtutor, make_course, read_gradebook,
                                      solution_code, submission, tool_env)
@@ -164,6 +166,8 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))  # bound, never listening: connections are refused
     monkeypatch.setenv("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "3s")
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()  # noqa\n")
+    add_secret(tmp_path / "nbgrader_config.py")  # a course as far as the secret goes: the scheduler is what fails
     done = gradtutor("grade", str(tmp_path), LESSON, "--scheduler", f"tcp://127.0.0.1:{closed.getsockname()[1]}",
                      cwd=tmp_path, timeout=120)
     closed.close()

@@ -139,6 +139,10 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
     from gradtutor.course_secret import require_secret
 
+    if scheduler is not None:
+        from gradtutor.classroom.distributed import check_address
+
+        check_address(scheduler)  # a typo in the address is told before anything else
     require_secret(course_dir)  # before any worker starts: a course without one has no hidden inputs
     assignment = assignment_name(lesson)
     if scheduler is not None:
@@ -164,9 +168,8 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
 def _grade_on_cluster(scheduler: str, course_dir: Path, assignment: str, students: list[str] | None, force: bool,
                       timeout: float, console, verbose: bool) -> list[SubmissionResult]:
     """The same grading on a Dask cluster (gradtutor.classroom.distributed): only the tasks run elsewhere."""
-    from gradtutor.classroom.distributed import Cluster, check_address
+    from gradtutor.classroom.distributed import Cluster
 
-    check_address(scheduler)  # a typo, or a scheduler that is not there, is told before nbgrader loads
     cluster = Cluster(scheduler, timeout)
     try:
         course_info = cluster.info = read_course(course_dir, assignment, students)
