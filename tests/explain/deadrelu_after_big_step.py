@@ -1,4 +1,4 @@
-# source: https://github.com/keras-team/keras/issues/3687 (loss stuck after the first updates: a learning rate that kills the ReLUs)
+# source: https://github.com/keras-team/keras/issues/7057 (too high a learning rate pushes ReLU units into the never-active zone)
 # expect: cause=dead-relu line=14
 import keras
 import tensorflow as tf

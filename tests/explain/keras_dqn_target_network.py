@@ -1,4 +1,4 @@
-# source: https://github.com/tensorflow/tensorflow/issues/41343 (No gradients provided: the loss came from another model)
+# source: https://github.com/keras-rl/keras-rl/issues/315 (which of the two Q networks a loss really trains)
 # expect: cause=not-used line=21
 # expect-keras: cause=not-used line=21
 import keras
