@@ -96,3 +96,34 @@ def test_a_clip_that_clips_everything_is_saturation():
     [finding] = evidence.analyse(record)
     assert (finding["cause"], finding["symptom"], finding["sources"]) == ("saturation", "zeros", ["v"])
     assert "clip_by_value" in finding["broke_at"]["code"]
+
+
+@pytest.mark.parametrize("weight, causes", [(1.0, ["saturation"]), (0.0, [])])
+def test_the_probe_reports_a_saturated_op_only_when_the_target_depends_on_it(weight, causes):
+    """A zero weight after the saturated sigmoid makes the zero gradient the true one: no finding."""
+    v = tf.Variable([[20.0], [25.0]])
+    with evidence.recording() as record:
+        with tf.GradientTape() as tape:
+            y = weight * tf.reduce_sum(tf.sigmoid(v))
+        assert not tape.gradient(y, v).numpy().any()
+    assert [f["cause"] for f in evidence.analyse(record)] == causes
+
+
+def test_keras_no_gradients_is_explained_even_when_caught():
+    import keras
+    from keras.src.optimizers.base_optimizer import BaseOptimizer
+
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    other = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    optimizer = keras.optimizers.SGD(0.1)
+    before = dict(vars(BaseOptimizer))
+    with evidence.recording() as record:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(other(tf.ones((4, 2))))
+        grads = tape.gradient(loss, model.trainable_variables)
+        with pytest.raises(ValueError, match="No gradients provided"):
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    assert dict(vars(BaseOptimizer)) == before
+    [applied] = [f for f in evidence.analyse(record) if f["call"] == "apply_gradients"]
+    assert applied["cause"] == "not-used" and applied["symptom"] == "error"
+    assert "No gradients provided" in applied["message"] and applied["broke_at"]["code"].startswith("loss =")

@@ -25,6 +25,7 @@ CORPUS = HERE / "explain"
 RUNNER = HERE / "support" / "explain_runner.py"
 REPO = HERE.parent
 EXPECT = re.compile(r"^# expect: (?:cause=(?P<cause>\S+) line=(?P<line>\d+)|(?P<clean>clean))$", re.MULTILINE)
+KERAS = re.compile(r"^# expect-keras: cause=(?P<cause>\S+) line=(?P<line>\d+)$", re.MULTILINE)
 REQUIRED = 0.95
 CAUSES = ["unwatched", "outside-tape", "leaves-tensorflow", "integer-path", "no-gradient-op", "stop-gradient",
           "variable-replaced", "state-breaks-path", "not-used", "softmax-sum", "non-finite", "saturation",
@@ -100,6 +101,16 @@ def test_correct_programs_get_no_finding(results):
     print(f"\nexplain corpus: {len(clean) - len(noisy)}/{len(clean)} correct programs without a finding")
     assert noisy == {}
     assert all(results[name]["script_exit"] == 0 for name in clean)
+
+
+def test_keras_optimizer_errors_and_warnings_are_explained(results):
+    """Does optimizer.apply_gradients' "No gradients provided" / "Gradients do not exist" get the tape's cause?"""
+    wanted = {script.name: (m["cause"], int(m["line"])) for script in sorted(CORPUS.glob("*.py"))
+              if (m := KERAS.search(script.read_text()))}
+    assert len(wanted) >= 4
+    got = {name: [(f["cause"], (f["broke_at"] or {}).get("line")) for f in results[name]["findings"]
+                  if f["call"] == "apply_gradients"] for name in wanted}
+    assert {name: got[name][:1] for name in wanted} == {name: [want] for name, want in wanted.items()}
 
 
 @pytest.mark.parametrize("name, cause", [("outside_seed002_slice.py", "outside-tape"),

@@ -16,7 +16,7 @@ put their source into `linecache` under that label so `broke_at["code"]` is fill
 recording, `tf.function`s run eagerly; everything is put back when the block ends.
 
 Modules: frames (which stack frame is user code), graph (the op callback's record of
-tensors and ops), instrument (installing and removing the patches), checks (each
+tensors and ops), optimizers (Keras 3's apply_gradients), instrument (installing and removing the patches), checks (each
 tape call and its result), paths (how tensors depend on a source), analysis (cause
 and break line), values (what kept values say), opfacts (TensorFlow's gradient
 registry), wording (one sentence and one fix per cause). No printing, no CLI.
@@ -63,6 +63,9 @@ class Record:
         self.tapes: collections.deque = collections.deque(maxlen=64)  # the tapes used most recently
         self.findings: list[dict] = []
         self.seen: dict = {}
+        self.causes: dict = {}  # (frame, index) of a gradient call -> what diagnose found the first time
+        self.none_sources: dict = {}  # id(tf.Variable) -> the cause of its latest None gradient
+        self.last_call: dict | None = None  # the latest gradient call: its frame, sources, target nodes
         self.busy = 0
         self.originals: list = []
         self.eager_functions = False
@@ -77,8 +80,8 @@ class Record:
         self.findings.append({
             "_key": key, "file": frame[0] if frame else None, "line": frame[1] if frame else None,
             "call": call, "sources": list(sources), "cause": cause, "symptom": symptom,
-            "broke_at": where(broke_frame), "message": wording.message(cause, symptom, sources),
-            "fix": wording.fix(cause), "count": 1, "facts": {k: str(v) for k, v in facts.items()},
+            "broke_at": where(broke_frame), "message": wording.message(cause, symptom, sources, call),
+            "fix": wording.fix(cause, call, sources), "count": 1, "facts": {k: str(v) for k, v in facts.items()},
         })
 
 

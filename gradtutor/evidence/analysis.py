@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor.evidence import opfacts, paths
+from gradtutor.evidence import opfacts, paths, probe
 from gradtutor.evidence.values import evidence_at, kept_value
 
 
@@ -158,8 +158,14 @@ def _flat(graph, reached, snode, tnodes, symptom):
         return "softmax-sum", softmax.frame, {}
     for op in ops:
         found = evidence_at(op)
-        if found in ("dead-relu", "saturation", "no-gradient-op"):
+        if found == "no-gradient-op":
             return found, op.frame, {"op": op.type}
+        if found in ("dead-relu", "saturation"):
+            # is the target still moved by this op's output? If not, its zero slope hides nothing here
+            moved = probe.depends(graph, op, target)
+            if moved is False:
+                continue
+            return found, op.frame, {"op": op.type, "probe": "depends" if moved else "not run"}
     return None
 
 

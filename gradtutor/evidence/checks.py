@@ -50,8 +50,11 @@ def _call(record, tape, call, target, sources, original):
     flat_results = tf.nest.flatten(result)
     if len(flat_results) != len(flat_sources):
         return result
-    graph.add_step("gradient", flat_targets + [_tensor_of(s) for s in flat_sources],
-                   [g for g in flat_results if tf.is_tensor(g)], frame)
+    step = graph.add_step("gradient", flat_targets + [_tensor_of(s) for s in flat_sources],
+                          [g for g in flat_results if tf.is_tensor(g)], frame)
+    # what an optimizer given these gradients next may need (optimizers.py)
+    record.last_call = {"frame": frame, "sources": bool(flat_sources),
+                        "targets": step.inputs[:len(flat_targets)]}
     for index, (source, gradient) in enumerate(zip(flat_sources, flat_results)):
         found = symptom(gradient)
         key = (frame, index)
@@ -59,9 +62,13 @@ def _call(record, tape, call, target, sources, original):
             continue
         if key in record.seen:  # this call already went wrong: the first time was analysed
             record.seen[key] += 1
+            if found == "none":
+                record.none_sources[id(analysis.tf_object(source))] = record.causes.get(key)
             continue
         record.seen[key] = 1
-        cause = analysis.diagnose(record, info, flat_targets, source, found)
+        cause = record.causes[key] = analysis.diagnose(record, info, flat_targets, source, found)
+        if found == "none":  # an optimizer given this None next says so with this cause (optimizers.py)
+            record.none_sources[id(analysis.tf_object(source))] = cause
         if cause is not None and cause[0] == "not-used" and found == "zeros":
             continue  # unconnected_gradients=ZERO asked for zeros where there is no path
         if cause is not None:

@@ -17,18 +17,20 @@ from gradtutor.evidence.frames import user_frame
 
 LOG_SIZE = 100_000  # ops remembered (a few hundred training steps of a small model)
 KEPT_VALUES = 2_000  # ops whose values are kept: the most recent ones only, so memory stays bounded
+# every op run under a tape keeps its tensors a little longer (the latest KEPT_VALUES of them), so the
+# finite-difference probe (probe.py) can run the ops after a suspect one again from a moved value
 SWEEP_EVERY = 20_000
 
 
 class Op:
     """One op that ran (or a step gradtutor adds: 'gradient', an exit from TensorFlow)."""
 
-    __slots__ = ("__weakref__", "frame", "inputs", "outputs", "seq", "tapes", "type", "values")
+    __slots__ = ("__weakref__", "attrs", "frame", "inputs", "outputs", "seq", "tapes", "type", "values")
 
-    def __init__(self, seq, op_type, inputs, frame):
-        self.seq, self.type, self.inputs, self.frame = seq, op_type, inputs, frame
+    def __init__(self, seq, op_type, inputs, frame, attrs=None):
+        self.seq, self.type, self.inputs, self.frame, self.attrs = seq, op_type, inputs, frame, attrs
         self.outputs = ()
-        self.values = None  # (inputs, outputs) tensors, for KEEP_VALUES ops under a tape
+        self.values = None  # (inputs, outputs) tensors, for the most recent ops run under a tape
         self.tapes = ()  # the tapes recording when it ran
 
 
@@ -72,7 +74,8 @@ class Graph:
         self.nodes: dict[int, Node] = {}
         self.log: collections.deque = collections.deque(maxlen=LOG_SIZE)
         self.recording_tapes: list = []  # TapeInfo of the tapes recording now
-        self.kept: collections.deque = collections.deque()  # ops holding values, oldest first
+        self.kept: collections.deque = collections.deque()  # KEEP_VALUES ops holding values, oldest first
+        self.replayable: collections.deque = collections.deque()  # other ops holding values, oldest first
         self._since_sweep = 0
 
     # ---------------------------------------------------------------- nodes
@@ -96,7 +99,7 @@ class Graph:
         frame = user_frame()
         if type(op_type) is bytes:
             op_type = op_type.decode()
-        op = Op(seq, op_type, tuple(self.node_of(t, frame) for t in inputs), frame)
+        op = Op(seq, op_type, tuple(self.node_of(t, frame) for t in inputs), frame, attrs)
         nodes = self.nodes
         outs = []
         for tensor in outputs:
@@ -106,11 +109,11 @@ class Graph:
         op.outputs = tuple(outs)
         if self.recording_tapes:
             op.tapes = tuple(self.recording_tapes)
-            if op_type in opfacts.KEEP_VALUES:
-                op.values = (tuple(inputs), tuple(outputs))
-                self.kept.append(op)
-                if len(self.kept) > KEPT_VALUES:
-                    self.kept.popleft().values = None
+            op.values = (tuple(inputs), tuple(outputs))
+            kept = self.kept if op_type in opfacts.KEEP_VALUES else self.replayable
+            kept.append(op)
+            if len(kept) > KEPT_VALUES:
+                kept.popleft().values = None
         self.log.append(op)
         self._since_sweep += 1
         if self._since_sweep > SWEEP_EVERY:

@@ -18,7 +18,7 @@ def install(record) -> None:
     from tensorflow.python.eager import backprop
     from tensorflow.python.framework import op_callbacks, ops
 
-    from gradtutor.evidence import checks
+    from gradtutor.evidence import checks, optimizers
 
     graph = record.graph
     tape_class = backprop.GradientTape
@@ -64,6 +64,7 @@ def install(record) -> None:
     _patch_numpy(record, tensor_class)
     _patch_fast_path(record)
     _patch_tf_function(record)
+    optimizers.patch(record)
     record.eager_functions = tf.config.functions_run_eagerly()
     tf.config.run_functions_eagerly(True)
     op_callbacks.add_op_callback(graph.callback)
@@ -216,4 +217,8 @@ def uninstall(record) -> None:
             else:
                 setattr(owner, name, original)
     record.originals.clear()
+    for op in (*record.graph.kept, *record.graph.replayable):  # the tensors kept for analysis are let go
+        op.values = None
+    record.graph.kept.clear()
+    record.graph.replayable.clear()
     tf.config.run_functions_eagerly(bool(record.eager_functions))

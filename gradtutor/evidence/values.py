@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradtutor.evidence import opfacts
+
 # float32 sigmoid(x) rounds to exactly 1.0 from x ≈ 17; tanh to ±1.0 from ≈ 9
 SATURATED = 1e-6
 
@@ -19,7 +21,7 @@ def evidence_at(op) -> str | None:
     """The cause this op's kept values point at, or None."""
     if op.type == "Sign":
         return "no-gradient-op"
-    if op.values is None:
+    if op.values is None or op.type not in opfacts.KEEP_VALUES:
         return None
     inputs, outputs = op.values
     out = kept_value(outputs[0]) if outputs else None

@@ -54,13 +54,31 @@ TEXT = {
 }
 
 
-def message(cause: str, symptom: str, sources: list[str]) -> str:
+# what Keras' optimizer did with the gradients it was given (optimizers.py), before the cause
+OPTIMIZER = {
+    "error": "optimizer.apply_gradients raised \"No gradients provided for any variable\" ({sources})",
+    "none": "optimizer.apply_gradients skipped {sources}: their gradients are None (Keras only warns)",
+    "empty": ("optimizer.apply_gradients got no variables at all: the list given to tape.gradient was empty, "
+              "although the target was computed from variables (the first one was made at the line shown): "
+              "a model read before it was built, or bare tf.Variables Keras does not track"),
+}
+EMPTY_FIX = ("build the model (keras.Input, or one call) before reading model.trainable_variables, and make "
+             "weights with add_weight / keras.Variable, not a bare tf.Variable")
+
+
+def message(cause: str, symptom: str, sources: list[str], call: str = "gradient") -> str:
     what = TEXT.get(cause, ("", ""))[0]
+    if call == "apply_gradients":
+        if not sources:
+            return OPTIMIZER["empty"]
+        return f"{OPTIMIZER[symptom].format(sources=', '.join(sources))}, because {what}"
     subject = f"the gradient for {', '.join(sources)}" if sources else "the tape"
     if symptom == "error":
         return f"{subject} raised: {what}"
     return f"{subject} is {SYMPTOMS.get(symptom, symptom)}: {what}"
 
 
-def fix(cause: str) -> str:
+def fix(cause: str, call: str = "gradient", sources: list[str] | None = None) -> str:
+    if call == "apply_gradients" and not sources:
+        return EMPTY_FIX
     return TEXT.get(cause, ("", ""))[1]

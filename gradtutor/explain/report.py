@@ -6,7 +6,7 @@ import json
 import os
 
 CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobian": "tape.batch_jacobian",
-         "watch": "tape.watch", "tf.gradients": "tf.gradients"}
+         "watch": "tape.watch", "tf.gradients": "tf.gradients", "apply_gradients": "optimizer.apply_gradients"}
 GUIDE = "the docs' guide “Why is my gradient None?”, section Cause ids"
 
 
