@@ -35,7 +35,8 @@ import subprocess
 import sys
 import time
 
-# the imports a lesson's first cell makes; nothing here runs a TensorFlow op
+# the imports a lesson's first cell makes; nothing here runs a TensorFlow op. (numpy's OpenBLAS
+# starts a thread when imported; it rebuilds its pool in a forked child, through pthread_atfork.)
 WARM_IMPORTS = ("numpy", "tensorflow", "keras", "IPython", "ipykernel.kernelapp", "ipykernel.ipkernel",
                 "gradtutor.notebook", "gradtutor.report")
 LAUNCHER = "ipykernel_launcher"
