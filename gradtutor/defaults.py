@@ -20,5 +20,6 @@ MEMORY_MB = 4096  # MiB the learner's code may use (`--memory-mb`)
 # nbgrader's own default (30 s) is too short. Written by `gradtutor classroom init`.
 NBGRADER_CELL_TIMEOUT = 300
 SUBMISSION_TIMEOUT = 900.0  # seconds one student's submission may take in all (`gradtutor grade --timeout`)
+KERNEL_FORKER_TIMEOUT = 180.0  # seconds for the warm kernel forker to import TensorFlow and fork a grading kernel
 GRADING_WORKER_READY_TIMEOUT = 300.0  # seconds a grading worker may take to import nbgrader before its first job
 SQLITE_BUSY_TIMEOUT = 120  # seconds a grading worker waits for another's gradebook write

@@ -21,7 +21,8 @@ Modules: commands (CLI), course_folder (classroom init), pool and
 grading_worker (the two sides of batch grading), nbgrader_glue, gradebook
 (reading results back), recheck and shared_judge (the out-of-kernel check),
 sandboxed_execute and kernel_sandbox (nbgrader's kernels under Landlock, set
-through nbgrader's configuration).
+through nbgrader's configuration), warm_kernels (those kernels forked from a
+process that has imported TensorFlow already).
 """
 from gradtutor.classroom.commands import add_verbs, grade
 from gradtutor.classroom.course_folder import init_course

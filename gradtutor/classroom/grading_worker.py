@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from gradtutor import conventions
 from gradtutor.classroom.gradebook import cell_outcomes, inspect_submission, plain, scores, why_not_graded
 from gradtutor.classroom.nbgrader_glue import busy_url, kernel_socket_dir, nbgrader_api
 from gradtutor.classroom.recheck import recheck
+from gradtutor.classroom import warm_kernels
 from gradtutor.classroom.shared_judge import SharedJudge
 from gradtutor.isolation import ipc
 from gradtutor.protocol import GradingJob
@@ -29,6 +31,9 @@ def serve() -> None:
     os.close(fd)
     os.chdir(course_dir)
     os.environ["NBGRADER_EXECUTION"] = "autograde"  # what nbgrader sets around each run; constant here
+    forker_dir = tempfile.mkdtemp(prefix="gradtutor-forker-")
+    forker_path = os.path.join(forker_dir, "forker.sock")
+    forker = warm_kernels.start_forker(forker_path, log)  # imports TensorFlow while nbgrader loads
     judge = SharedJudge(course_dir)  # its checker imports TensorFlow while nbgrader loads; it reads the secret
     os.environ["GRADTUTOR_JUDGE"] = judge.path  # the kernels nbgrader starts inherit it
     try:
@@ -38,7 +43,7 @@ def serve() -> None:
         if str(api.config.KernelManager.get("ip", "")).startswith(sockets):  # our Unix sockets, not the course's TCP
             from gradtutor.classroom.sandboxed_execute import sandbox_kernels
 
-            sandbox_kernels(api.config, api.coursedir.root)  # Autograde runs SandboxedExecute instead of Execute
+            sandbox_kernels(api.config, api.coursedir.root, forker_path)  # Autograde runs SandboxedExecute instead of Execute
     except BaseException as exc:  # noqa: BLE001
         ipc.send(protocol, {"ready": False, "error": f"{exc.__class__.__name__}: {exc}"})
         return
@@ -61,6 +66,9 @@ def serve() -> None:
         result["seconds"] = time.monotonic() - started
         ipc.send(protocol, result)
     judge.close()
+    forker.kill()
+    forker.wait()
+    shutil.rmtree(forker_dir, ignore_errors=True)
     shutil.rmtree(kernel_socket_dir(os.getpid()), ignore_errors=True)
 
 

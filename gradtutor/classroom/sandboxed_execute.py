@@ -44,6 +44,10 @@ class SandboxedKernelManager(AsyncKernelManager):
     course_root = Unicode(help="The nbgrader course folder whose private files the kernels may not read.").tag(
         config=True)
 
+    warm_kernels = Unicode("", help="The Unix socket of a kernel forker (gradtutor.classroom.warm_kernels): "
+                           "kernels forked there have TensorFlow imported already. Empty: start each afresh.").tag(
+        config=True)
+
     @default("course_root")
     def _course_root_default(self) -> str:
         return os.getcwd()  # nbgrader's own default for CourseDirectory.root
@@ -64,8 +68,32 @@ class SandboxedKernelManager(AsyncKernelManager):
         # the kernel creates its Unix sockets beside the path configured as KernelManager.ip
         sockets = os.path.dirname(os.path.abspath(self.ip))
         spec = {"writable": [cwd, scratch, sockets], "hidden": hidden_paths(self.course_root)}
+        if self.warm_kernels and self._launch_warm(kernel_cmd, env, cwd, spec):
+            return
         wrapped = [sys.executable, "-m", "gradtutor.classroom.kernel_sandbox", json.dumps(spec), "--", *kernel_cmd]
         await super()._async_launch_kernel(wrapped, **kw)
+
+    def _launch_warm(self, kernel_cmd, env: dict, cwd: str, spec: dict) -> bool:
+        """Fork the kernel from the warm forker; False (and a cold start) when that cannot be done."""
+        from jupyter_client.provisioning import LocalProvisioner
+
+        from gradtutor import defaults
+        from gradtutor.classroom import warm_kernels
+
+        provisioner = self.provisioner
+        if not warm_kernels.can_fork(kernel_cmd) or type(provisioner) is not LocalProvisioner:
+            return False
+        try:
+            process = warm_kernels.launch(self.warm_kernels, kernel_cmd, env, cwd, spec,
+                                          timeout=defaults.KERNEL_FORKER_TIMEOUT)
+        except warm_kernels.ForkFailed as exc:
+            self.log.warning("starting the kernel afresh: %s", exc)
+            return False
+        # what LocalProvisioner.launch_kernel records of the process it starts
+        provisioner.process, provisioner.pid, provisioner.pgid = process, process.pid, process.pid
+        provisioner.cwd = cwd
+        self._reconcile_connection_info(provisioner.connection_info)
+        return True
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
@@ -84,8 +112,11 @@ class SandboxedExecute(Execute):
         super().__init__(*args, **kwargs)
 
 
-def sandbox_kernels(config, course_root: str) -> None:
-    """Configure nbgrader (a traitlets Config) to run every submission's kernel in the sandbox."""
+def sandbox_kernels(config, course_root: str, warm_kernels: str = "") -> None:
+    """Configure nbgrader (a traitlets Config) to run every submission's kernel in the sandbox.
+
+    `warm_kernels`: the socket of a kernel forker, whose kernels have TensorFlow imported already.
+    """
     from nbgrader.converters import Autograde
 
     configured = config.Autograde.get("autograde_preprocessors")
@@ -99,3 +130,5 @@ def sandbox_kernels(config, course_root: str) -> None:
         preprocessors[classes.index(Execute)] = SANDBOXED_EXECUTE
     config.Autograde.autograde_preprocessors = preprocessors
     config.SandboxedKernelManager.course_root = str(course_root)
+    if warm_kernels:
+        config.SandboxedKernelManager.warm_kernels = warm_kernels
