@@ -12,7 +12,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 # (script, arguments): the hostile corpus both through `gradtutor check` and under nbgrader
-SUITES = [("bench_check", []), ("bench_jacobian", []), ("bench_grading", []), ("bench_hostile", ["--nbgrader"]),
+SUITES = [("bench_check", []), ("bench_jacobian", []), ("bench_grading", ["--lesson", "lesson2"]),
+          ("bench_grading", ["--lesson", "lesson4"]), ("bench_hostile", ["--nbgrader"]),
           ("bench_explain", []), ("bench_repeat_check", [])]
 
 
