@@ -35,6 +35,8 @@ import subprocess
 import sys
 import time
 
+from gradtutor import defaults
+
 # the imports a lesson's first cell makes; nothing here runs a TensorFlow op. (numpy's OpenBLAS
 # starts a thread when imported; it rebuilds its pool in a forked child, through pthread_atfork.)
 WARM_IMPORTS = ("numpy", "tensorflow", "keras", "IPython", "ipykernel.kernelapp", "ipykernel.ipkernel",
@@ -60,8 +62,14 @@ def start_forker(path: str, log: str) -> subprocess.Popen:
     # Keras settles its folder when imported: the forker's own, never the grader's ~/.keras
     env = dict(os.environ, KERAS_HOME=os.path.join(os.path.dirname(path), "keras"))
     with open(log, "ab") as out:
-        return subprocess.Popen([sys.executable, "-c", f"from {__name__} import serve; serve()", path],
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env)
+        process = subprocess.Popen([sys.executable, "-c", f"from {__name__} import serve; serve()", path],
+                                   stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env)
+    # Wait for the bind (a Python start-up, well before the imports): a request sent earlier would find no
+    # socket and start its kernel cold. A forker that never binds is left to that same cold-start fallback.
+    deadline = time.monotonic() + defaults.KERNEL_FORKER_BIND_TIMEOUT
+    while not os.path.exists(path) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return process
 
 
 def launch(path: str, argv: list[str], env: dict, cwd: str, spec: dict, timeout: float) -> "ForkedKernel":
