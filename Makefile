@@ -49,8 +49,9 @@ browser:
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 
+# --durations: the slowest tests are named at the end of every run, so the suite's time budget can be watched.
 test: lint browser
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m pytest -n 2 --dist loadgroup -q
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m pytest -n 2 --dist loadgroup -q --durations=15
 
 # The unit tier (tests/conftest.py explains the tiers). Serial: its tests mostly wait on short
 # subprocesses, and two xdist workers cost more to start than they save on 2 cores.

@@ -20,9 +20,12 @@ from gradtutor.protocol import Cause
 # Why a gradient is None (or zero after unconnected_gradients=ZERO), from the facts, in order of precedence.
 NONE_FACTS = (
     ("target_left_tensorflow", Cause.LEAVES_TENSORFLOW),
+    ("variable_replaced", Cause.VARIABLE_REPLACED),
     ("source_unwatched", Cause.UNWATCHED),
     ("watched_late", Cause.UNWATCHED),
+    ("path_break", None),  # the op that cut the path, by its own cause id
     ("left_tensorflow", Cause.LEAVES_TENSORFLOW),
+    ("numpy_function", Cause.LEAVES_TENSORFLOW),
     ("target_outside", Cause.OUTSIDE_TAPE),
     ("outside_input", Cause.OUTSIDE_TAPE),
     ("integer_op", Cause.INTEGER_PATH),
@@ -31,8 +34,9 @@ NONE_FACTS = (
 )
 
 # Why a gradient is zero when it is not None: a value that stopped depending on the source.
-ZERO_FACTS = (("assigned_variable", Cause.STATE_BREAKS_PATH), ("integer_op", Cause.INTEGER_PATH),
-              ("stop_gradient", Cause.STOP_GRADIENT))
+ZERO_FACTS = (("path_cut", None), ("assigned_variable", Cause.STATE_BREAKS_PATH),
+              ("integer_op", Cause.INTEGER_PATH), ("stop_gradient", Cause.STOP_GRADIENT),
+              ("saturated", Cause.SATURATION))
 
 # TensorFlow's own error texts → the cause they mean (checked in order; the first match wins).
 ERRORS = (
@@ -107,15 +111,13 @@ def evidence(report: ElementReport, facts: dict | None) -> Cause:
     facts = facts or {}
     symptom = report.symptom
     if symptom == "none" or symptom == "zeros" and facts.get("zero_fill"):
-        found = next((cause for key, cause in NONE_FACTS if facts.get(key)), None)
-        return found or (Cause.NOT_USED if facts.get("gradient_calls") else Cause.UNKNOWN)
+        return _first(NONE_FACTS, facts) or (Cause.NOT_USED if facts.get("gradient_calls") else Cause.UNKNOWN)
     if symptom == "zeros":
         if facts.get("source_unwatched") or facts.get("watched_late"):
             return Cause.UNWATCHED
         if "Softmax" in facts.get("ops", ()):
             return Cause.SOFTMAX_SUM
-        found = next((cause for key, cause in ZERO_FACTS if facts.get(key)), None)
-        return found or Cause.NOT_USED
+        return _first(ZERO_FACTS, facts) or Cause.NOT_USED
     patterns = {"scale": Cause.SCALE, "sign": Cause.SIGN, "transposed": Cause.TRANSPOSED}
     if report.pattern == "scale" and not re.fullmatch(r"-?(1/)?\d+", report.factor or ""):
         return Cause.WRONG_FUNCTION  # proportional, but by no count of anything: another function
@@ -123,8 +125,22 @@ def evidence(report: ElementReport, facts: dict | None) -> Cause:
         return patterns[report.pattern]
     if symptom == "values" and facts.get("left_tensorflow"):
         return Cause.LEAVES_TENSORFLOW  # a term computed outside TensorFlow is a constant to the tape
+    if report.pattern == "partial" and "zero there" in (report.factor or "") and facts.get("saturated"):
+        return Cause.SATURATION  # zero exactly where a sigmoid or softmax sat at its float32 limit
+    if symptom == "values" and facts.get("variable_replaced"):
+        return Cause.VARIABLE_REPLACED  # each step started again from a new variable
+    if symptom == "shape" and facts.get("path_break") == Cause.LEAVES_TENSORFLOW.value:
+        return Cause.LEAVES_TENSORFLOW  # a py_function whose Python left TensorFlow answers with a scalar zero
     return {"type": Cause.WRONG_TYPE, "shape": Cause.SHAPE, "dtype": Cause.DTYPE,
             "nonfinite": Cause.NON_FINITE}.get(symptom or "values", Cause.WRONG_FUNCTION)
+
+
+def _first(table, facts: dict) -> Cause | None:
+    """The cause of the first fact of `table` that holds (a None cause: the fact's value is the cause id)."""
+    for key, cause in table:
+        if facts.get(key):
+            return cause or Cause(facts[key])
+    return None
 
 
 def explain_failure(exercise: Exercise, report: ElementReport, source: str, blind: bool = False,
@@ -173,6 +189,9 @@ def error_cause(error: dict, facts: dict | None) -> Cause:
     if "_id" in message and "has no attribute" in message:
         target = (facts or {}).get("target_left_tensorflow") or (facts or {}).get("left_tensorflow")
         return Cause.LEAVES_TENSORFLOW if target else Cause.CANNOT_WATCH
+    if (facts or {}).get("no_sources") and "values to unpack" in message:
+        # tape.gradient(loss, []) gave [] back: the variables list was empty when it was read
+        return Cause.UNWATCHED if facts.get("frozen_variable") else Cause.NOT_USED
     if "None" in message and (facts or {}).get("gradient_calls"):
         # a None gradient used later (its norm, a stack): the cause is why it was None
         return evidence(ElementReport(0, None, "none"), facts)

@@ -53,6 +53,13 @@ class RunFacts(TypedDict, total=False):
     integer_op: str  # an integer-valued op (ArgMax, Round, a Cast to int) ran while recording
     assigned_variable: bool  # a variable was assigned while recording (a stateful layer's state)
     stop_gradient: bool
+    path_break: str  # the cause id of the op nearest a target that cut the only paths back to its source
+    path_cut: str  # the same for the nearest value-carrying op that cut a path, even when another path reached
+    saturated: bool  # a sigmoid or tanh reached its float32 limit exactly, or a softmax an exact 0 or 1
+    numpy_function: bool  # tf.numpy_function ran while recording (eagerly: Python on numpy, a constant result)
+    variable_replaced: bool  # a source that was a variable in the last gradient call is a tensor or new variable
+    no_sources: bool  # a gradient call was given an empty list of sources
+    frozen_variable: bool  # a layer made a weight with add_weight(trainable=False)
     inputs_modified: list[str]  # the inputs whose values or layers changed during the call
 
 

@@ -9,6 +9,7 @@ their own: they see the course only through the bytes the tasks carry.
 """
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import subprocess
@@ -96,6 +97,9 @@ def test_the_cluster_leaves_the_gradebook_that_jobs_2_leaves(graded):
     jobs, dask = graded["jobs"], graded["dask"]
     assert jobs.returncode == dask.returncode == 1, jobs.stdout + jobs.stderr + dask.stdout + dask.stderr  # crash
     assert "Traceback" not in dask.stdout + dask.stderr
+    # the summary says where the submissions ran: the cluster, not a --jobs count that did not apply
+    assert re.search(r"submissions in \d+ s \(on the Dask cluster at tcp://127\.0\.0\.1:\d+\)", dask.stdout), dask.stdout
+    assert "(2 at a time)" in jobs.stdout, jobs.stdout
     one_machine, cluster = read_gradebook(graded["here"], LESSON), read_gradebook(graded["there"], LESSON)
     assert sorted(cluster) == sorted(s.id for s in graded["students"])
     assert cluster == one_machine

@@ -262,6 +262,12 @@ def _lost_points(nb: NotebookResult) -> list[str]:
     return [f"{label}: {', '.join(names)}" for label, names in groups.items()]
 
 
+def _where(args) -> str:
+    """How the submissions ran: on the Dask cluster (its scheduler's address) or `--jobs` at a time here."""
+    scheduler = getattr(args, "scheduler", None)
+    return f"on the Dask cluster at {scheduler}" if scheduler else f"{args.jobs} at a time"
+
+
 def _points(value: float) -> str:
     return f"{value:g}"
 
@@ -271,7 +277,7 @@ def _print_summary(console, args, results: list[SubmissionResult], seconds: floa
     broken = [r for r in results if not r.graded and not r.skipped]
     full = sum(nb.full_marks for nb in notebooks)
     console.print(f"\n{len(results)} submission{'s' * (len(results) != 1)} in {seconds:.0f} s "
-                  f"({args.jobs} at a time): {full}/{len(notebooks)} notebooks with full marks"
+                  f"({_where(args)}): {full}/{len(notebooks)} notebooks with full marks"
                   + (f", {len(broken)} could not be autograded (scored 0)" if broken else ""))
     console.print("Scores are in the gradebook; next: "
                   f"`nbgrader generate_feedback {assignment_name(args.lesson)}` "

@@ -26,6 +26,7 @@ Protocol: one JSON line to the forker's Unix socket, {"argv", "env", "cwd",
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import select
@@ -159,6 +160,8 @@ def serve() -> None:
     for name in WARM_IMPORTS:
         importlib.import_module(name)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernels are reaped as they exit
+    # The imports live as long as every kernel: the kernels' collections skip them (and copy none of their pages).
+    gc.freeze()
     print(f"kernel forker ready: {path}", flush=True)
     worker = os.getppid()
     while True:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor.evidence import opfacts, paths, probe
+from gradtutor import opfacts
+from gradtutor.evidence import paths, probe
 from gradtutor.evidence.values import evidence_at, kept_value
 
 

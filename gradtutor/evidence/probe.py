@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor.evidence import opfacts, paths
+from gradtutor import opfacts
+from gradtutor.evidence import paths
 from gradtutor.evidence.values import kept_value
 
 STEP = 1e-3  # relative to the op's largest output (at least 1)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor.evidence import opfacts
+from gradtutor import opfacts
 
 # float32 sigmoid(x) rounds to exactly 1.0 from x ≈ 17; tanh to ±1.0 from ≈ 9
 SATURATED = 1e-6

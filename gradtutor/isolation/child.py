@@ -23,7 +23,7 @@ import tempfile
 import traceback
 
 from gradtutor import extract
-from gradtutor.isolation import facts, landlock, policy
+from gradtutor.isolation import facts, input_copies, landlock, policy
 from gradtutor.isolation.describe import describe_error, describe_value
 from gradtutor.protocol import CellSource, ChildResult, ErrorDescription, Job
 from gradtutor.seeds import is_hidden
@@ -151,7 +151,7 @@ def _call(function, exercise_id: str, inputs: dict, labels: frozenset, load_erro
 
     for seed, args in inputs.items():
         keras.utils.set_random_seed(seed)  # python, numpy and TF: the same verdict every time
-        before = facts.snapshot(args)
+        before = input_copies.snapshot(args)
         recorded: dict = {}
         try:
             with _output_for(seed), facts.recording(args, recorded):
@@ -161,7 +161,7 @@ def _call(function, exercise_id: str, inputs: dict, labels: frozenset, load_erro
         except BaseException as exc:  # noqa: BLE001 - the learner's error is a verdict, not our crash
             error = _unloaded(exc, load_errors) or describe_error(exc, seed, labels)
             return {"status": "error", "error": error, "facts": recorded}, {}
-        recorded["inputs_modified"] = facts.changed(args, before)
+        recorded["inputs_modified"] = input_copies.changed(args, before)
         seen = seen or recorded
         if recorded["inputs_modified"]:
             seen = recorded
@@ -216,7 +216,7 @@ def _build_inputs(lesson_id: str, exercise_ids: list, seeds: list, keep: dict | 
     code can walk to still holds the reference module once it returns. With `keep` (inputs
     built before the references were dropped), hands those out once and copies after."""
     if keep is not None:
-        return {eid: {seed: facts.fresh(keep[eid][seed]) for seed in seeds} for eid in exercise_ids}
+        return {eid: {seed: input_copies.fresh(keep[eid][seed]) for seed in seeds} for eid in exercise_ids}
     from gradtutor.references import exercises_of
 
     table = exercises_of(lesson_id)

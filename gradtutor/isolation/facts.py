@@ -5,9 +5,12 @@ eager op callback notes which op types ran while a tape was recording and which
 tensors were made then. That is enough to tell the parent what the code *did*
 (gradtutor.diagnose turns facts into a cause): whether a source passed to
 tape.gradient was watched, whether a target was made outside the recording, whether
-a tensor left TensorFlow (.numpy(), np.*) while recording, whether a variable was
-assigned (a stateful layer's state), and whether the inputs were changed.
-The payload is a RunFacts dict (gradtutor.payloads); the evidence layer may feed it later.
+a tensor left TensorFlow (.numpy(), np.*, tf.numpy_function) while recording, whether a
+variable was assigned (a stateful layer's state) or replaced between gradient calls, and
+which op broke the path from a target back to its source (gradtutor.isolation.tape_graph,
+reading TensorFlow's gradient registry through gradtutor.opfacts as `gradtutor explain` does).
+The payload is a RunFacts dict (gradtutor.payloads). Copies of the inputs and the check
+that a call left them as they were: gradtutor.isolation.input_copies.
 """
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ import contextlib
 import sys
 
 import numpy as np
+
+from gradtutor.isolation.tape_graph import TapeGraph
 
 # ops whose output has no gradient with respect to a float input (TensorFlow's own loops and masks
 # compare integer counters; only a float input turned integer-valued counts)
@@ -27,8 +32,10 @@ LIBRARIES = ("tensorflow", "keras", "numpy", "optree", "absl")  # their own conv
 
 
 class _Recorder:
-    def __init__(self, args):
+    def __init__(self, args, read=None):
         self.args = args
+        self.graph = TapeGraph(read or (lambda tensor: None))
+        self.last_sources: list = []  # the previous gradient call's sources, to see one replaced
         self.active = 0  # tapes recording now
         self.inside: set = set()  # _id of tensors made while a tape was recording
         self.used: set = set()  # _id of tensors an op read while a tape was recording
@@ -67,6 +74,9 @@ class _Recorder:
                 self.note("assigned_variable")
             if op_type == "StopGradient":
                 self.note("stop_gradient")
+            self.graph.add(op_type, inputs, outputs)
+            if self.graph.saturated:
+                self.note("saturated")
             self.used.update(getattr(t, "_id", None) for t in inputs or ())
             self.inside.update(getattr(t, "_id", None) for t in outputs or ())
         return None
@@ -94,8 +104,29 @@ class _Recorder:
             if len(targets) > 1 or shape is not None and np.prod([d or 1 for d in shape]) > 1:
                 self.note("nonscalar_target")
         flat = sources if isinstance(sources, (list, tuple)) else [sources]
-        if not isinstance(sources, dict) and any(not self.is_watched(tape, s) for s in flat):
+        if isinstance(sources, (list, tuple)) and not sources:
+            self.note("no_sources")
+        if isinstance(sources, dict):
+            return
+        if any(not self.is_watched(tape, s) for s in flat):
             self.note("source_unwatched")
+        self.replaced(flat)
+        reached, cuts = self.graph.walk({getattr(t, "_id", None) for t in targets}, {_tensor_id(s) for s in flat})
+        if cuts and not reached and "path_break" not in self.facts:
+            self.note("path_break", cuts[0][0])
+        carried = [cause for cause, mask in cuts if not mask]
+        if carried and "path_cut" not in self.facts:
+            self.note("path_cut", carried[0])
+
+    def replaced(self, sources: list) -> None:
+        """A source that was a variable in the last gradient call is now a tensor, or another variable
+        of the same name and shape: the name was rebound (w = w - lr * g, or a new tf.Variable per step)."""
+        for old, new in zip(self.last_sources, sources):
+            if old is new or not _is_variable(old) or getattr(old, "shape", None) != getattr(new, "shape", None):
+                continue
+            if not _is_variable(new) or getattr(new, "name", None) == getattr(old, "name", None):
+                self.note("variable_replaced")
+        self.last_sources = list(sources)
 
 
 @contextlib.contextmanager
@@ -104,14 +135,14 @@ def recording(args, into: dict):
     import tensorflow as tf
     from tensorflow.python.framework import op_callbacks, ops
 
-    recorder = _Recorder(args)
+    eager_base = ops._EagerTensorBase
+    saved_numpy, saved_array, saved_float = eager_base.numpy, eager_base.__array__, eager_base.__float__
+    recorder = _Recorder(args, read=lambda tensor: saved_numpy(tensor) if isinstance(tensor, eager_base) else None)
     recorder.facts = into
     into.update({"watch_calls": [], "ops": [], "gradient_calls": 0})
     tape_class = tf.GradientTape
     saved = {name: getattr(tape_class, name)
              for name in ("__enter__", "__exit__", "watch", "gradient", "jacobian", "batch_jacobian")}
-    eager_base = ops._EagerTensorBase
-    saved_numpy, saved_array, saved_float = eager_base.numpy, eager_base.__array__, eager_base.__float__
 
     def enter(self):
         recorder.active += 1
@@ -154,6 +185,20 @@ def recording(args, into: dict):
 
     saved_predict = keras.Model.predict
     keras.Model.predict = leaving(saved_predict, anyone=True)  # returns numpy: the path leaves TensorFlow
+    # eagerly, tf.numpy_function calls its Python function directly: no op is recorded, the result is a constant
+    saved_numpy_function, saved_add_weight = tf.numpy_function, keras.layers.Layer.add_weight
+
+    def numpy_function(*a, **k):
+        if recorder.active:
+            recorder.note("numpy_function")
+        return saved_numpy_function(*a, **k)
+
+    def add_weight(self, *a, **k):
+        if k.get("trainable") is False:
+            recorder.note("frozen_variable")  # made, tracked, and left out of trainable_variables
+        return saved_add_weight(self, *a, **k)
+
+    tf.numpy_function, keras.layers.Layer.add_weight = numpy_function, add_weight
 
     # numpy reads a tensor through the buffer protocol, which no Python method sees: wrap the
     # numpy functions a learner calls on tensors instead (calls from TensorFlow's own code are not the learner's)
@@ -209,28 +254,11 @@ def recording(args, into: dict):
         for name, original in numpy_saved.items():
             setattr(np, name, original)
         keras.Model.predict = saved_predict
+        tf.numpy_function, keras.layers.Layer.add_weight = saved_numpy_function, saved_add_weight
 
 
-def fresh(args: list) -> list:
-    """Copies of a call's inputs, so an answer that changes what it was given cannot change the next call's."""
-    import keras
-    import tensorflow as tf
-
-    copies = []
-    for arg in args:
-        if isinstance(arg, keras.Model):
-            clone = keras.models.clone_model(arg)
-            clone.set_weights(arg.get_weights())
-            copies.append(clone)
-        elif isinstance(arg, keras.layers.Layer) or not hasattr(arg, "dtype"):
-            copies.append(arg)  # a layer carries its own state; the lesson's references reset it themselves
-        elif isinstance(arg, keras.Variable):
-            copies.append(keras.Variable(arg.numpy(), trainable=arg.trainable, name=arg.name))
-        elif isinstance(arg, tf.Variable):
-            copies.append(tf.Variable(arg.numpy(), trainable=arg.trainable, name=arg.name.split(":")[0]))
-        else:
-            copies.append(arg)  # tensors and arrays: immutable, or compared afterwards
-    return copies
+def _is_variable(value) -> bool:
+    return hasattr(_inner(value), "assign")
 
 
 def _inner(value):
@@ -246,38 +274,3 @@ def _tensor_id(value):
     value = _inner(value)
     handle = getattr(value, "handle", None) if hasattr(value, "assign") else None
     return getattr(handle if handle is not None else value, "_id", None)
-
-
-def snapshot(args) -> list:
-    """Copies of every input's numbers (a model's weights, a variable's or tensor's values)."""
-    return [_numbers(arg) for arg in args]
-
-
-def changed(args, before: list) -> list[str]:
-    """The inputs whose numbers, structure or layers differ from the snapshot."""
-    found = []
-    for index, (arg, old) in enumerate(zip(args, before)):
-        new = _numbers(arg)
-        if len(new) != len(old) or any(a.shape != b.shape or not np.array_equal(a, b, equal_nan=True)
-                                       for a, b in zip(new, old)):
-            found.append(f"input {index} ({_kind(arg)})")
-    return found
-
-
-def _numbers(arg) -> list:
-    import keras
-
-    if isinstance(arg, keras.Model):
-        layers = [np.array([hash((type(layer).__name__, str(getattr(layer, "activation", ""))))])
-                  for layer in arg.layers]
-        return [np.array(w) for w in arg.get_weights()] + layers
-    if isinstance(arg, keras.layers.Layer):
-        return [np.array(w) for w in arg.get_weights()] + [np.array([hash(str(getattr(arg, "activation", "")))])]
-    try:
-        return [np.array(arg)]
-    except Exception:  # noqa: BLE001 - an input we cannot read is not compared
-        return []
-
-
-def _kind(arg) -> str:
-    return "the model" if hasattr(arg, "layers") else "a layer" if hasattr(arg, "get_weights") else "a tensor"

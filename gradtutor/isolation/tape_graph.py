@@ -1,0 +1,109 @@
+"""Which op broke the path from a gradient's target back to its source, read from the ops that ran.
+
+The checker's run facts (gradtutor.isolation.facts) keep, for every tensor made while a tape
+recorded, the op that made it and that op's inputs. At a gradient call the walk goes back
+from the target through ops whose gradient flows; an op whose gradient does not (what
+gradtutor.opfacts reads in TensorFlow's gradient registry: stop_gradient, round, argmax,
+comparisons, a Python function, a cast to an integer type) ends that branch. The first
+such op, nearest the target, that has the source upstream of it is where the path broke:
+when no flowing path reaches the source, its cause id is the fact `path_break`; whether or
+not one does, the nearest such op that carries values (not a comparison's mask) is
+`path_cut` — why a connected gradient can still be zero. Ops TensorFlow ran inside a tf.function are one
+call op here, as the eager tape sees them.
+
+The same pass notes saturation: a sigmoid or tanh whose float32 output reached its limit
+exactly, or a softmax with an exact 0 or 1, flattens the slope there to zero.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gradtutor import opfacts
+
+MAX_NODES = 50_000  # tensors remembered per call; past it the walk sees a partial graph (no break is named)
+SATURATES = {"Sigmoid": (0.0, 1.0), "Tanh": (-1.0, 1.0), "Softmax": (0.0, 1.0)}
+SHAPE_ONLY = frozenset({"Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike", "Fill", "Range"})
+KIND_CAUSE = {"stop": "stop-gradient", "python": "leaves-tensorflow", "none": "no-gradient-op",
+              "zero": "no-gradient-op", "missing": "no-gradient-op"}
+
+
+class TapeGraph:
+    """Tensor id → (op type, input ids, cause id if the op's gradient does not flow), for one call."""
+
+    def __init__(self, read):
+        self.read = read  # tensor → numpy, without passing through the recorder's own wrappers
+        self.made: dict = {}
+        self.full = False
+        self.saturated = False
+
+    def add(self, op_type: str, inputs, outputs) -> None:
+        if op_type in SATURATES and outputs and not self.saturated:
+            self.saturated = _at_limit(self.read(outputs[0]), SATURATES[op_type])
+        if self.full or not outputs:
+            return
+        ids = tuple(getattr(t, "_id", None) for t in inputs or ())
+        stops = _stops(op_type, inputs or (), outputs)
+        mask = all(t.dtype.is_bool for t in outputs)  # a comparison picks values, it carries none
+        for tensor in outputs:
+            if getattr(tensor, "_id", None) is not None:
+                self.made[tensor._id] = (op_type, ids, stops, mask)
+        self.full = len(self.made) >= MAX_NODES
+
+    def walk(self, target_ids, source_ids) -> tuple[bool, list[tuple[str, bool]]]:
+        """Is a source reached through ops whose gradient flows? And the ops that cut a path the
+        source had, nearest the target first, as (cause id, whether the op's output is a mask)."""
+        frontier, seen, reached, cuts = list(target_ids), set(), False, []
+        while frontier:  # breadth first: the cut nearest the target comes first
+            following = []
+            for tid in frontier:
+                if tid in source_ids:
+                    reached = True
+                if tid in seen or tid in source_ids:
+                    continue
+                seen.add(tid)
+                made = self.made.get(tid)
+                if made is None:
+                    continue
+                _, inputs, stops, mask = made
+                if stops is None:
+                    following.extend(inputs)
+                elif stops != "shape-only" and self._upstream(inputs, source_ids):
+                    cuts.append((stops, mask))
+            frontier = following
+        return reached, cuts
+
+    def _upstream(self, ids, source_ids) -> bool:
+        stack, seen = list(ids), set()
+        while stack:
+            tid = stack.pop()
+            if tid in source_ids:
+                return True
+            if tid in seen:
+                continue
+            seen.add(tid)
+            made = self.made.get(tid)
+            if made is not None:
+                stack.extend(made[1])
+        return False
+
+
+def _stops(op_type: str, inputs, outputs) -> str | None:
+    """The cause id of an op through which no gradient reaches its float inputs; None when it flows
+    (and for ops that read only a tensor's shape: no value passes through them to be cut)."""
+    if op_type in SHAPE_ONLY:
+        return "shape-only"
+    kind = opfacts.gradient_kind(op_type)
+    if kind in KIND_CAUSE:
+        return KIND_CAUSE[kind]
+    floats_in = any(getattr(t, "dtype", None) is not None and t.dtype.is_floating for t in inputs)
+    integer_out = all(t.dtype.is_integer for t in outputs)
+    if floats_in and integer_out:
+        return "integer-path"  # a cast (or any op) from floats to integers: integers carry no gradient
+    return None
+
+
+def _at_limit(values, limits) -> bool:
+    if values is None or not np.issubdtype(values.dtype, np.floating):
+        return False
+    low, high = limits
+    return bool(np.any((values == low) | (values == high)))

@@ -1,0 +1,91 @@
+"""Lesson 5, steps with no slope: seeded inputs and reference gradients.
+
+Three exercises, each about a step that has no useful slope and what to
+differentiate instead:
+
+* ``soft_argmax``: the gradient of a soft argmax, the expected index under
+  softmax(logits / temperature), with respect to the logits;
+* ``straight_through``: the gradient of a loss through weights rounded to a
+  grid, with the straight-through estimator ``w + tf.stop_gradient(q - w)``;
+* ``numpy_gradient``: the gradient of ``sum(w * softplus(x))`` where softplus
+  is computed by NumPy inside ``tf.numpy_function``, and ``tf.custom_gradient``
+  supplies its derivative, the sigmoid.
+
+Shapes (batch, classes, features, examples) and the temperature and grid step
+change with the seed, so an answer written for one input fails on another.
+"""
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+
+from gradtutor.references import Exercise
+
+F32 = np.float32
+
+
+# --- soft_argmax: soft_argmax_gradient(logits, temperature) -------------------
+
+def build_soft_argmax(seed: int) -> dict:
+    rng = np.random.default_rng([seed, 51])
+    batch, classes = (3, 5) if seed == 0 else (int(rng.integers(2, 6)), int(rng.integers(3, 9)))
+    temperature = 0.5 if seed == 0 else float(rng.choice([0.25, 0.5, 0.75, 2.0]))
+    logits = rng.normal(scale=1.5, size=(batch, classes)).astype(F32)
+    return {"logits": tf.constant(logits), "temperature": temperature}
+
+
+def reference_soft_argmax(logits, temperature):
+    """d/d logits of sum_b sum_i i * softmax(logits[b] / temperature)_i: shape (B, C)."""
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        probs = tf.nn.softmax(logits / temperature, axis=-1)
+        index = tf.range(logits.shape[-1], dtype=logits.dtype)
+        soft_index = tf.reduce_sum(probs * index, axis=-1)
+    return tape.gradient(soft_index, logits)
+
+
+# --- straight_through: ste_gradient(w, x, y, step) ----------------------------
+
+def build_straight_through(seed: int) -> dict:
+    rng = np.random.default_rng([seed, 52])
+    examples, features = (8, 4) if seed == 0 else (int(rng.integers(5, 13)), int(rng.integers(2, 7)))
+    step = 0.5 if seed == 0 else float(rng.choice([0.1, 0.25, 0.5]))
+    w = rng.normal(size=features).astype(F32)
+    x = rng.normal(size=(examples, features)).astype(F32)
+    y = rng.normal(size=examples).astype(F32)
+    return {"w": tf.Variable(w, name="w"), "x": tf.constant(x), "y": tf.constant(y), "step": step}
+
+
+def reference_straight_through(w, x, y, step):
+    """d loss / d w for loss = mean((x @ q - y)**2), q = step * round(w / step), straight through."""
+    with tf.GradientTape() as tape:
+        quantised = step * tf.round(w / step)
+        q = w + tf.stop_gradient(quantised - w)  # forward: quantised; backward: identity
+        pred = tf.linalg.matvec(x, q)
+        loss = tf.reduce_mean(tf.square(pred - y))
+    return tape.gradient(loss, w)
+
+
+# --- numpy_gradient: numpy_softplus_gradient(x, w) ----------------------------
+
+def build_numpy_gradient(seed: int) -> dict:
+    rng = np.random.default_rng([seed, 53])
+    n = 6 if seed == 0 else int(rng.integers(3, 12))
+    x = rng.normal(scale=2.0, size=n).astype(F32)
+    w = rng.uniform(0.5, 2.0, size=n).astype(F32) * rng.choice([-1.0, 1.0], size=n).astype(F32)
+    return {"x": tf.constant(x), "w": tf.constant(w)}
+
+
+def reference_numpy_gradient(x, w):
+    """d/dx of sum(w * softplus(x)): w * sigmoid(x), computed with TensorFlow's own softplus."""
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(w * tf.math.softplus(x))
+    return tape.gradient(loss, x)
+
+
+EXERCISES = {
+    "soft_argmax": Exercise(build_soft_argmax, reference_soft_argmax, rtol=1e-4, atol=1e-6),
+    "straight_through": Exercise(build_straight_through, reference_straight_through, rtol=1e-4, atol=1e-5),
+    "numpy_gradient": Exercise(build_numpy_gradient, reference_numpy_gradient, rtol=1e-4, atol=1e-6),
+}
