@@ -159,7 +159,7 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str, blin
     cause = evidence(report, facts)
     rule = _matching_rule(exercise.diagnoses, report.symptom, report.element, source, None, cause, facts)
     what = _what(report, blind)
-    return cause, f"{subject} {what}: {rule.say if rule else _generic(report, cause)}"
+    return cause, f"{subject} {what}: {rule.say if rule else _generic(report, cause)}{_broke_at(cause, facts)}"
 
 
 def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | None = None) -> tuple[Cause, str]:
@@ -175,8 +175,9 @@ def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | No
     cause = error_cause(error, facts)
     rule = _matching_rule(exercise.diagnoses, "error", None, source, text, cause, facts)
     if rule:
-        return Cause(rule.cause) if rule.cause else cause, f"{line} — {rule.say}"
-    return cause, f"{line} — {CAUSE_TEXT.get(cause, CAUSE_TEXT[Cause.RAISED])}"
+        named = Cause(rule.cause) if rule.cause else cause
+        return named, f"{line} — {rule.say}{_broke_at(named, facts)}"
+    return cause, f"{line} — {CAUSE_TEXT.get(cause, CAUSE_TEXT[Cause.RAISED])}{_broke_at(cause, facts)}"
 
 
 def error_cause(error: dict, facts: dict | None) -> Cause:
@@ -221,6 +222,12 @@ def _matching_rule(rules, symptom, element, source, error_text, cause, facts) ->
             continue
         return rule
     return None
+
+
+def _broke_at(cause: Cause, facts: dict | None) -> str:
+    """Where the op that cut the path ran, when the cause named is that op's (the learner's own line)."""
+    site = ((facts or {}).get("broke_at") or {}).get(cause.value)
+    return f" (the path broke at {site[:200]})" if site else ""
 
 
 def _what(report: ElementReport, blind: bool) -> str:

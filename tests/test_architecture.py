@@ -28,7 +28,7 @@ PACKAGE = REPO / "gradtutor"
 LAYERS: list[tuple[str, list[str]]] = [
     # Definitions everything shares: error types and exit codes, the worker protocol and its payloads,
     # constants, TensorFlow's log silencing.
-    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "opfacts"]),
+    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "opfacts", "variable_reads"]),
     # The course as data: the manifest (and its schema), naming conventions, reading a learner's file,
     # seeds, the reference answers.
     ("course", ["course", "course_*", "conventions", "extract", "seeds", "references", "references.*"]),

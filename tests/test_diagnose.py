@@ -103,3 +103,52 @@ def test_does_every_rule_of_the_course_name_a_cause_and_keep_source_words_behind
                 assert Cause(rule["cause"]), rule["say"]
                 assert set(rule) <= {"when", "cause", "fact", "element", "source_has", "source_lacks", "error_has",
                                      "say"}, rule
+
+
+@pytest.mark.parametrize("facts, cause", [
+    # the op that cut the path names the cause, ahead of the broader "an op of that kind ran" facts
+    ({"gradient_calls": 1, "path_break": "no-gradient-op", "integer_op": "Round"}, Cause.NO_GRADIENT_OP),
+    ({"gradient_calls": 1, "path_break": "stop-gradient", "integer_op": "Round", "stop_gradient": True},
+     Cause.STOP_GRADIENT),
+    ({"gradient_calls": 1, "path_break": "integer-path"}, Cause.INTEGER_PATH),
+    ({"gradient_calls": 1, "numpy_function": True}, Cause.LEAVES_TENSORFLOW),
+    ({"gradient_calls": 2, "variable_replaced": True, "source_unwatched": True}, Cause.VARIABLE_REPLACED),
+    ({"gradient_calls": 1, "source_unwatched": True, "path_break": "no-gradient-op"}, Cause.UNWATCHED),
+])
+def test_does_a_none_name_the_op_that_cut_the_path(facts, cause):
+    assert explain_failure(EXERCISE, NONE, SOURCE, facts=facts)[0] is cause
+
+
+def test_does_a_zero_gradient_name_the_cut_a_connected_path_still_had():
+    zeros = ElementReport(0, None, "zeros", "is zero everywhere")
+    facts = {"gradient_calls": 1, "path_cut": "stop-gradient", "integer_op": "Round", "stop_gradient": True}
+    assert explain_failure(EXERCISE, zeros, SOURCE, facts=facts)[0] is Cause.STOP_GRADIENT
+    assert explain_failure(EXERCISE, zeros, SOURCE, facts={"gradient_calls": 1, "saturated": True})[0] \
+        is Cause.SATURATION
+
+
+def test_is_a_gradient_zero_only_where_a_sigmoid_saturated_saturation():
+    partial = ElementReport(0, None, "values", "differs", pattern="partial", factor="3 of 12 (zero there)")
+    assert explain_failure(EXERCISE, partial, SOURCE, facts={"gradient_calls": 1, "saturated": True})[0] \
+        is Cause.SATURATION
+    # the same pattern with nothing saturated, or wrong entries that are not zero: another function
+    assert explain_failure(EXERCISE, partial, SOURCE, facts={"gradient_calls": 1})[0] is Cause.WRONG_FUNCTION
+    elsewhere = ElementReport(0, None, "values", "differs", pattern="partial", factor="3 of 12")
+    assert explain_failure(EXERCISE, elsewhere, SOURCE, facts={"saturated": True})[0] is Cause.WRONG_FUNCTION
+
+
+def test_is_an_empty_variables_list_told_apart_from_frozen_weights():
+    error = {"type": "ValueError", "message": "not enough values to unpack (expected 2, got 0)"}
+    assert explain_error(EXERCISE, error, SOURCE, facts={"no_sources": True})[0] is Cause.NOT_USED
+    assert explain_error(EXERCISE, error, SOURCE, facts={"no_sources": True, "frozen_variable": True})[0] \
+        is Cause.UNWATCHED
+
+
+def test_does_the_line_name_where_the_path_broke_when_that_op_is_the_cause():
+    facts = {"gradient_calls": 1, "path_break": "no-gradient-op",
+             "broke_at": {"no-gradient-op": "code cell 2 (In [3]), line 3: q = tf.round(w)"}}
+    cause, line = explain_failure(EXERCISE, NONE, SOURCE, facts=facts)
+    assert cause is Cause.NO_GRADIENT_OP and line.endswith("(the path broke at code cell 2 (In [3]), line 3: q = tf.round(w))")
+    # a cause the cut did not name quotes no line
+    _, unwatched = explain_failure(EXERCISE, NONE, SOURCE, facts={**facts, "source_unwatched": True})
+    assert "the path broke" not in unwatched

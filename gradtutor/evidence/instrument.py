@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 
+from gradtutor import variable_reads
 from gradtutor.evidence.frames import user_frame
 from gradtutor.evidence.tapes import TapeInfo, tape_info
 
@@ -137,33 +138,11 @@ def _patch_numpy(record, tensor_class) -> None:
 
 
 def _patch_fast_path(record) -> None:
-    """Ops given a variable take the Python path, whose ReadVariableOp the op callback sees.
-
-    The C fast path (`TFE_Py_FastPathExecute`) reads a variable input itself, and that read
-    reaches no op callback; the generated op wrappers fall back to Python on `_FallbackException`.
-    """
+    """Ops given a variable take the Python path, whose ReadVariableOp the op callback sees (gradtutor.variable_reads)."""
     from tensorflow.python import pywrap_tfe
-    from tensorflow.python.eager import core
-    from tensorflow.python.ops.resource_variable_ops import BaseResourceVariable
 
-    fast = pywrap_tfe.TFE_Py_FastPathExecute
+    fast, fast_path = variable_reads.fast_path_reading_variables_in_python()
     record.originals.append((pywrap_tfe, {"TFE_Py_FastPathExecute": fast}))
-
-    is_variable_type: dict = {}  # type -> is it a resource variable (isinstance through the ABC is slow)
-
-    def variable(value) -> bool:
-        kind = type(value)
-        found = is_variable_type.get(kind)
-        if found is None:
-            found = is_variable_type[kind] = issubclass(kind, BaseResourceVariable)
-        return found
-
-    def fast_path(*args):
-        for arg in args:
-            if variable(arg) or (type(arg) in (list, tuple) and any(variable(a) for a in arg)):
-                raise core._FallbackException("gradtutor: read the variable in Python")
-        return fast(*args)
-
     pywrap_tfe.TFE_Py_FastPathExecute = fast_path
 
 

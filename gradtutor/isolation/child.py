@@ -154,7 +154,7 @@ def _call(function, exercise_id: str, inputs: dict, labels: frozenset, load_erro
         before = input_copies.snapshot(args)
         recorded: dict = {}
         try:
-            with _output_for(seed), facts.recording(args, recorded):
+            with _output_for(seed), facts.recording(args, recorded, labels):
                 value = function(*args)
         except NotImplementedError:
             return {"status": "not_attempted"}, {}

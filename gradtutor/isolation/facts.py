@@ -19,7 +19,8 @@ import sys
 
 import numpy as np
 
-from gradtutor.isolation.tape_graph import TapeGraph
+from gradtutor import variable_reads
+from gradtutor.isolation.tape_graph import TapeGraph, learner_site
 
 # ops whose output has no gradient with respect to a float input (TensorFlow's own loops and masks
 # compare integer counters; only a float input turned integer-valued counts)
@@ -32,9 +33,10 @@ LIBRARIES = ("tensorflow", "keras", "numpy", "optree", "absl")  # their own conv
 
 
 class _Recorder:
-    def __init__(self, args, read=None):
+    def __init__(self, args, read=None, labels: frozenset = frozenset()):
         self.args = args
-        self.graph = TapeGraph(read or (lambda tensor: None))
+        self.labels = labels  # the file names the learner's cells were compiled under
+        self.graph = TapeGraph(read or (lambda tensor: None), self.site)
         self.last_sources: list = []  # the previous gradient call's sources, to see one replaced
         self.active = 0  # tapes recording now
         self.inside: set = set()  # _id of tensors made while a tape was recording
@@ -114,9 +116,18 @@ class _Recorder:
         reached, cuts = self.graph.walk({getattr(t, "_id", None) for t in targets}, {_tensor_id(s) for s in flat})
         if cuts and not reached and "path_break" not in self.facts:
             self.note("path_break", cuts[0][0])
-        carried = [cause for cause, mask in cuts if not mask]
+            self.broke_at(cuts[0][0], cuts[0][2])
+        carried = [(cause, site) for cause, mask, site in cuts if not mask]
         if carried and "path_cut" not in self.facts:
-            self.note("path_cut", carried[0])
+            self.note("path_cut", carried[0][0])
+            self.broke_at(*carried[0])
+
+    def broke_at(self, cause: str, site: str | None) -> None:
+        if site and cause not in self.facts.setdefault("broke_at", {}):
+            self.facts["broke_at"][cause] = site
+
+    def site(self) -> str | None:
+        return learner_site(self.labels)
 
     def replaced(self, sources: list) -> None:
         """A source that was a variable in the last gradient call is now a tensor, or another variable
@@ -130,14 +141,15 @@ class _Recorder:
 
 
 @contextlib.contextmanager
-def recording(args, into: dict):
-    """Record facts into `into` (a RunFacts dict) while the learner's function runs."""
+def recording(args, into: dict, labels: frozenset = frozenset()):
+    """Record facts into `into` (a RunFacts dict) while the learner's function runs (its cells: `labels`)."""
     import tensorflow as tf
     from tensorflow.python.framework import op_callbacks, ops
 
     eager_base = ops._EagerTensorBase
     saved_numpy, saved_array, saved_float = eager_base.numpy, eager_base.__array__, eager_base.__float__
-    recorder = _Recorder(args, read=lambda tensor: saved_numpy(tensor) if isinstance(tensor, eager_base) else None)
+    recorder = _Recorder(args, read=lambda tensor: saved_numpy(tensor) if isinstance(tensor, eager_base) else None,
+                         labels=labels)
     recorder.facts = into
     into.update({"watch_calls": [], "ops": [], "gradient_calls": 0})
     tape_class = tf.GradientTape
@@ -241,11 +253,16 @@ def recording(args, into: dict):
     accumulator.jvp = jvp
     eager_base.numpy, eager_base.__array__ = leaving(saved_numpy), leaving(saved_array)
     eager_base.__float__ = leaving(saved_float)
+    from tensorflow.python import pywrap_tfe
+
+    fast, fast_path = variable_reads.fast_path_reading_variables_in_python()  # so tf.argmax(v) reads v visibly
+    pywrap_tfe.TFE_Py_FastPathExecute = fast_path
     op_callbacks.add_op_callback(recorder.op)
     try:
         yield recorder.facts
     finally:
         op_callbacks.remove_op_callback(recorder.op)
+        pywrap_tfe.TFE_Py_FastPathExecute = fast
         for name, original in saved.items():
             setattr(tape_class, name, original)
         for name, original in forward.items():

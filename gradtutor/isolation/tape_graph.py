@@ -16,6 +16,9 @@ exactly, or a softmax with an exact 0 or 1, flattens the slope there to zero.
 """
 from __future__ import annotations
 
+import linecache
+import sys
+
 import numpy as np
 
 from gradtutor import opfacts
@@ -30,8 +33,9 @@ KIND_CAUSE = {"stop": "stop-gradient", "python": "leaves-tensorflow", "none": "n
 class TapeGraph:
     """Tensor id → (op type, input ids, cause id if the op's gradient does not flow), for one call."""
 
-    def __init__(self, read):
+    def __init__(self, read, site=lambda: None):
         self.read = read  # tensor → numpy, without passing through the recorder's own wrappers
+        self.site = site  # the learner's file and line running now ("code cell 3 (In [5]), line 4: …"), or None
         self.made: dict = {}
         self.full = False
         self.saturated = False
@@ -44,14 +48,15 @@ class TapeGraph:
         ids = tuple(getattr(t, "_id", None) for t in inputs or ())
         stops = _stops(op_type, inputs or (), outputs)
         mask = all(t.dtype.is_bool for t in outputs)  # a comparison picks values, it carries none
+        site = self.site() if stops not in (None, "shape-only") else None  # only where a path can break
         for tensor in outputs:
             if getattr(tensor, "_id", None) is not None:
-                self.made[tensor._id] = (op_type, ids, stops, mask)
+                self.made[tensor._id] = (op_type, ids, stops, mask, site)
         self.full = len(self.made) >= MAX_NODES
 
-    def walk(self, target_ids, source_ids) -> tuple[bool, list[tuple[str, bool]]]:
-        """Is a source reached through ops whose gradient flows? And the ops that cut a path the
-        source had, nearest the target first, as (cause id, whether the op's output is a mask)."""
+    def walk(self, target_ids, source_ids) -> tuple[bool, list[tuple[str, bool, str | None]]]:
+        """Is a source reached through ops whose gradient flows? And the ops that cut a path the source
+        had, nearest the target first, as (cause id, whether the op's output is a mask, the learner's line)."""
         frontier, seen, reached, cuts = list(target_ids), set(), False, []
         while frontier:  # breadth first: the cut nearest the target comes first
             following = []
@@ -64,11 +69,11 @@ class TapeGraph:
                 made = self.made.get(tid)
                 if made is None:
                     continue
-                _, inputs, stops, mask = made
+                _, inputs, stops, mask, site = made
                 if stops is None:
                     following.extend(inputs)
                 elif stops != "shape-only" and self._upstream(inputs, source_ids):
-                    cuts.append((stops, mask))
+                    cuts.append((stops, mask, site))
             frontier = following
         return reached, cuts
 
@@ -107,3 +112,14 @@ def _at_limit(values, limits) -> bool:
         return False
     low, high = limits
     return bool(np.any((values == low) | (values == high)))
+
+
+def learner_site(labels: frozenset) -> str | None:
+    """The learner's innermost line running now, as "code cell 3 (In [5]), line 4: q = tf.round(w)"."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename not in labels:
+        frame = frame.f_back
+    if frame is None:
+        return None
+    code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+    return f"{frame.f_code.co_filename}, line {frame.f_lineno}" + (f": {code}" if code else "")

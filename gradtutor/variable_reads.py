@@ -1,0 +1,34 @@
+"""Make every op given a tf.Variable read it through TensorFlow's Python path, where an op callback sees the read.
+
+The C fast path (`TFE_Py_FastPathExecute`) reads a variable input itself, and that read
+reaches no op callback: `tf.argmax(v)` then looks like an op on a tensor that came from
+nowhere. The generated op wrappers fall back to Python on `_FallbackException`, and the
+Python path runs a ReadVariableOp the callback records. Used while recording only, by the
+checker's run facts and by `gradtutor explain`'s evidence.
+"""
+from __future__ import annotations
+
+
+def fast_path_reading_variables_in_python():
+    """(the original TFE_Py_FastPathExecute, a replacement that sends variable inputs to the Python path)."""
+    from tensorflow.python import pywrap_tfe
+    from tensorflow.python.eager import core
+    from tensorflow.python.ops.resource_variable_ops import BaseResourceVariable
+
+    fast = pywrap_tfe.TFE_Py_FastPathExecute
+    is_variable_type: dict = {}  # type -> is it a resource variable (isinstance through the ABC is slow)
+
+    def variable(value) -> bool:
+        kind = type(value)
+        found = is_variable_type.get(kind)
+        if found is None:
+            found = is_variable_type[kind] = issubclass(kind, BaseResourceVariable)
+        return found
+
+    def fast_path(*args):
+        for arg in args:
+            if variable(arg) or (type(arg) in (list, tuple) and any(variable(a) for a in arg)):
+                raise core._FallbackException("gradtutor: read the variable in Python")
+        return fast(*args)
+
+    return fast, fast_path
