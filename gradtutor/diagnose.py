@@ -225,8 +225,12 @@ def _matching_rule(rules, symptom, element, source, error_text, cause, facts) ->
 
 
 def _broke_at(cause: Cause, facts: dict | None) -> str:
-    """Where the op that cut the path ran, when the cause named is that op's (the learner's own line)."""
-    site = ((facts or {}).get("broke_at") or {}).get(cause.value)
+    """Where the op that cut the path ran, when the cause named is that op's (the learner's own line);
+    for a NaN, where the first op whose gradient is inf or NaN at its values ran."""
+    facts = facts or {}
+    if cause is Cause.NON_FINITE and facts.get("nonfinite_at"):
+        return f" (the first step whose gradient is inf or NaN: {facts['nonfinite_at'][:200]})"
+    site = (facts.get("broke_at") or {}).get(cause.value)
     return f" (the path broke at {site[:200]})" if site else ""
 
 

@@ -27,8 +27,10 @@ PACKAGE = REPO / "gradtutor"
 # Lowest first. fnmatch patterns over the dotted name relative to gradtutor/.
 LAYERS: list[tuple[str, list[str]]] = [
     # Definitions everything shares: error types and exit codes, the worker protocol and its payloads,
-    # constants, TensorFlow's log silencing.
-    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "opfacts", "variable_reads"]),
+    # constants, TensorFlow's log silencing; what TensorFlow's gradient registry and an op's values say
+    # (read both by the checker's child and by `gradtutor explain`).
+    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "opfacts", "variable_reads",
+                "value_evidence"]),
     # The course as data: the manifest (and its schema), naming conventions, reading a learner's file,
     # seeds, the reference answers.
     ("course", ["course", "course_*", "conventions", "extract", "seeds", "references", "references.*"]),

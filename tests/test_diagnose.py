@@ -152,3 +152,11 @@ def test_does_the_line_name_where_the_path_broke_when_that_op_is_the_cause():
     # a cause the cut did not name quotes no line
     _, unwatched = explain_failure(EXERCISE, NONE, SOURCE, facts={**facts, "source_unwatched": True})
     assert "the path broke" not in unwatched
+
+
+def test_does_a_nan_name_the_first_step_whose_gradient_is_not_finite():
+    nan = ElementReport(0, None, "nonfinite", "has NaN at [0, 0]")
+    facts = {"gradient_calls": 1, "nonfinite_at": "code cell 4 (In [7]), line 4: n = tf.sqrt(s)"}
+    cause, line = explain_failure(EXERCISE, nan, SOURCE, facts=facts)
+    assert cause is Cause.NON_FINITE and line.endswith("(the first step whose gradient is inf or NaN: "
+                                                       "code cell 4 (In [7]), line 4: n = tf.sqrt(s))")

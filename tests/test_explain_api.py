@@ -127,3 +127,41 @@ def test_keras_no_gradients_is_explained_even_when_caught():
     [applied] = [f for f in evidence.analyse(record) if f["call"] == "apply_gradients"]
     assert applied["cause"] == "not-used" and applied["symptom"] == "error"
     assert "No gradients provided" in applied["message"] and applied["broke_at"]["code"].startswith("loss =")
+
+
+def watched_after_use(x):
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(x ** 3)
+        tape.watch(x)
+    return tape.gradient(y, x)
+
+
+def test_a_watch_after_the_ops_that_used_the_source_is_unwatched_at_the_watch_line():
+    with evidence.recording() as record:
+        assert watched_after_use(tf.constant([1.0, 2.0])) is None
+    [finding] = evidence.analyse(record)
+    assert finding["cause"] == "unwatched"
+    assert finding["broke_at"]["code"] == "tape.watch(x)"
+
+
+def test_a_watch_before_use_gives_no_finding():
+    def watched_first(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(x ** 3)
+        return tape.gradient(y, x)
+
+    with evidence.recording() as record:
+        assert watched_first(tf.constant([1.0, 2.0])) is not None
+    assert evidence.analyse(record) == []
+
+
+def test_a_frozen_variable_watched_after_the_loss_is_unwatched_at_the_watch_line():
+    w = tf.Variable([1.0, 2.0], trainable=False)
+    with evidence.recording() as record:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * w)
+            tape.watch(w)
+        assert tape.gradient(loss, w) is None
+    [finding] = evidence.analyse(record)
+    assert finding["cause"] == "unwatched" and finding["broke_at"]["code"] == "tape.watch(w)"

@@ -159,3 +159,24 @@ def test_is_the_learners_line_that_ran_the_cutting_op_kept(tf):
         namespace["ste"](tf.Variable([0.3, 0.7]))
     assert recorded["path_break"] == "no-gradient-op"
     assert recorded["broke_at"] == {"no-gradient-op": f"{label}, line 3: q = tf.round(w * 4.0) / 4.0"}
+
+
+def test_is_the_first_step_whose_gradient_is_not_finite_kept(tf):
+    import linecache
+
+    from gradtutor.isolation import facts
+
+    label = "code cell 4 (In [7])"
+    source = ("def norm(x):\n    with tf.GradientTape() as tape:\n        tape.watch(x)\n"
+              "        n = tf.sqrt(tf.reduce_sum(x * x, axis=-1))\n    return tape.gradient(n, x)\n")
+    linecache.cache[label] = (len(source), None, source.splitlines(True), label)
+    namespace = {"tf": tf}
+    exec(compile(source, label, "exec"), namespace)
+    recorded: dict = {}
+    with facts.recording([], recorded, frozenset({label})):
+        namespace["norm"](tf.constant([[0.0, 0.0], [3.0, 4.0]]))  # the norm of a zero row: sqrt at 0
+    assert recorded["nonfinite_at"] == f"{label}, line 4: n = tf.sqrt(tf.reduce_sum(x * x, axis=-1))"
+    safe: dict = {}
+    with facts.recording([], safe, frozenset({label})):
+        namespace["norm"](tf.constant([[1.0, 0.0], [3.0, 4.0]]))
+    assert "nonfinite_at" not in safe

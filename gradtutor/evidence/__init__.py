@@ -18,9 +18,9 @@ recording, `tf.function`s run eagerly; everything is put back when the block end
 Modules: frames (which stack frame is user code), graph (the op callback's record of
 tensors and ops), optimizers (Keras 3's apply_gradients), instrument (installing and removing the patches), checks (each
 tape call and its result), paths (how tensors depend on a source), analysis (cause
-and break line), values (what kept values say), wording (one sentence and one fix per cause);
-what TensorFlow says of each op type is gradtutor.opfacts, which the checker's run facts
-read too. No printing, no CLI.
+and break line), wording (one sentence and one fix per cause). What TensorFlow says of each
+op type (gradtutor.opfacts) and what an op's values say (gradtutor.value_evidence) sit below
+this package, so the checker's run facts read them too. No printing, no CLI.
 """
 from __future__ import annotations
 

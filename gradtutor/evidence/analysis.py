@@ -9,7 +9,7 @@ import numpy as np
 
 from gradtutor import opfacts
 from gradtutor.evidence import paths, probe
-from gradtutor.evidence.values import evidence_at, kept_value
+from gradtutor.value_evidence import evidence_at, kept_value
 
 
 def tf_object(source):
@@ -42,6 +42,9 @@ def diagnose(record, info, targets, source, symptom):
     if not hits:
         return _not_connected(graph, info, snode, tnodes, reached, is_variable)
     steps = paths.path_back(reached, hits[0])
+    late = _watched_late(info, snode, steps)
+    if late is not None and symptom == "none":
+        return "unwatched", late, {"why": "watched after use"}
     if symptom == "none" or symptom == "zeros" and _breaks(steps, info) is not None:
         return _broken(steps, info, hits[0])
     return _flat(graph, reached, snode, tnodes, symptom)
@@ -67,6 +70,16 @@ def _unwatched(record, info, source, snode, is_variable):
     if snode.op is not None and _made_from_variable(snode):
         return "variable-replaced", snode.frame, {}
     return "unwatched", info.frame or snode.frame, {"why": "tensor"}
+
+
+def _watched_late(info, snode, steps):
+    """The watch() frame, when the op that first used the source on the path ran under this tape, but before
+    the source was watched (an op before the `with` block is outside-tape, not a late watch)."""
+    watched = info.watched_at.get(snode)
+    first = steps[0][1].op if steps else None
+    if watched is None or first is None or info not in first.tapes:
+        return None
+    return watched[1] if first.seq <= watched[0] else None
 
 
 def _made_from_variable(node, depth=2) -> bool:

@@ -160,11 +160,15 @@ def watch(record, tape, tensor, original):
     for item in tf.nest.flatten(tensor):
         item = analysis.tf_object(item)
         if isinstance(item, tf.Variable):
-            info.watched.append(record.graph.node_of(item.handle, frame))
+            node = record.graph.node_of(item.handle, frame)
+            info.watched.append(node)
+            info.watched_at.setdefault(node, (record.graph.seq, frame))
         elif tf.is_tensor(item):
             if not (item.dtype.is_floating or item.dtype.is_complex):
                 record.add("watch", frame, [], "cannot-watch", frame, "error", {"dtype": item.dtype.name})
-            info.watched.append(record.graph.node_of(item, frame))
+            node = record.graph.node_of(item, frame)
+            info.watched.append(node)
+            info.watched_at.setdefault(node, (record.graph.seq, frame))
 
 
 def tf_gradients_wrapper(record, original):

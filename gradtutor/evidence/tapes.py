@@ -7,12 +7,14 @@ import weakref
 class TapeInfo:
     """What gradtutor knows of one GradientTape."""
 
-    __slots__ = ("__weakref__", "frame", "gradient_frame", "persistent", "tape", "watch_accessed", "watched")
+    __slots__ = ("__weakref__", "frame", "gradient_frame", "persistent", "tape", "watch_accessed", "watched",
+                 "watched_at")
 
     def __init__(self, tape, frame, persistent, watch_accessed):
         self.tape = weakref.ref(tape)
         self.frame, self.persistent, self.watch_accessed = frame, persistent, watch_accessed
         self.watched = []  # nodes of the tensors passed to watch()
+        self.watched_at: dict = {}  # node -> (the op count when it was first watched, the watch() frame)
         self.gradient_frame = None  # where it was first asked for a gradient
 
 

@@ -33,10 +33,10 @@ LIBRARIES = ("tensorflow", "keras", "numpy", "optree", "absl")  # their own conv
 
 
 class _Recorder:
-    def __init__(self, args, read=None, labels: frozenset = frozenset()):
+    def __init__(self, args, labels: frozenset = frozenset()):
         self.args = args
         self.labels = labels  # the file names the learner's cells were compiled under
-        self.graph = TapeGraph(read or (lambda tensor: None), self.site)
+        self.graph = TapeGraph(self.site)
         self.last_sources: list = []  # the previous gradient call's sources, to see one replaced
         self.active = 0  # tapes recording now
         self.inside: set = set()  # _id of tensors made while a tape was recording
@@ -79,6 +79,8 @@ class _Recorder:
             self.graph.add(op_type, inputs, outputs)
             if self.graph.saturated:
                 self.note("saturated")
+            if self.graph.nonfinite_at is not None and "nonfinite_at" not in self.facts:
+                self.note("nonfinite_at", self.graph.nonfinite_at)
             self.used.update(getattr(t, "_id", None) for t in inputs or ())
             self.inside.update(getattr(t, "_id", None) for t in outputs or ())
         return None
@@ -148,8 +150,7 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
 
     eager_base = ops._EagerTensorBase
     saved_numpy, saved_array, saved_float = eager_base.numpy, eager_base.__array__, eager_base.__float__
-    recorder = _Recorder(args, read=lambda tensor: saved_numpy(tensor) if isinstance(tensor, eager_base) else None,
-                         labels=labels)
+    recorder = _Recorder(args, labels=labels)
     recorder.facts = into
     into.update({"watch_calls": [], "ops": [], "gradient_calls": 0})
     tape_class = tf.GradientTape

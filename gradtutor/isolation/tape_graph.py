@@ -12,7 +12,9 @@ not one does, the nearest such op that carries values (not a comparison's mask) 
 call op here, as the eager tape sees them.
 
 The same pass notes saturation: a sigmoid or tanh whose float32 output reached its limit
-exactly, or a softmax with an exact 0 or 1, flattens the slope there to zero.
+exactly, or a softmax with an exact 0 or 1, flattens the slope there to zero; and the first
+op whose values make its gradient inf or NaN (sqrt or log at 0, a division by 0, a tf.where
+branch that is not finite: gradtutor.value_evidence, as `gradtutor explain` reads it).
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ import sys
 
 import numpy as np
 
-from gradtutor import opfacts
+from gradtutor import opfacts, value_evidence
 
 MAX_NODES = 50_000  # tensors remembered per call; past it the walk sees a partial graph (no break is named)
 SATURATES = {"Sigmoid": (0.0, 1.0), "Tanh": (-1.0, 1.0), "Softmax": (0.0, 1.0)}
@@ -33,16 +35,19 @@ KIND_CAUSE = {"stop": "stop-gradient", "python": "leaves-tensorflow", "none": "n
 class TapeGraph:
     """Tensor id → (op type, input ids, cause id if the op's gradient does not flow), for one call."""
 
-    def __init__(self, read, site=lambda: None):
-        self.read = read  # tensor → numpy, without passing through the recorder's own wrappers
+    def __init__(self, site=lambda: None):
         self.site = site  # the learner's file and line running now ("code cell 3 (In [5]), line 4: …"), or None
         self.made: dict = {}
         self.full = False
         self.saturated = False
+        self.nonfinite_at: str | None = None  # the first op whose values make its gradient inf or NaN
 
     def add(self, op_type: str, inputs, outputs) -> None:
         if op_type in SATURATES and outputs and not self.saturated:
-            self.saturated = _at_limit(self.read(outputs[0]), SATURATES[op_type])
+            self.saturated = _at_limit(value_evidence.kept_value(outputs[0]), SATURATES[op_type])
+        if op_type in opfacts.RISKY and self.nonfinite_at is None and \
+                value_evidence.evidence_at(_Op(op_type, (inputs or (), outputs or ()))) == "non-finite":
+            self.nonfinite_at = self.site() or ""
         if self.full or not outputs:
             return
         ids = tuple(getattr(t, "_id", None) for t in inputs or ())
@@ -90,6 +95,13 @@ class TapeGraph:
             if made is not None:
                 stack.extend(made[1])
         return False
+
+
+class _Op:
+    """An op as gradtutor.value_evidence reads it: its type and its (inputs, outputs) tensors."""
+
+    def __init__(self, type_: str, values):
+        self.type, self.values = type_, values
 
 
 def _stops(op_type: str, inputs, outputs) -> str | None:

@@ -1,4 +1,8 @@
-"""What the values an op kept say about its gradient: NaN-prone inputs, saturation, dead ReLUs, zero slopes."""
+"""What the values an op kept say about its gradient: NaN-prone inputs, saturation, dead ReLUs, zero slopes.
+
+`op` is anything with `.type` and `.values` = (input tensors, output tensors): an op that
+`gradtutor explain` recorded, or one the checker's run facts see in the op callback.
+"""
 from __future__ import annotations
 
 import numpy as np
