@@ -15,6 +15,7 @@ Both render as HTML in Jupyter and as text elsewhere.
 from __future__ import annotations
 
 import html
+import json
 
 from gradtutor import conventions, course, extract, learner_state
 from gradtutor.errors import UsageError
@@ -26,7 +27,13 @@ def solution_code(lesson: course.Lesson, exercise: course.Exercise) -> str:
     definition = extract.find_function(cells, exercise.function)
     if definition.node is None:
         raise UsageError(f"the solution of {lesson.id} {exercise.id} is missing from {lesson.source_notebook()}")
-    return conventions.without_solution_markers(definition.source)
+    # the whole answer cell when it holds the function: a class or helper it defines beside it is part of the answer
+    answer = conventions.cells_by_grade_id(json.loads(lesson.source_notebook().read_text(encoding="utf-8"))).get(
+        exercise.id)
+    source = "".join(answer["source"]) if answer is not None else ""
+    if definition.source not in source:
+        source = definition.source
+    return conventions.without_solution_markers(source)
 
 
 def _find(lesson_ref: str, exercise_ref: str) -> tuple[course.Lesson, course.Exercise]:
