@@ -63,3 +63,19 @@ def test_can_learner_code_not_import_the_fork_server(worker):
     code = f"def {FIRST.function}(x):\n    import gradtutor.isolation.server\n    return x"
     result = worker.run(_job(code), 20).slots[0][0]
     assert result["status"] == "error" and "reference implementation" in result["error"]["message"]
+
+
+def test_does_an_exercise_asked_twice_in_one_child_get_its_inputs_as_built_both_times(worker):
+    # the child hands out the inputs it built at the last call of an exercise, copies before it:
+    # an answer that changes its model must not change what a later call of it is given
+    lesson2 = course.load().lesson("lesson2")
+    first = lesson2.exercises[0]
+    code = ("import keras\nimport tensorflow as tf\n"
+            f"def {first.function}(model, inp):\n    model.layers[-1].activation = keras.activations.linear\n"
+            "    with tf.GradientTape() as tape:\n        out = model(inp, training=False)[:, 0]\n"
+            "    return tape.gradient(out, inp)\n")
+    job = {"kind": "learner", "lesson": lesson2.id, "cells": [extract.Cell("answer.py", code).to_json()],
+           "seeds": [0, 1], "exercises": [{"id": first.id, "function": first.function}] * 2}
+    slots = worker.run(job, 60).slots
+    assert [slot[0]["status"] for slot in slots] == ["ok", "ok"]
+    assert [slot[0]["facts"]["inputs_modified"] for slot in slots] == [["input 0 (the model)"]] * 2

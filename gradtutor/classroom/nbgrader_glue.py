@@ -42,6 +42,7 @@ def nbgrader_api(kernels_over_ipc: bool = False):
     """
     import logging
 
+    _without_iri_checks()
     from nbgrader.apps import NbGraderAPI
     from nbgrader.apps.baseapp import NbGrader
 
@@ -58,6 +59,23 @@ def nbgrader_api(kernels_over_ipc: bool = False):
     api = NbGraderAPI(config=app.config)
     api.log.setLevel(logging.INFO)
     return api
+
+
+def _without_iri_checks() -> None:
+    """Import nbgrader here without jsonschema's optional IRI format checks.
+
+    nbgrader imports nbformat, which imports jsonschema; when rfc3987_syntax is installed
+    (jupyter_events' format extra pulls it in), jsonschema imports it to check the "iri"
+    formats, and importing it compiles 38 Lark grammars: ~1 s of CPU in each process that
+    loads nbgrader (the grading command and every grading worker), on the way to the first
+    submission. No schema nbgrader, nbformat or gradtutor validates is checked for formats,
+    so nothing here ever used them. Only this process goes without: the kernels never
+    import jsonschema, and nbgrader's own commands are left as they are.
+    """
+    import sys
+
+    if "jsonschema" not in sys.modules:
+        sys.modules.setdefault("rfc3987_syntax", None)  # None there: `import rfc3987_syntax` raises ImportError
 
 
 def kernel_socket_dir(pid: int) -> str:

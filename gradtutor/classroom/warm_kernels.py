@@ -159,6 +159,7 @@ def serve() -> None:
 
     for name in WARM_IMPORTS:
         importlib.import_module(name)
+    _warm_caches()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernels are reaped as they exit
     # The imports live as long as every kernel: the kernels' collections skip them (and copy none of their pages).
     gc.freeze()
@@ -181,6 +182,31 @@ def serve() -> None:
                 connection.close()
                 _become_kernel(request)  # never returns
             _reply(connection, {"pid": pid})
+
+
+def _warm_caches() -> None:
+    """Fill, once, the caches every kernel would otherwise fill on its own; no TensorFlow op runs.
+
+    A kernel formats a traceback for each demonstration cell that raises and each check that
+    does not pass. The first one in a process costs ~0.2 s of CPU: IPython's formatter asks
+    `inspect.getmodule`, which reads the path of every loaded module (thousands, with
+    TensorFlow), and compiles Pygments' Python lexer. One traceback formatted here, as a
+    kernel's shell formats it, leaves those caches filled in every forked kernel; what a
+    kernel shows is the same. The course manifest, which each check() reads, is parsed
+    and validated once here too.
+    """
+    from IPython.core import ultratb
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from gradtutor import course
+
+    traits = InteractiveShell.class_traits()
+    formatter = ultratb.AutoFormattedTB(mode=traits["xmode"].default(), theme_name=traits["colors"].default())
+    try:
+        raise RuntimeError("the kernel forker's warm-up traceback")
+    except RuntimeError as exc:
+        formatter.structured_traceback(type(exc), exc, exc.__traceback__)
+    course.load()
 
 
 def _peer_pid(connection) -> int:

@@ -127,7 +127,8 @@ def _run_learner(job: Job):
         if not callable(function):
             yield index, ({"status": "missing"}, {})
             continue
-        fresh = _build_inputs(job["lesson"], [exercise["id"]], job["seeds"], keep=inputs)[exercise["id"]]
+        later = any(e["id"] == exercise["id"] for e in job["exercises"][index + 1:])
+        fresh = _build_inputs(job["lesson"], [exercise["id"]], job["seeds"], keep=inputs, last=not later)[exercise["id"]]
         yield index, _call(function, exercise["id"], fresh, labels, load_errors)
 
 
@@ -211,12 +212,17 @@ def _quiet_autograph() -> None:
     logging.getLogger("tensorflow").setLevel(logging.ERROR)
 
 
-def _build_inputs(lesson_id: str, exercise_ids: list, seeds: list, keep: dict | None = None) -> dict:
+def _build_inputs(lesson_id: str, exercise_ids: list, seeds: list, keep: dict | None = None,
+                  last: bool = False) -> dict:
     """Fresh inputs per exercise and seed. A function of its own, so no frame the learner's
     code can walk to still holds the reference module once it returns. With `keep` (inputs
-    built before the references were dropped), hands those out once and copies after."""
+    built before the references were dropped): copies of those, or with `last` (no later call
+    of these exercises in this child) the inputs themselves, built as the reference job built
+    its own — a copy of a Keras model costs about as much CPU as building it, and a child
+    usually calls each exercise once."""
     if keep is not None:
-        return {eid: {seed: input_copies.fresh(keep[eid][seed]) for seed in seeds} for eid in exercise_ids}
+        hand = (lambda eid, seed: keep[eid].pop(seed)) if last else (lambda eid, seed: input_copies.fresh(keep[eid][seed]))
+        return {eid: {seed: hand(eid, seed) for seed in seeds} for eid in exercise_ids}
     from gradtutor.references import exercises_of
 
     table = exercises_of(lesson_id)
