@@ -27,6 +27,21 @@ def _facts(function, *args) -> dict:
     return recorded
 
 
+def _facts_of_cell(tf, label: str, source: str, name: str, *args) -> dict:
+    """Run `name` from a cell compiled as the checker's child compiles it (under its label), recording facts."""
+    import linecache
+
+    from gradtutor.isolation import facts
+
+    linecache.cache[label] = (len(source), None, source.splitlines(True), label)
+    namespace = {"tf": tf}
+    exec(compile(source, label, "exec"), namespace)
+    recorded: dict = {}
+    with facts.recording([], recorded, frozenset({label})):
+        namespace[name](*args)
+    return recorded
+
+
 def _gradient_of(tf, make_target):
     def run(w):
         with tf.GradientTape() as tape:
@@ -144,39 +159,20 @@ def test_are_frozen_weights_and_an_empty_variables_list_seen(tf):
 
 
 def test_is_the_learners_line_that_ran_the_cutting_op_kept(tf):
-    import linecache
-
-    from gradtutor.isolation import facts
-
     label = "code cell 2 (In [3])"
     source = ("def ste(w):\n    with tf.GradientTape() as tape:\n        q = tf.round(w * 4.0) / 4.0\n"
               "        loss = tf.reduce_sum(q ** 2)\n    return tape.gradient(loss, w)\n")
-    linecache.cache[label] = (len(source), None, source.splitlines(True), label)
-    namespace = {"tf": tf}
-    exec(compile(source, label, "exec"), namespace)
-    recorded: dict = {}
-    with facts.recording([], recorded, frozenset({label})):
-        namespace["ste"](tf.Variable([0.3, 0.7]))
+    recorded = _facts_of_cell(tf, label, source, "ste", tf.Variable([0.3, 0.7]))
     assert recorded["path_break"] == "no-gradient-op"
     assert recorded["broke_at"] == {"no-gradient-op": f"{label}, line 3: q = tf.round(w * 4.0) / 4.0"}
 
 
 def test_is_the_first_step_whose_gradient_is_not_finite_kept(tf):
-    import linecache
-
-    from gradtutor.isolation import facts
-
     label = "code cell 4 (In [7])"
     source = ("def norm(x):\n    with tf.GradientTape() as tape:\n        tape.watch(x)\n"
               "        n = tf.sqrt(tf.reduce_sum(x * x, axis=-1))\n    return tape.gradient(n, x)\n")
-    linecache.cache[label] = (len(source), None, source.splitlines(True), label)
-    namespace = {"tf": tf}
-    exec(compile(source, label, "exec"), namespace)
-    recorded: dict = {}
-    with facts.recording([], recorded, frozenset({label})):
-        namespace["norm"](tf.constant([[0.0, 0.0], [3.0, 4.0]]))  # the norm of a zero row: sqrt at 0
+    # the norm of a zero row: sqrt at 0
+    recorded = _facts_of_cell(tf, label, source, "norm", tf.constant([[0.0, 0.0], [3.0, 4.0]]))
     assert recorded["nonfinite_at"] == f"{label}, line 4: n = tf.sqrt(tf.reduce_sum(x * x, axis=-1))"
-    safe: dict = {}
-    with facts.recording([], safe, frozenset({label})):
-        namespace["norm"](tf.constant([[1.0, 0.0], [3.0, 4.0]]))
+    safe = _facts_of_cell(tf, label, source, "norm", tf.constant([[1.0, 0.0], [3.0, 4.0]]))
     assert "nonfinite_at" not in safe

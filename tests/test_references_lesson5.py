@@ -19,6 +19,7 @@ import pytest
 import tensorflow as tf
 
 from gradtutor.references import ALL_SEEDS, exercises_of
+from tests.support.numeric import central_diff
 
 pytestmark = pytest.mark.tf
 
@@ -29,12 +30,7 @@ FD_RTOL, FD_ATOL = 1e-6, 1e-7  # float64 central differences: error ~ step**2 + 
 
 def fd_gradient(f, x):
     """Central-difference gradient of a scalar function of a float64 array, one entry at a time."""
-    grad = np.zeros_like(x)
-    for index in np.ndindex(x.shape):
-        nudge = np.zeros_like(x)
-        nudge[index] = FD_STEP
-        grad[index] = (f(x + nudge) - f(x - nudge)) / (2 * FD_STEP)
-    return grad
+    return central_diff(f, x, eps=FD_STEP)
 
 
 def assert_reference(name, got, want):
