@@ -35,8 +35,7 @@ LIBRARIES = ("tensorflow", "keras", "numpy", "optree", "absl")  # their own conv
 class _Recorder:
     def __init__(self, args, labels: frozenset = frozenset()):
         self.args = args
-        self.labels = labels  # the file names the learner's cells were compiled under
-        self.graph = TapeGraph(self.site)
+        self.graph = TapeGraph(lambda: learner_site(labels))
         self.last_sources: list = []  # the previous gradient call's sources, to see one replaced
         self.active = 0  # tapes recording now
         self.inside: set = set()  # _id of tensors made while a tape was recording
@@ -128,9 +127,6 @@ class _Recorder:
         if site and cause not in self.facts.setdefault("broke_at", {}):
             self.facts["broke_at"][cause] = site
 
-    def site(self) -> str | None:
-        return learner_site(self.labels)
-
     def replaced(self, sources: list) -> None:
         """A source that was a variable in the last gradient call is now a tensor, or another variable
         of the same name and shape: the name was rebound (w = w - lr * g, or a new tf.Variable per step)."""
@@ -148,14 +144,14 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
     import tensorflow as tf
     from tensorflow.python.framework import op_callbacks, ops
 
-    eager_base = ops._EagerTensorBase
-    saved_numpy, saved_array, saved_float = eager_base.numpy, eager_base.__array__, eager_base.__float__
     recorder = _Recorder(args, labels=labels)
     recorder.facts = into
     into.update({"watch_calls": [], "ops": [], "gradient_calls": 0})
     tape_class = tf.GradientTape
     saved = {name: getattr(tape_class, name)
              for name in ("__enter__", "__exit__", "watch", "gradient", "jacobian", "batch_jacobian")}
+    eager_base = ops._EagerTensorBase
+    saved_numpy, saved_array, saved_float = eager_base.numpy, eager_base.__array__, eager_base.__float__
 
     def enter(self):
         recorder.active += 1
