@@ -41,9 +41,11 @@ tutor: $(VENV)/.tutor
 	@$(BIN)/gradtutor lab $(WORKSPACE)
 
 # Debian's Chromium for the docs browser test (a browser that downloads itself cannot work here),
+# with a CJK font for the Chinese pages (without one Chromium draws the characters as boxes),
 # and npm, which fetches the docs' mermaid and KaTeX from the npm registry.
 browser:
 	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+	@fc-list :lang=zh | grep -q . || (apt-get update -qq && apt-get install -y -qq fonts-noto-cjk >/dev/null)
 	@command -v npm >/dev/null || (apt-get update -qq && apt-get install -y -qq npm >/dev/null)
 
 lint: $(VENV)/.dev

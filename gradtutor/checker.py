@@ -92,7 +92,7 @@ class Checker:
     def seeds(self, lesson, which: str) -> tuple[int, ...]:
         """The seeds a check asked for `which` runs; NoHiddenInputs for 'hidden' where there are none."""
         if which == "hidden" and not self.hidden.available:
-            raise NoHiddenInputs(diagnose.NO_HIDDEN_INPUTS)
+            raise NoHiddenInputs(diagnose.no_hidden_inputs())
         return self.hidden.seeds_for(which, lesson.id)
 
     def _references(self, lesson, exercises, seeds) -> dict[str, Reference | None]:

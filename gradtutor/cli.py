@@ -11,61 +11,60 @@ import os
 import sys
 from pathlib import Path
 
-from gradtutor import __version__, course, workspace
+from gradtutor import __version__, course, messages, workspace
 from gradtutor.errors import GradtutorError, UsageError
+from gradtutor.messages import course_text, say
 
 DEFAULT_WORKSPACE = "gradtutor-course"
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not argparse's usage block
-        raise UsageError(f"{message} (see `{self.prog} --help`)")
+        raise UsageError(say("cli.usage", message=message, prog=self.prog))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gradtutor", description="Why is my gradient None? Lessons and an autograder for "
-                                                   "TensorFlow's GradientTape.")
+    parser = _Parser(prog="gradtutor", description=say("cli.description"))
     parser.add_argument("--version", action="version", version=f"gradtutor {__version__}")
     verbs = parser.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser)
 
-    verbs.add_parser("list", help="the lessons, with your progress")
+    verbs.add_parser("list", help=say("cli.help.list"))
 
-    p = verbs.add_parser("init", help="copy the lessons into a workspace folder (never overwrites)")
+    p = verbs.add_parser("init", help=say("cli.help.init"))
     p.add_argument("folder", nargs="?", default=DEFAULT_WORKSPACE, metavar="DIR",
-                   help=f"where to put the lessons (default: {DEFAULT_WORKSPACE})")
+                   help=say("cli.help.init_folder", default=DEFAULT_WORKSPACE))
 
-    p = verbs.add_parser("check", help="grade a lesson's exercises")
+    p = verbs.add_parser("check", help=say("cli.help.check"))
     _lesson_argument(p)
-    p.add_argument("exercise", nargs="?", metavar="EXERCISE", help="only this exercise (id, function or number)")
-    p.add_argument("--file", type=Path, metavar="PATH", help="grade this notebook or .py file instead of the workspace copy")
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    p.add_argument("--seeds", choices=("visible", "hidden", "all"), default="all", help="which inputs to check on")
-    p.add_argument("--no-daemon", action="store_true",
-                   help="check in this process, not in the warm checker later checks reuse (GRADTUTOR_NO_DAEMON=1)")
+    p.add_argument("exercise", nargs="?", metavar="EXERCISE", help=say("cli.help.check_exercise"))
+    p.add_argument("--file", type=Path, metavar="PATH", help=say("cli.help.check_file"))
+    p.add_argument("--json", action="store_true", help=say("cli.help.json"))
+    p.add_argument("--seeds", choices=("visible", "hidden", "all"), default="all", help=say("cli.help.seeds"))
+    p.add_argument("--no-daemon", action="store_true", help=say("cli.help.no_daemon"))
     _limits(p)
 
-    p = verbs.add_parser("hint", help="a hint for an exercise; higher levels say more")
+    p = verbs.add_parser("hint", help=say("cli.help.hint"))
     _lesson_argument(p)
     p.add_argument("exercise", metavar="EXERCISE")
-    p.add_argument("--level", type=int, default=1, metavar="N", help="which rung of the hint ladder (default 1)")
+    p.add_argument("--level", type=int, default=1, metavar="N", help=say("cli.help.level"))
 
-    p = verbs.add_parser("solution", help="show the solution of an exercise")
+    p = verbs.add_parser("solution", help=say("cli.help.solution"))
     _lesson_argument(p)
     p.add_argument("exercise", metavar="EXERCISE")
 
-    p = verbs.add_parser("reset", help="a fresh copy of a lesson; your old file is kept as a backup")
+    p = verbs.add_parser("reset", help=say("cli.help.reset"))
     _lesson_argument(p)
 
-    p = verbs.add_parser("watch", help="check a lesson again every time you save it")
+    p = verbs.add_parser("watch", help=say("cli.help.watch"))
     _lesson_argument(p)
-    p.add_argument("--file", type=Path, metavar="PATH", help="watch this file instead of the workspace copy")
-    p.add_argument("--interval", type=float, default=0.2, metavar="S", help="how often to look for a save")
+    p.add_argument("--file", type=Path, metavar="PATH", help=say("cli.help.watch_file"))
+    p.add_argument("--interval", type=float, default=0.2, metavar="S", help=say("cli.help.interval"))
     _limits(p)
 
-    p = verbs.add_parser("lab", help="JupyterLab on your workspace, with the course's kernel (Ctrl-C stops it)")
-    p.add_argument("folder", nargs="?", type=Path, metavar="DIR", help="the workspace (made if missing)")
-    p.add_argument("--port", type=int, metavar="N", help="port on 127.0.0.1 (default: a free one)")
-    p.add_argument("--no-launch", action="store_true", help="install the kernel and workspace only (GRADTUTOR_NO_LAB=1)")
+    p = verbs.add_parser("lab", help=say("cli.help.lab"))
+    p.add_argument("folder", nargs="?", type=Path, metavar="DIR", help=say("cli.help.lab_folder"))
+    p.add_argument("--port", type=int, metavar="N", help=say("cli.help.port"))
+    p.add_argument("--no-launch", action="store_true", help=say("cli.help.no_launch"))
 
     for name, verb in verbs.choices.items():
         verb.set_defaults(func=VERBS[name])
@@ -75,24 +74,37 @@ def build_parser() -> argparse.ArgumentParser:
     classroom.add_verbs(verbs)
     dev.add_verbs(verbs)  # course authoring: `dev check`, `dev new-lesson`
     explain.add_verbs(verbs)  # anyone's script: `gradtutor explain train.py`
+    _language_option(parser)
     return parser
 
 
+def _language_option(parser: argparse.ArgumentParser) -> None:
+    """`--lang` on every command and subcommand (main() reads it before building the parser: messages.from_command_line)."""
+    parser.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS, help=say("cli.help.lang"))
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _language_option(sub)
+
+
 def _lesson_argument(parser) -> None:
-    parser.add_argument("lesson", metavar="LESSON", help="lesson id, number or slug (lesson3, 3, softmax)")
+    parser.add_argument("lesson", metavar="LESSON", help=say("cli.help.lesson"))
 
 
 def _limits(parser) -> None:
     from gradtutor import defaults
 
     parser.add_argument("--timeout", type=float, default=defaults.EXERCISE_TIMEOUT, metavar="S",
-                        help=f"seconds per exercise (default {defaults.EXERCISE_TIMEOUT:g})")
+                        help=say("cli.help.timeout", default=f"{defaults.EXERCISE_TIMEOUT:g}"))
     parser.add_argument("--memory-mb", type=int, default=defaults.MEMORY_MB, metavar="MB",
-                        help=f"memory the exercise code may use (default {defaults.MEMORY_MB})")
+                        help=say("cli.help.memory", default=defaults.MEMORY_MB))
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        # before the parser is built, so its help is in that language; a GRADTUTOR_LANG naming none stops here
+        messages.use(messages.from_command_line(argv) or messages.from_environment())
         args = build_parser().parse_args(argv)
         if not args.verb:
             return cmd_list(args)
@@ -101,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         _fail(str(exc))
         return exc.exit_code
     except KeyboardInterrupt:
-        _fail("interrupted")
+        _fail(say("cli.interrupted"))
         return 130
     except BrokenPipeError:
         return 0
@@ -125,13 +137,13 @@ def cmd_list(args) -> int:
 
     the_course = course.load()
     home = workspace.find()
-    table = Table(title=the_course.title, title_justify="left", show_edge=False,
-                  caption=f"workspace: {home}" if home else "no workspace here — run `gradtutor init` to start",
+    table = Table(title=course_text("course.title", the_course.title), title_justify="left", show_edge=False,
+                  caption=say("cli.list.workspace", home=home) if home else say("cli.list.no_workspace"),
                   caption_justify="left")
-    for column in ("#", "lesson", "title", "exercises", "progress"):
-        table.add_column(column)
+    for column in ("number", "lesson", "title", "exercises", "progress"):
+        table.add_column(say(f"cli.list.{column}"))
     for lesson in the_course.lessons:
-        table.add_row(str(lesson.number), f"{lesson.id} ({lesson.slug})", lesson.title,
+        table.add_row(str(lesson.number), f"{lesson.id} ({lesson.slug})", course_text(f"{lesson.id}.title", lesson.title),
                       str(len(lesson.exercises)), _progress_cell(home, lesson))
     _console().print(table)
     from gradtutor.learner_state import next_exercise
@@ -139,33 +151,33 @@ def cmd_list(args) -> int:
     upcoming = next_exercise(home)
     if upcoming:
         lesson, exercise = upcoming
-        _console().print(f"▶ next: {lesson.id} {exercise.id} — write {exercise.function}() in "
-                         f"{workspace.notebook_path(home, lesson)}", markup=False)
+        _console().print(say("cli.list.next", lesson=lesson.id, exercise=exercise.id, function=exercise.function,
+                             path=workspace.notebook_path(home, lesson)), markup=False)
     return 0
 
 
 def _progress_cell(home: Path | None, lesson: course.Lesson) -> str:
+    from rich.markup import escape
+
     if home is None:
         return ""
     notebook = workspace.notebook_path(home, lesson)
     if not notebook.exists():
-        return "[dim]no notebook (gradtutor reset " + lesson.id + ")[/]"
+        return f"[dim]{escape(say('cli.list.no_notebook', lesson=lesson.id))}[/]"
     statuses = workspace.progress_of(notebook)
     if not statuses:
-        return "[dim]not checked yet[/]"
+        return f"[dim]{escape(say('cli.list.not_checked'))}[/]"
     passed = sum(statuses.get(e.id) == "pass" for e in lesson.exercises)
     colour = "green" if passed == len(lesson.exercises) else "yellow"
-    return f"[{colour}]{passed}/{len(lesson.exercises)} passed[/]"
+    return f"[{colour}]{escape(say('cli.list.passed', passed=passed, total=len(lesson.exercises)))}[/]"
 
 
 def cmd_init(args) -> int:
     folder = Path(args.folder)
     console = _console()
     for path, what in workspace.init(folder):
-        console.print(f"  {what:<20} {path}")
-    console.print(f"\nYour workspace is [bold]{folder}[/]. Next:\n"
-                  f"  cd {folder}\n  jupyter lab lesson1/lesson1.ipynb   (or any editor)\n"
-                  f"  gradtutor check lesson1")
+        console.print(f"  {what:<20} {path}", markup=False)
+    console.print("\n" + say("cli.init.next", folder=folder), markup=False)
     return 0
 
 
@@ -174,8 +186,7 @@ def _target_file(lesson: course.Lesson, file: Path | None) -> Path:
         return file
     home = workspace.find()
     if home is None:
-        raise UsageError(f"no workspace in {Path.cwd()} or its parents — run `gradtutor init` first, "
-                       f"or name a notebook with --file")
+        raise UsageError(say("cli.no_workspace_or_file", folder=Path.cwd()))
     return workspace.notebook_path(home, lesson)
 
 
@@ -199,7 +210,7 @@ def cmd_check(args) -> int:
         if args.json or not console.is_terminal:
             result = checker.check_cells(lesson, cells, exercises, args.seeds, str(path))
         else:
-            with console.status(f"Checking {lesson.id} (TensorFlow takes a few seconds to load)…"):
+            with console.status(say("check.checking", lesson=lesson.id)):
                 result = checker.check_cells(lesson, cells, exercises, args.seeds, str(path))
     workspace.record(path, lesson.id, {e.id: e.status for e in result.exercises})
     if args.json:
@@ -210,46 +221,27 @@ def cmd_check(args) -> int:
 
 
 def cmd_hint(args) -> int:
-    lesson = course.load().lesson(args.lesson)
-    exercise = lesson.exercise(args.exercise)
-    if not exercise.hints:
-        raise UsageError(f"{lesson.id} {exercise.id} has no hints")
-    if not 1 <= args.level <= len(exercise.hints):
-        raise UsageError(f"{lesson.id} {exercise.id} has hints 1 to {len(exercise.hints)}, not {args.level}")
-    console = _console()
-    console.print(f"[bold]Hint {args.level} of {len(exercise.hints)}[/] for {exercise.function}():")
-    console.print(exercise.hints[args.level - 1], markup=False)
-    if args.level < len(exercise.hints):
-        console.print(f"[dim]More: gradtutor hint {lesson.id} {exercise.id} --level {args.level + 1}[/]")
-    return 0
+    from gradtutor import hints
+
+    return hints.print_hint(_console(), args.lesson, args.exercise, args.level)
 
 
 def cmd_solution(args) -> int:
-    from gradtutor.hints import solution_code
+    from gradtutor import hints
 
-    lesson = course.load().lesson(args.lesson)
-    code = solution_code(lesson, lesson.exercise(args.exercise))
-    if not sys.stdout.isatty():  # piped or redirected: the code itself, every line whole, to paste or save
-        sys.stdout.write(code + "\n")
-        return 0
-    from rich.syntax import Syntax
-
-    # soft wrap: a line longer than the terminal is folded by the terminal, never cropped, so a copy pastes whole
-    _console().print(Syntax(code, "python", theme="ansi_dark", background_color="default",
-                            code_width=max(len(line) for line in code.splitlines())), soft_wrap=True)
-    return 0
+    return hints.print_solution(_console(), args.lesson, args.exercise)
 
 
 def cmd_reset(args) -> int:
     lesson = course.load().lesson(args.lesson)
     home = workspace.find()
     if home is None:
-        raise UsageError(f"no workspace in {Path.cwd()} or its parents — run `gradtutor init` first")
+        raise UsageError(say("cli.no_workspace", folder=Path.cwd()))
     target, backup = workspace.reset(home, lesson)
     console = _console()
-    console.print(f"fresh copy: {target}")
+    console.print(say("cli.reset.fresh", path=target), markup=False)
     if backup:
-        console.print(f"your previous file is kept as {backup}")
+        console.print(say("cli.reset.backup", path=backup), markup=False)
     return 0
 
 
@@ -286,8 +278,7 @@ def run() -> None:
     except Exception as exc:  # noqa: BLE001 - the promise is one line, never a traceback
         if os.environ.get("GRADTUTOR_DEBUG"):
             raise
-        _fail(f"internal error ({exc.__class__.__name__}: {exc}) — please report it; "
-              "GRADTUTOR_DEBUG=1 shows the details")
+        _fail(say("cli.internal_error", error=f"{exc.__class__.__name__}: {exc}"))
         code = 2
     sys.exit(code)
 

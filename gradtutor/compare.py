@@ -8,8 +8,11 @@ is True) and treats NaN as unequal to itself.
 from __future__ import annotations
 
 import dataclasses
+from typing import NamedTuple
 
 import numpy as np
+
+from gradtutor.messages import say
 
 # "Zeros" is its own symptom: the reference gradient is clearly non-zero, the
 # learner's is zero or float32 round-off (a softmax-sum gradient is ~1e-9).
@@ -35,7 +38,8 @@ class ElementReport:
     learner_max_abs: float | None = None
     reference_max_abs: float | None = None
     pattern: str | None = None  # scale | sign | transposed | partial: how the values relate to the reference
-    factor: str | None = None  # for scale: the ratio, named ("1/4", "2", "0.37"); for partial: "k of n"
+    factor: str | None = None  # for scale: the ratio, named ("1/4", "2", "0.37"); for partial: "k/n"
+    zero_there: bool = False  # partial: the learner's wrong entries are all zero
 
     @property
     def passed(self) -> bool:
@@ -49,13 +53,15 @@ class ElementReport:
         the symptom itself (None, wrong type or dtype, NaN, zeros) gives nothing away.
         """
         if self.symptom == "shape":
-            return self.detail.split(", expected")[0] + ", not the shape this input needs"
+            return say("compare.shape_blind", shape=self.shape_got)
         if self.symptom == "zeros":
-            return "is zero everywhere, where the reference is not"
+            return say("compare.zeros_blind")
         if self.symptom == "values":
-            return "differs from the reference" + (f" by a constant factor of {self.factor}"
-                                                   if self.pattern == "scale" else "")
+            return say("compare.scale_blind", factor=self.factor) if self.pattern == "scale" else say(
+                "compare.values_blind")
         return self.detail
+
+    shape_got: str = ""  # for a shape mismatch: the learner's shape, as the detail prints it
 
 
 def compare(reference: dict, ref_arrays: dict, learner: dict, learner_arrays: dict,
@@ -64,13 +70,14 @@ def compare(reference: dict, ref_arrays: dict, learner: dict, learner_arrays: di
     if reference.get("type") == "tuple":
         expected = len(reference["items"])
         if learner.get("type") == "None":
-            return [ElementReport(seed, None, "none", "returned None instead of a tuple", "None")]
+            return [ElementReport(seed, None, "none", say("compare.none_for_tuple"), "none")]
         if learner.get("type") not in ("tuple", "list") or learner.get("items") is None:
             got = _type_name(learner)
-            return [ElementReport(seed, None, "type", f"returned {got}, expected a tuple of {expected} tensors", got)]
+            return [ElementReport(seed, None, "type", say("compare.not_a_tuple", got=_type_text(learner),
+                                                          expected=expected), got)]
         if learner["length"] != expected:
-            return [ElementReport(seed, None, "type",
-                                  f"returned {learner['length']} values, expected a tuple of {expected}", learner["type"])]
+            return [ElementReport(seed, None, "type", say("compare.tuple_length", got=learner["length"],
+                                                          expected=expected), _type_name(learner))]
         return [
             _compare_tensor(ref, ref_arrays, got, learner_arrays, seed, index, rtol, atol)
             for index, (ref, got) in enumerate(zip(reference["items"], learner["items"]))
@@ -84,67 +91,73 @@ def _compare_tensor(ref: dict, ref_arrays: dict, got: dict, got_arrays: dict,
     expected = ref_arrays[ref["key"]]
     report.reference_max_abs = _max_abs(expected)
     if got.get("type") == "None":
-        report.symptom, report.detail = "none", "is None"
+        report.symptom, report.detail = "none", say("compare.is_none")
         return report
     if got.get("type") != "Tensor":
-        report.symptom, report.detail = "type", f"is {report.learner_type}, expected a tf.Tensor"
+        report.symptom, report.detail = "type", say("compare.not_a_tensor", got=_type_text(got))
         return report
     actual = got_arrays.get(got.get("key", ""))
     if actual is None:
-        report.symptom, report.detail = "type", f"is a tensor of dtype {got.get('dtype')}, expected {ref['dtype']}"
+        report.symptom, report.detail = "type", say("compare.tensor_dtype", got=got.get("dtype"), expected=ref["dtype"])
         return report
     if list(actual.shape) != list(expected.shape):
         if actual.ndim >= 2 and list(np.swapaxes(actual, -1, -2).shape) == list(expected.shape) and \
                 np.allclose(np.swapaxes(actual, -1, -2), expected, rtol=rtol, atol=atol):
             report.pattern = "transposed"
         report.symptom = "shape"
-        report.detail = f"has shape {_shape(actual.shape)}, expected {_shape(expected.shape)}"
+        report.shape_got = _shape(actual.shape)
+        report.detail = say("compare.shape", got=report.shape_got, expected=_shape(expected.shape))
         return report
     if got.get("dtype") != ref.get("dtype"):
-        report.symptom, report.detail = "dtype", f"has dtype {got.get('dtype')}, expected {ref.get('dtype')}"
+        report.symptom, report.detail = "dtype", say("compare.dtype", got=got.get("dtype"), expected=ref.get("dtype"))
         return report
     report.learner_max_abs = _max_abs(actual)
     bad = ~np.isfinite(actual) & np.isfinite(expected)
     if bad.any():
         count = int(bad.sum())
-        report.symptom, report.detail = "nonfinite", f"has {count} NaN/inf value{'s' * (count > 1)} where the reference is finite"
+        report.symptom, report.detail = "nonfinite", say("compare.nonfinite", count=count)
         return report
     _fill_differences(report, actual, expected, rtol, atol)
     if not report.allclose:
         if report.reference_max_abs >= REFERENCE_NONZERO and report.learner_max_abs <= LEARNER_ZERO:
             report.symptom = "zeros"
-            report.detail = (f"is zero everywhere (max |g| = {report.learner_max_abs:.2g}) "
-                             f"where the reference reaches {report.reference_max_abs:.3g}")
+            report.detail = say("compare.zeros", got=f"{report.learner_max_abs:.2g}",
+                                expected=f"{report.reference_max_abs:.3g}")
         else:
             report.symptom = "values"
-            report.detail = (f"differs from the reference: max abs diff {report.max_abs_diff:.3g} at "
-                             f"{_index(report.worst_index)} (yours {report.learner_at_worst:.6g}, "
-                             f"expected {report.reference_at_worst:.6g})")
-            report.pattern, report.factor = relation(actual, expected, rtol, atol)
+            report.detail = say("compare.values", diff=f"{report.max_abs_diff:.3g}", at=_index(report.worst_index),
+                                got=f"{report.learner_at_worst:.6g}", expected=f"{report.reference_at_worst:.6g}")
+            report.pattern, report.factor, report.zero_there = relation(actual, expected, rtol, atol)
     return report
 
 
-def relation(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> tuple[str | None, str | None]:
+class Relation(NamedTuple):
+    pattern: str | None  # scale | sign | transposed | partial, or None
+    factor: str | None = None  # scale: the ratio, named; sign: "-1"; partial: "k/n" entries wrong
+    zero_there: bool = False  # partial: the wrong entries are all zero
+
+
+def relation(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> Relation:
     """How wrong values relate to the reference, when exactly: a sign flip, a constant factor
     (a mean for a sum: 1/N), a transposition of the last two axes, or only some entries wrong."""
     a = actual.astype(np.float64)
     e = expected.astype(np.float64)
     if not np.isfinite(a).all() or not np.isfinite(e).all() or not e.any():
-        return None, None
+        return Relation(None)
     loose = dict(rtol=max(rtol, 1e-4) * 10, atol=atol * 10)
     if np.allclose(a, -e, **loose):
-        return "sign", "-1"
+        return Relation("sign", "-1")
     ratio = float((a * e).sum() / (e * e).sum())
     if abs(ratio) > 1e-6 and abs(ratio - 1) > 1e-3 and np.allclose(a, ratio * e, **loose):
-        return "scale", _factor(ratio)
+        return Relation("scale", _factor(ratio))
     if a.ndim >= 2 and a.shape[-1] == a.shape[-2] and np.allclose(np.swapaxes(a, -1, -2), e, **loose):
-        return "transposed", None
+        return Relation("transposed")
     right = np.isclose(a, e, rtol=rtol, atol=atol)
     if right.any() and a.ndim >= 1:
         wrong = int((~right).sum())
         zeros = bool(np.all(np.abs(a[~right]) <= LEARNER_ZERO))
-        return "partial", f"{wrong} of {a.size}" + (" (zero there)" if zeros else "")
-    return None, None
+        return Relation("partial", f"{wrong}/{a.size}", zeros)
+    return Relation(None)
 
 
 def _factor(ratio: float) -> str:
@@ -182,22 +195,22 @@ def _max_abs(array: np.ndarray) -> float:
     return float(finite.max()) if finite.size else 0.0
 
 
+# A returned value's kind (the child's ValueKind) → its catalogue id under compare.kind (the learner_type)
+KINDS = {"None": "none", "Tensor": "tensor", "Variable": "variable", "keras.Variable": "keras_variable",
+         "IndexedSlices": "indexed_slices", "ndarray": "ndarray", "numpy scalar": "numpy_scalar", "float": "float",
+         "int": "int", "bool": "bool", "tuple": "tuple", "list": "list"}
+
+
 def _type_name(described: dict) -> str:
-    kind = described.get("type", "?")
-    return {
-        "None": "None",
-        "Tensor": "a tf.Tensor",
-        "Variable": "a tf.Variable",
-        "keras.Variable": "a keras.Variable",
-        "IndexedSlices": "a tf.IndexedSlices",
-        "ndarray": "a numpy array",
-        "numpy scalar": "a numpy scalar",
-        "float": "a Python float",
-        "int": "a Python int",
-        "bool": "a Python bool",
-        "tuple": f"a tuple of {described.get('length')}",
-        "list": f"a list of {described.get('length')}",
-    }.get(kind, f"an object of type {described.get('name', kind)}")
+    """The stable name of what was returned (a key of KINDS' values, or "other")."""
+    return KINDS.get(described.get("type", "?"), "other")
+
+
+def _type_text(described: dict) -> str:
+    """What was returned, in words: "a numpy array", "a tuple of 2", "an object of type Foo"."""
+    kind = _type_name(described)
+    return say(f"compare.kind.{kind}", length=described.get("length"),
+               name=described.get("name", described.get("type", "?")))
 
 
 def _shape(shape) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gradtutor import course_schema
 from gradtutor.errors import CourseError, UnknownLesson  # noqa: F401 - raised here, caught by their base class
+from gradtutor.messages import say
 
 try:  # Python 3.11+
     import tomllib
@@ -29,6 +30,7 @@ class Diagnosis:
     error_has: str | None = None
     cause: str | None = None  # the cause id the wording claims; the rule fires only when the evidence names it
     fact: str | None = None  # (optional) a run-time fact that must hold too (gradtutor.payloads.RunFacts)
+    key: str = ""  # where `say` sits in the manifest (lesson.exercise.diagnosis.N): its translations' key
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,13 +67,21 @@ class Lesson:
             if ref in (exercise.id, exercise.function, str(number)):
                 return exercise
         names = ", ".join(e.id for e in self.exercises)
-        raise UnknownLesson(f"{self.id} has no exercise {ref!r} — choose one of: {names}")
+        raise UnknownLesson(say("lessons.no_exercise", lesson=self.id, ref=repr(ref), names=names))
 
-    def release_notebook(self) -> Path:
-        return course_dir("lessons") / self.id / self.notebook
+    def release_notebook(self, lang: str = "en") -> Path:
+        """The learner's copy in a language ("en", "zh_CN"): lessonN.ipynb, or lessonN.zh_CN.ipynb beside it."""
+        return course_dir("lessons") / self.id / self.notebook_name(lang)
 
-    def source_notebook(self) -> Path:
-        return course_dir("solutions") / self.id / self.notebook
+    def source_notebook(self, lang: str = "en") -> Path:
+        return course_dir("solutions") / self.id / self.notebook_name(lang)
+
+    def notebook_name(self, lang: str = "en") -> str:
+        """The file name of this lesson's notebook in a language: the English one's, with the language before .ipynb."""
+        if lang == "en":
+            return self.notebook
+        stem, _, suffix = self.notebook.rpartition(".")
+        return f"{stem}.{lang}.{suffix}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,7 +100,7 @@ class Course:
             if key in (lesson.id, str(lesson.number), lesson.slug):
                 return lesson
         names = ", ".join(f"{l.id} ({l.slug})" for l in self.lessons)
-        raise UnknownLesson(f"no lesson {ref!r} in the course — choose one of: {names}")
+        raise UnknownLesson(say("lessons.no_lesson", ref=repr(ref), names=names))
 
 
 @functools.lru_cache(maxsize=1)
@@ -109,11 +119,11 @@ def load_manifest(path: Path) -> Course:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise CourseError(f"{path}: no such file — the course manifest is missing; restore it from git") from None
+        raise CourseError(say("lessons.manifest.missing", path=path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise CourseError(f"{path}: cannot be read ({exc.__class__.__name__}) — restore it from git") from None
+        raise CourseError(say("lessons.manifest.unreadable", path=path, error=exc.__class__.__name__)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise CourseError(f"{path}: not valid TOML ({exc}) — fix the syntax there") from None
+        raise CourseError(say("lessons.manifest.not_toml", path=path, error=exc)) from None
     course_schema.validate(data, path)
     lessons = tuple(_lesson(entry) for entry in data["lessons"])
     return Course(data["course"]["title"], data["course"].get("summary", ""), lessons, path)
@@ -126,7 +136,8 @@ def _lesson(entry: dict) -> Lesson:
             function=e["function"],
             points=e["points"],
             hints=tuple(e.get("hints", ())),
-            diagnoses=tuple(Diagnosis(**d) for d in e.get("diagnoses", ())),
+            diagnoses=tuple(Diagnosis(**d, key=f"{entry['id']}.{e['id']}.diagnosis.{n}")
+                            for n, d in enumerate(e.get("diagnoses", ()), 1)),
         )
         for e in entry["exercises"]
     )
@@ -139,6 +150,21 @@ def _lesson(entry: dict) -> Lesson:
         summary=entry.get("summary", ""),
         exercises=exercises,
     )
+
+
+def course_texts(course: Course) -> list[tuple[str, str]]:
+    """Every text of the manifest a learner reads, as (key, English): what zh_CN/course.toml translates.
+
+    The key says where the text sits: `course.title`, `lesson3.summary`, `lesson3.class_gradient.hint.2`,
+    `lesson3.class_gradient.diagnosis.5` (1-based, in the manifest's order).
+    """
+    texts = [("course.title", course.title), ("course.summary", course.summary)]
+    for lesson in course.lessons:
+        texts += [(f"{lesson.id}.title", lesson.title), (f"{lesson.id}.summary", lesson.summary)]
+        for exercise in lesson.exercises:
+            texts += [(f"{lesson.id}.{exercise.id}.hint.{n}", hint) for n, hint in enumerate(exercise.hints, 1)]
+            texts += [(rule.key, rule.say) for rule in exercise.diagnoses]
+    return [(key, text) for key, text in texts if text]
 
 
 def course_dir(kind: str) -> Path:

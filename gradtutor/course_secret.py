@@ -18,6 +18,7 @@ import secrets
 from pathlib import Path
 
 from gradtutor.errors import CourseSecretError
+from gradtutor.messages import say
 
 CONFIG = "nbgrader_config.py"
 SECTION, KEY = "Gradtutor", "hidden_inputs_secret"
@@ -41,7 +42,8 @@ def read_secret(config: Path) -> str | None:
     try:
         text = Path(config).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CourseSecretError(f"{config}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+        raise CourseSecretError(say("lessons.secret.unreadable", config=config,
+                                    error=getattr(exc, "strerror", None) or exc)) from None
     return secret_in(text, config)
 
 
@@ -49,7 +51,7 @@ def secret_in(text: str, config: Path) -> str | None:
     try:
         tree = ast.parse(text, filename=str(config))
     except (SyntaxError, ValueError) as exc:
-        raise CourseSecretError(f"{config}: is not valid Python ({exc}) — fix it, then grade again") from None
+        raise CourseSecretError(say("lessons.secret.not_python", config=config, error=exc)) from None
     found = None
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and any(_is_setting(t) for t in node.targets):
@@ -58,9 +60,7 @@ def secret_in(text: str, config: Path) -> str | None:
         return None
     value = found.value.value if isinstance(found.value, ast.Constant) else None
     if not isinstance(value, str) or not WELL_FORMED.fullmatch(value):
-        raise CourseSecretError(f"{config}, line {found.lineno}: {SETTING} must be a string of at least 32 "
-                                "lowercase hex digits — delete the line and run `gradtutor classroom init` "
-                                "on the course folder to write a new one")
+        raise CourseSecretError(say("lessons.secret.malformed", config=config, line=found.lineno, setting=SETTING))
     return value
 
 
@@ -75,8 +75,7 @@ def require_secret(course_dir: Path) -> str:
     config = Path(course_dir) / CONFIG
     secret = read_secret(config) if config.is_file() else None
     if secret is None:
-        raise CourseSecretError(f"{config} has no {SETTING}, so the course has no hidden inputs — run "
-                                f"`gradtutor classroom init {course_dir}` to add one (it changes nothing else)")
+        raise CourseSecretError(say("lessons.secret.missing", config=config, setting=SETTING, folder=course_dir))
     return secret
 
 

@@ -15,6 +15,7 @@ import re
 
 from gradtutor.compare import ElementReport
 from gradtutor.course import Diagnosis, Exercise
+from gradtutor.messages import course_text, has, say
 from gradtutor.protocol import Cause
 
 # Why a gradient is None (or zero after unconnected_gradients=ZERO), from the facts, in order of precedence.
@@ -52,58 +53,26 @@ ERRORS = (
     (r"has no setter|can't set attribute", Cause.UNWATCHED),
 )
 
-CAUSE_TEXT = {
-    Cause.UNWATCHED: "the tape did not watch the source: a tf.constant, a numpy-made tensor or a non-trainable "
-                     "variable is watched only after tape.watch(...), called inside the with block before it is used",
-    Cause.OUTSIDE_TAPE: "the target (or a step of it) was computed while the tape was not recording — compute "
-                        "everything from the source to the target inside the `with tf.GradientTape()` block",
-    Cause.LEAVES_TENSORFLOW: "a step left TensorFlow (.numpy(), np.*, model.predict, float()), so the tape lost the "
-                             "path — keep every step a TensorFlow or keras.ops operation",
-    Cause.INTEGER_PATH: "an integer-valued step (argmax, round, a cast to int) has no gradient — keep the path in floats",
-    Cause.NO_GRADIENT_OP: "an operation on the path has no registered gradient — use a differentiable one",
-    Cause.STOP_GRADIENT: "tf.stop_gradient cut the path — remove it from the path you differentiate",
-    Cause.STATE_BREAKS_PATH: "a value went through a variable assign (a stateful layer's state, or .assign), which "
-                             "the tape cannot differentiate through — pass it on as a tensor (initial_state=...)",
-    Cause.NOT_USED: "the target was not computed from the source you differentiate with respect to — use the same "
-                    "watched tensor for the computation and for tape.gradient",
-    Cause.SOFTMAX_SUM: "the target is non-scalar, so tape.gradient differentiates its sum, and softmax outputs always "
-                       "sum to 1 — differentiate a loss, or one sliced output, instead",
-    Cause.TAPE_REUSED: "a tape without persistent=True answers once — get all gradients in one call, or use "
-                       "tf.GradientTape(persistent=True) (and del tape after)",
-    Cause.TF_GRADIENTS_EAGER: "tf.gradients works only inside a graph — use tape.gradient from a GradientTape",
-    Cause.CANNOT_WATCH: "the tape can only watch and differentiate TensorFlow tensors and variables — convert with "
-                        "tf.convert_to_tensor, or for a keras.Variable use its .value",
-    Cause.SHAPE: "a gradient has the shape of the tensor it is taken with respect to — check the sources and axes, "
-                 "and return the result without reducing, slicing or reshaping it",
-    Cause.TRANSPOSED: "the last two axes are swapped — return the result without transposing it",
-    Cause.SIGN: "the sign is flipped — return the gradient as tape.gradient gives it, without negating it",
-    Cause.DTYPE: "compute in float32 like the inputs — a float64 numpy array or Python floats give float64 tensors",
-    Cause.NON_FINITE: "look for log(0), division by zero, sqrt at 0 or tf.where with an unsafe branch",
-    Cause.WRONG_FUNCTION: "the gradient is connected but belongs to a different function — compare your target "
-                          "with the one the exercise asks for",
-    Cause.UNDEFINED_NAME: "the function uses a name that no cell defines — define it (or import it) in a cell above",
-    Cause.LOAD_FAILED: "that statement raised when the cell was loaded — fix it, or move it into the function",
-    Cause.SANDBOX: "exercise code runs in a sandbox: it may not read the course's answers, write outside its scratch "
-                   "folder, start processes, signal other processes or call C code through ctypes",
-    Cause.UNKNOWN: "the tape recorded no path from the target to this input — watch the input and compute the "
-                   "target from it inside the `with` block",
-    Cause.RAISED: "read the exception and the line above; the lesson's hints show the calls this exercise needs",
-}
+# The generic sentence for each cause (used when no lesson rule words it) is the catalogue's
+# cause.<id>.checker (gradtutor/messages/<lang>/cause.toml): the same table `gradtutor explain` words
+# its findings from (cause.<id>.what / .fix).
+FALLBACK = Cause.RAISED  # a cause with no sentence of its own is worded as an exception to read
 
-TYPE_ADVICE = {
-    "a numpy array": "return the tf.Tensor that tape.gradient gives (no .numpy(), no numpy ops)",
-    "a numpy scalar": "return the tf.Tensor that tape.gradient gives (no .numpy(), no numpy ops)",
-    "a tf.Variable": "return the gradient tensor from tape.gradient, not a variable",
-    "a keras.Variable": "return the gradient tensor from tape.gradient, not a variable",
-    "a tf.IndexedSlices": "convert it to a dense tensor with tf.convert_to_tensor(grad)",
-    "a Python float": "return the gradient tensor itself, not a number computed from it",
-    "a Python int": "return the gradient tensor itself, not a number computed from it",
-}
 
-# Outside a course there are no hidden inputs (gradtutor.seeds): a check says so once, and asking for them is refused.
-VISIBLE_ONLY = "checked on the visible inputs; your instructor's grader also checks hidden ones"
-NO_HIDDEN_INPUTS = ("the hidden inputs are your instructor's grader's: outside a course only the visible inputs "
-                    "are checked — use seeds='visible' (or --seeds visible)")
+def cause_text(cause: Cause) -> str:
+    """The checker's sentence for a cause: why, and the fix."""
+    found = f"cause.{cause.value}.checker"
+    return say(found) if has(found) else say(f"cause.{Cause.WRONG_FUNCTION.value}.checker")
+
+
+def visible_only() -> str:
+    """Outside a course there are no hidden inputs (gradtutor.seeds): a check says so once."""
+    return say("diagnosis.visible_only")
+
+
+def no_hidden_inputs() -> str:
+    """Why asking for hidden inputs outside a course is refused."""
+    return say("diagnosis.no_hidden_inputs")
 
 
 def evidence(report: ElementReport, facts: dict | None) -> Cause:
@@ -125,7 +94,7 @@ def evidence(report: ElementReport, facts: dict | None) -> Cause:
         return patterns[report.pattern]
     if symptom == "values" and facts.get("left_tensorflow"):
         return Cause.LEAVES_TENSORFLOW  # a term computed outside TensorFlow is a constant to the tape
-    if report.pattern == "partial" and "zero there" in (report.factor or "") and facts.get("saturated"):
+    if report.pattern == "partial" and report.zero_there and facts.get("saturated"):
         return Cause.SATURATION  # zero exactly where a sigmoid or softmax sat at its float32 limit
     if symptom == "values" and facts.get("variable_replaced"):
         return Cause.VARIABLE_REPLACED  # each step started again from a new variable
@@ -149,17 +118,15 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str, blin
 
     blind: the input is a hidden one, so the line quotes none of the reference's values or shape.
     """
-    subject = exercise.function + "()"
-    if report.element is not None:
-        subject += f" element {report.element} of the returned tuple"
+    subject = say("diagnosis.subject", function=exercise.function) if report.element is None else say(
+        "diagnosis.subject_element", function=exercise.function, element=report.element)
     if report.symptom == "none" and report.element is None and not (facts or {}).get("gradient_calls") \
             and not _has_return(source):
-        why = "the function has no `return` with a value — did you forget to return the gradient?"
-        return Cause.NO_RETURN, f"{subject} returned None: {why}"
+        return Cause.NO_RETURN, say("diagnosis.no_return", subject=subject)
     cause = evidence(report, facts)
     rule = _matching_rule(exercise.diagnoses, report.symptom, report.element, source, None, cause, facts)
-    what = _what(report, blind)
-    return cause, f"{subject} {what}: {rule.say if rule else _generic(report, cause)}{_broke_at(cause, facts)}"
+    why = course_text(rule.key, rule.say) if rule else _generic(report, cause)
+    return cause, say("diagnosis.failure", subject=subject, what=_what(report, blind), why=why) + _broke_at(cause, facts)
 
 
 def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | None = None) -> tuple[Cause, str]:
@@ -169,15 +136,16 @@ def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | No
         f" ({error['where']})" if error.get("where") else "")
     first = text.splitlines()[0] if text else "an exception"
     if error.get("unloaded"):
-        return Cause.LOAD_FAILED, (f"{exercise.function}() needs {error['unloaded']}, but its statement raised "
-                                   f"{first[:200]} when loaded{where} — {CAUSE_TEXT[Cause.LOAD_FAILED]}")
-    line = f"{exercise.function}() raised {first[:300]}{where}"
+        return Cause.LOAD_FAILED, say("diagnosis.load_failed", function=exercise.function, name=error["unloaded"],
+                                      error=first[:200], where=where, why=cause_text(Cause.LOAD_FAILED))
+    line = say("diagnosis.raised", function=exercise.function, error=first[:300], where=where)
     cause = error_cause(error, facts)
     rule = _matching_rule(exercise.diagnoses, "error", None, source, text, cause, facts)
     if rule:
         named = Cause(rule.cause) if rule.cause else cause
-        return named, f"{line} — {rule.say}{_broke_at(named, facts)}"
-    return cause, f"{line} — {CAUSE_TEXT.get(cause, CAUSE_TEXT[Cause.RAISED])}{_broke_at(cause, facts)}"
+        return named, say("diagnosis.because", line=line, why=course_text(rule.key, rule.say)) + _broke_at(named, facts)
+    why = cause_text(cause if has(f"cause.{cause.value}.checker") else FALLBACK)
+    return cause, say("diagnosis.because", line=line, why=why) + _broke_at(cause, facts)
 
 
 def error_cause(error: dict, facts: dict | None) -> Cause:
@@ -201,9 +169,7 @@ def error_cause(error: dict, facts: dict | None) -> Cause:
 
 
 def inputs_modified(exercise: Exercise, changed: list[str]) -> str:
-    return (f"{exercise.function}() changed what it was given ({', '.join(changed)}) — an exercise must leave its "
-            "inputs as they were (later cells use them): compute from them, without assigning to their weights, "
-            "layers or values")
+    return say("diagnosis.inputs_modified", function=exercise.function, changed=", ".join(changed))
 
 
 def _matching_rule(rules, symptom, element, source, error_text, cause, facts) -> Diagnosis | None:
@@ -229,29 +195,30 @@ def _broke_at(cause: Cause, facts: dict | None) -> str:
     for a NaN, where the first op whose gradient is inf or NaN at its values ran."""
     facts = facts or {}
     if cause is Cause.NON_FINITE and facts.get("nonfinite_at"):
-        return f" (the first step whose gradient is inf or NaN: {facts['nonfinite_at'][:200]})"
+        return say("diagnosis.nonfinite_at", site=facts["nonfinite_at"][:200])
     site = (facts.get("broke_at") or {}).get(cause.value)
-    return f" (the path broke at {site[:200]})" if site else ""
+    return say("diagnosis.broke_at", site=site[:200]) if site else ""
 
 
 def _what(report: ElementReport, blind: bool) -> str:
     if report.symptom == "none":
-        return "is None" if report.element is not None else "returned None"
+        return say("compare.is_none") if report.element is not None else say("diagnosis.returned_none")
     what = report.blind_detail if blind else report.detail
     if report.pattern == "scale" and not blind:
-        what += f" — exactly {report.factor} times the reference"
+        what += say("diagnosis.exactly_times", factor=report.factor)
     elif report.pattern == "partial" and not blind:
-        what += f" — {report.factor} entries differ, the rest match"
+        wrong, _, size = (report.factor or "?/?").partition("/")
+        what += say("diagnosis.some_differ", wrong=wrong, size=size)
     return what
 
 
 def _generic(report: ElementReport, cause: Cause) -> str:
     if report.symptom == "type":
-        return TYPE_ADVICE.get(report.learner_type, "return tf.Tensor values, as tape.gradient gives them")
+        advice = f"diagnosis.type_advice.{report.learner_type}"
+        return say(advice) if has(advice) else say("diagnosis.type_advice.other")
     if cause is Cause.SCALE:
-        return (f"the values are the reference times {report.factor} — a mean where a sum is asked (1/N), a sum "
-                "where a mean is asked (N), or a constant factor too many: check how the target is reduced")
-    return CAUSE_TEXT.get(cause, CAUSE_TEXT[Cause.WRONG_FUNCTION])
+        return say("diagnosis.scale", factor=report.factor)
+    return cause_text(cause)
 
 
 def _has_return(source: str) -> bool:

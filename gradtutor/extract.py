@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 from gradtutor.errors import UnreadableFile  # noqa: F401 - raised here, caught by its base class
+from gradtutor.messages import say
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,15 +48,15 @@ def read_cells(path: Path) -> list[Cell]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UnreadableFile(f"{path}: no such file — check the path, or run `gradtutor init` to get the lessons") from None
+        raise UnreadableFile(say("files.missing", path=path)) from None
     except IsADirectoryError:
-        raise UnreadableFile(f"{path}: is a folder — name the notebook (.ipynb) or .py file inside it") from None
+        raise UnreadableFile(say("files.folder", path=path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise UnreadableFile(f"{path}: cannot be read ({exc.__class__.__name__}) — is it a text file?") from None
+        raise UnreadableFile(say("files.unreadable", path=path, error=exc.__class__.__name__)) from None
     if path.suffix == ".py":
         return [Cell(path.name, text)]
     if path.suffix != ".ipynb":
-        raise UnreadableFile(f"{path}: not a notebook (.ipynb) or Python (.py) file")
+        raise UnreadableFile(say("files.wrong_kind", path=path))
     return _notebook_cells(path, text)
 
 
@@ -63,21 +64,15 @@ def _notebook_cells(path: Path, text: str) -> list[Cell]:
     try:
         notebook = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UnreadableFile(
-            f"{path}: not valid notebook JSON (line {exc.lineno}: {exc.msg}) — "
-            "restore it with `gradtutor reset` (your file is kept as a backup) or from your editor's history"
-        ) from None
+        raise UnreadableFile(say("files.bad_json", path=path, line=exc.lineno, error=exc.msg)) from None
     if not isinstance(notebook, dict):
-        raise UnreadableFile(f"{path}: not a Jupyter notebook (the JSON is not an object)")
+        raise UnreadableFile(say("files.not_object", path=path))
     major = notebook.get("nbformat")
     if major != 4:
-        raise UnreadableFile(
-            f"{path}: notebook format {major!r} is not supported — open and save it in a current Jupyter "
-            "(nbformat 4), or run `jupyter nbconvert --to notebook --nbformat 4`"
-        )
+        raise UnreadableFile(say("files.old_format", path=path, version=repr(major)))
     cells = notebook.get("cells")
     if not isinstance(cells, list):
-        raise UnreadableFile(f"{path}: the notebook has no list of cells")
+        raise UnreadableFile(say("files.no_cells", path=path))
     result = []
     for cell in cells:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
@@ -87,10 +82,10 @@ def _notebook_cells(path: Path, text: str) -> list[Cell]:
         if isinstance(source, list):
             source = "".join(str(part) for part in source)
         if not isinstance(source, str):
-            raise UnreadableFile(f"{path}: cell {number} has no readable source")
+            raise UnreadableFile(say("files.no_source", path=path, number=number))
         count = cell.get("execution_count")
         shown = f" (In [{count}])" if isinstance(count, int) and not isinstance(count, bool) else ""
-        result.append(Cell(f"{path.name}, code cell {number}{shown}", _without_magics(source)))
+        result.append(Cell(say("files.cell_label", file=path.name, number=number, shown=shown), _without_magics(source)))
     return result
 
 
@@ -133,7 +128,7 @@ def find_function(cells: list[Cell], name: str) -> Definition:
 
 
 def _describe_syntax_error(cell: Cell, exc: SyntaxError) -> str:
-    return f"{exc.__class__.__name__} in {cell.label}, line {exc.lineno}: {exc.msg}"
+    return say("files.syntax_error", error=exc.__class__.__name__, where=cell.label, line=exc.lineno, message=exc.msg)
 
 
 def fingerprint(node: ast.AST) -> str:

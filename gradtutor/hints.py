@@ -19,17 +19,20 @@ import json
 
 from gradtutor import conventions, course, extract, learner_state
 from gradtutor.errors import UsageError
+from gradtutor.messages import course_text, language, say
 
 
 def solution_code(lesson: course.Lesson, exercise: course.Exercise) -> str:
     """The reference answer from the solutions notebook, without nbgrader's markers."""
-    cells = extract.read_cells(lesson.source_notebook())
+    notebook = lesson.source_notebook(language())  # its comments in the learner's language
+    if not notebook.exists():
+        notebook = lesson.source_notebook()
+    cells = extract.read_cells(notebook)
     definition = extract.find_function(cells, exercise.function)
     if definition.node is None:
-        raise UsageError(f"the solution of {lesson.id} {exercise.id} is missing from {lesson.source_notebook()}")
+        raise UsageError(say("hints.no_solution", lesson=lesson.id, exercise=exercise.id, path=notebook))
     # the whole answer cell when it holds the function: a class or helper it defines beside it is part of the answer
-    answer = conventions.cells_by_grade_id(json.loads(lesson.source_notebook().read_text(encoding="utf-8"))).get(
-        exercise.id)
+    answer = conventions.cells_by_grade_id(json.loads(notebook.read_text(encoding="utf-8"))).get(exercise.id)
     source = "".join(answer["source"]) if answer is not None else ""
     if definition.source not in source:
         source = definition.source
@@ -47,19 +50,20 @@ def hint(lesson: str, exercise: str, level: int | None = None) -> None:
     ladder = the_exercise.hints
     notebook = learner_state.notebook_for(the_lesson)
     if not ladder:
-        _show(f"{the_lesson.id} / {the_exercise.id} has no hints.", "<p>" + html.escape(
-            f"{the_lesson.id} / {the_exercise.id} has no hints.") + "</p>")
+        none = say("hints.none", lesson=the_lesson.id, exercise=the_exercise.id)
+        _show(none, "<p>" + html.escape(none) + "</p>")
         return
     if level is None:
         level = learner_state.next_hint_level(notebook, the_lesson, the_exercise)
     elif not 1 <= level <= len(ladder):
-        raise UsageError(f"{the_lesson.id} {the_exercise.id} has hints 1 to {len(ladder)}, not {level}")
+        raise UsageError(say("hints.bad_level", lesson=the_lesson.id, exercise=the_exercise.id, count=len(ladder),
+                             level=level))
     learner_state.remember_hint(notebook, the_lesson, the_exercise, level)
     call = f'hint("{the_lesson.id}", "{the_exercise.id}")'
-    more = (f"Call {call} again for hint {level + 1}." if level < len(ladder)
-            else f'That was the last hint. After a check, solution("{the_lesson.id}", "{the_exercise.id}").')
-    title = f"Hint {level} of {len(ladder)} for {the_exercise.function}()"
-    text = ladder[level - 1]
+    more = (say("hints.call_again", call=call, next=level + 1) if level < len(ladder)
+            else say("hints.last", lesson=the_lesson.id, exercise=the_exercise.id))
+    title = say("hints.title", level=level, count=len(ladder), function=the_exercise.function)
+    text = hint_text(the_lesson, the_exercise, level)
     _show(f"{title}:\n{text}\n{more}", _box("#1f6feb", title, f"<p>{html.escape(text)}</p>", more))
 
 
@@ -68,24 +72,24 @@ def solution(lesson: str, exercise: str, *, anyway: bool = False) -> None:
     the_lesson, the_exercise = _find(lesson, exercise)
     notebook = learner_state.notebook_for(the_lesson)
     if not anyway and not learner_state.has_tried(notebook, the_exercise):
-        title = f"Try {the_exercise.function}() first"
-        body = (f"Write your attempt and run its check cell: once a check has run your code (pass or fail), "
-                f'solution("{the_lesson.id}", "{the_exercise.id}") shows the reference answer.')
-        anyway_line = (f'Want it now anyway? solution("{the_lesson.id}", "{the_exercise.id}", anyway=True), '
-                       f"or `gradtutor solution {the_lesson.id} {the_exercise.id}` in a terminal.")
+        title = say("hints.try_first", function=the_exercise.function)
+        body = say("hints.try_first_body", lesson=the_lesson.id, exercise=the_exercise.id)
+        anyway_line = say("hints.anyway", lesson=the_lesson.id, exercise=the_exercise.id)
         _show(f"{title}. {body}\n{anyway_line}", _box("#9a6700", title, f"<p>{html.escape(body)}</p>", anyway_line))
         return
     code = solution_code(the_lesson, the_exercise)
-    title = f"Solution of {the_lesson.id} / {the_exercise.id}"
-    _show(f"{title}:\n{code}", _box("#1a7f37", title, f"<pre>{html.escape(code)}</pre>",
-                                    "Compare it with yours, then write it in your own words and check again."))
+    title = say("hints.solution_title", lesson=the_lesson.id, exercise=the_exercise.id)
+    _show(f"{title}:\n{code}", _box("#1a7f37", title, f"<pre>{html.escape(code)}</pre>", say("hints.compare")))
+
+
+def hint_text(lesson: course.Lesson, exercise: course.Exercise, level: int) -> str:
+    """Rung `level` (from 1) of the exercise's hint ladder, in the learner's language."""
+    return course_text(f"{lesson.id}.{exercise.id}.hint.{level}", exercise.hints[level - 1])
 
 
 def stuck_note(lesson_id: str, exercise_id: str) -> tuple[str, str]:
     """The line under a failing check: hint() and solution() exist (text, HTML)."""
-    text = (f'Stuck? from gradtutor import hint, solution — hint("{lesson_id}", "{exercise_id}") gives the next '
-            f'hint each time; solution("{lesson_id}", "{exercise_id}") shows the answer once a check has run '
-            'your attempt.')
+    text = say("hints.stuck", lesson=lesson_id, exercise=exercise_id)
     return text, f'<div style="margin:2px 0 4px 14px;color:#57606a">{html.escape(text)}</div>'
 
 
@@ -106,3 +110,40 @@ def _show(text: str, markup: str) -> None:
     except ImportError:
         pass
     print(text)
+
+
+# --------------------------------------------------------------------------- the terminal: `gradtutor hint`, `solution`
+
+
+def print_hint(console, lesson_ref: str, exercise_ref: str, level: int) -> int:
+    """`gradtutor hint`: rung `level` of the ladder, and how to ask for the next one."""
+    from rich.markup import escape
+
+    lesson, exercise = _find(lesson_ref, exercise_ref)
+    count = len(exercise.hints)
+    if not exercise.hints:
+        raise UsageError(say("hints.none", lesson=lesson.id, exercise=exercise.id))
+    if not 1 <= level <= count:
+        raise UsageError(say("hints.bad_level", lesson=lesson.id, exercise=exercise.id, count=count, level=level))
+    console.print(f"[bold]{escape(say('hints.title', level=level, count=count, function=exercise.function))}[/]:")
+    console.print(hint_text(lesson, exercise, level), markup=False)
+    if level < count:
+        console.print(f"[dim]{escape(say('hints.more', lesson=lesson.id, exercise=exercise.id, next=level + 1))}[/]")
+    return 0
+
+
+def print_solution(console, lesson_ref: str, exercise_ref: str) -> int:
+    """`gradtutor solution`: the reference answer, whole, to read or to paste."""
+    import sys
+
+    lesson, exercise = _find(lesson_ref, exercise_ref)
+    code = solution_code(lesson, exercise)
+    if not sys.stdout.isatty():  # piped or redirected: the code itself, every line whole, to paste or save
+        sys.stdout.write(code + "\n")
+        return 0
+    from rich.syntax import Syntax
+
+    # soft wrap: a line longer than the terminal is folded by the terminal, never cropped, so a copy pastes whole
+    console.print(Syntax(code, "python", theme="ansi_dark", background_color="default",
+                         code_width=max(len(line) for line in code.splitlines())), soft_wrap=True)
+    return 0

@@ -32,6 +32,7 @@ from gradtutor import course, course_secret, extract, learner_state, report
 from gradtutor.checker import Checker
 from gradtutor.errors import GradtutorError
 from gradtutor.isolation import ipc, landlock
+from gradtutor.messages import say
 from gradtutor.protocol import JudgeReply, Status
 from gradtutor.seeds import HiddenInputs
 
@@ -77,11 +78,11 @@ def answer(checker: Checker, line: str | bytes) -> JudgeReply:
         request = json.loads(line)
         lesson = course.load().lesson(request["lesson"])
         exercise = lesson.exercise(request["exercise"])
-        cells = extract.cells_from_sources([str(s) for s in request["cells"]], "notebook cell")
+        cells = extract.cells_from_sources([str(s) for s in request["cells"]], say("files.notebook_cell"))
         name = request.get("function") or exercise.function
         if name != exercise.function and extract.find_function(cells, name).cell is not None:
             exercise = dataclasses.replace(exercise, function=name)  # graded under the learner's own name
-        result = checker.check_cells(lesson, cells, [exercise], request.get("seeds", "all"), "this notebook")
+        result = checker.check_cells(lesson, cells, [exercise], request.get("seeds", "all"), say("files.this_notebook"))
         one = result.exercises[0]
         return {"id": one.id, "status": one.status.value, "message": one.message,
                 "cause": one.cause.value if one.cause else None,

@@ -26,6 +26,7 @@ from pathlib import Path
 from gradtutor import course, workspace
 from gradtutor.errors import GradtutorError, UsageError
 from gradtutor.kernelspec import DISPLAY_NAME, KERNEL_NAME
+from gradtutor.messages import say
 
 NO_LAB = "GRADTUTOR_NO_LAB"
 
@@ -124,38 +125,48 @@ def stop(process: subprocess.Popen, timeout: float = 20.0) -> None:
         pass
 
 
-def _say(text: str) -> None:
+def _show(text: str) -> None:
     print(text, flush=True)  # at once, even into a pipe: the URL is what the learner waits for
 
 
-def run(folder: Path | None, port: int | None = None, no_launch: bool = False, say=_say) -> int:
+def run(folder: Path | None, port: int | None = None, no_launch: bool = False, show=_show) -> int:
     """The `gradtutor lab` verb: kernel spec, workspace, then Lab until Ctrl-C."""
     spec = ensure_kernel()
     home = prepare(folder)
-    say(f"kernel:    {DISPLAY_NAME} ({spec})")
-    say(f"workspace: {home}")
+    show(say("lab.kernel", name=DISPLAY_NAME, folder=spec))
+    show(say("lab.workspace", folder=home))
     if launch_skipped(no_launch):
-        say(f"not starting JupyterLab ({NO_LAB} or --no-launch); later: gradtutor lab {home}")
+        show(say("lab.not_starting", variable=NO_LAB, folder=home))
         return 0
     try:
         import jupyterlab  # noqa: F401
     except ImportError:
-        raise UsageError("JupyterLab is not installed in this Python — `pip install jupyterlab`, "
-                         "or open the notebooks with the `gradtutor` kernel in your own Jupyter") from None
-    process, url = start(home, port)
+        raise UsageError(say("lab.no_jupyterlab", kernel=KERNEL_NAME)) from None
+    process, url = start(home, port, env=lab_environment(home))
     for stop_signal in (signal.SIGTERM, signal.SIGHUP):  # a closed terminal or a `kill` stops Lab too
         signal.signal(stop_signal, _interrupt)
     try:
         if not wait_ready(process, url):
-            raise GradtutorError(f"JupyterLab did not start (exit code {process.poll()}) — its messages above say why")
-        say(f"\nJupyterLab is running on 127.0.0.1 only. Open lesson 1 in your browser:\n\n    {url}\n\n"
-            "Press Ctrl-C here to stop it.\n")
+            raise GradtutorError(say("lab.did_not_start", code=process.poll()))
+        show(f"\n{say('lab.running')}\n\n    {url}\n\n{say('lab.how_to_stop')}\n")
         return process.wait()
     except KeyboardInterrupt:
-        say("stopping JupyterLab…")
+        show(say("lab.stopping"))
         return 0
     finally:
         stop(process)
+
+
+def lab_environment(home: Path) -> dict:
+    """Lab's environment: ours, with the messages in the workspace's language unless one was chosen.
+
+    A workspace made with `gradtutor init --lang zh` holds Chinese notebooks; their check() and hint()
+    speak Chinese too, though the terminal's locale may be English (`--lang`, GRADTUTOR_LANG still win).
+    """
+    env = dict(os.environ)
+    if not env.get("GRADTUTOR_LANG", "").strip():
+        env["GRADTUTOR_LANG"] = workspace.language(home)
+    return env
 
 
 def _interrupt(signum, frame) -> None:

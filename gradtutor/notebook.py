@@ -18,6 +18,7 @@ from pathlib import Path
 
 from gradtutor import course, extract
 from gradtutor.isolation import ipc
+from gradtutor.messages import say
 from gradtutor.protocol import (CheckFailed, JudgeReply, JudgeRequest, NotebookVerdict, Status,  # noqa: F401 - CheckFailed is API
                                 VERDICT_MIME, failure_for)
 
@@ -44,16 +45,16 @@ def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> None:
     except course.UnknownLesson as exc:
         raise CheckError(str(exc)) from None
     if seeds not in ("visible", "hidden", "all"):
-        raise CheckError(f"check(): seeds must be 'visible', 'hidden' or 'all', not {seeds!r}")
+        raise CheckError(say("check.bad_seeds", seeds=repr(seeds)))
     if not callable(function) or not hasattr(function, "__code__"):
-        raise CheckError(f"check({lesson!r}, {exercise!r}, ...): the third argument must be your function "
-                         f"{the_exercise.function}, not {type(function).__name__}")
+        raise CheckError(say("check.not_your_function", lesson=repr(lesson), exercise=repr(exercise),
+                             function=the_exercise.function, kind=type(function).__name__))
     sources = _sources_for(function)
     answer = _get_judge().ask({"lesson": the_lesson.id, "exercise": the_exercise.id, "seeds": seeds,
                                "function": getattr(function, "__name__", the_exercise.function), "cells": sources,
                                "notebook": _notebook_path(the_lesson)})
     if "problem" in answer:
-        raise CheckError(f"check({lesson!r}, {exercise!r}, ...): {answer['problem']}")
+        raise CheckError(say("check.problem", lesson=repr(lesson), exercise=repr(exercise), problem=answer["problem"]))
     _show(the_lesson.id, answer)
     status = Status(answer["status"])
     if status is not Status.PASS:
@@ -75,7 +76,7 @@ def _sources_for(function) -> list[str]:
     path = inspect.getsourcefile(function)
     if path and Path(path).is_file():
         return [cell.source for cell in extract.read_cells(Path(path))]
-    raise CheckError(f"check(): cannot find the source of {function.__name__} — define it in a notebook cell or a .py file")
+    raise CheckError(say("check.no_source", function=function.__name__))
 
 
 def _ipython_history() -> list[str] | None:
@@ -105,7 +106,7 @@ class _JudgeLine:
             reply = None
         if reply is None:
             self.close()
-            raise CheckError("check(): gradtutor's checker stopped unexpectedly — run the cell again")
+            raise CheckError(say("check.judge_stopped"))
         return reply
 
     def close(self) -> None:
@@ -201,9 +202,9 @@ def _show(lesson_id: str, answer: dict) -> None:
     global _said_visible_only
     note = None
     if answer.get("visible_only") and not _said_visible_only:
-        from gradtutor.diagnose import VISIBLE_ONLY
+        from gradtutor.diagnose import visible_only
 
-        note, _said_visible_only = VISIBLE_ONLY, True
+        note, _said_visible_only = visible_only(), True
     try:
         from IPython import get_ipython
         from IPython.display import HTML, display

@@ -173,6 +173,7 @@ class CourseKit(TypedDict):
     config: str  # nbgrader_config.py
     gradebook: str
     source: dict[str, str]  # path under source/<assignment>/ -> bytes
+    lang: str  # the instructor's language (gradtutor.messages): the worker words its problems in it
 
 
 class RemoteJob(TypedDict):

@@ -12,6 +12,7 @@ from gradtutor.errors import UnreadableFile
 from gradtutor.isolation import policy
 from gradtutor.protocol import Cause, Status
 from gradtutor.verdict import ExerciseResult, not_attempted, result_for
+from gradtutor.messages import say
 
 
 def static_verdict(lesson, exercise, cells, source: str,
@@ -19,18 +20,16 @@ def static_verdict(lesson, exercise, cells, source: str,
     """A verdict that needs no run (missing, syntax error, internals, starter unchanged), or None; and the definition."""
     result = result_for(exercise)
     definition = extract.find_function(cells, exercise.function)
-    where = Path(source).name if source else "your file"
+    where = Path(source).name if source else say("check.your_file")
     if definition.cell is None:
-        return result(Status.ERROR, f"{exercise.function}() is not defined in {where} — did you rename it or delete "
-                                    f"its cell? The checker looks for `def {exercise.function}(`",
+        return result(Status.ERROR, say("check.not_defined", function=exercise.function, where=where),
                       bad_input=True, cause=Cause.MISSING), definition
     if definition.syntax_error:
         # the file is readable and the other exercises are checked: an error of this exercise, not bad input
-        return result(Status.ERROR, f"{exercise.function}(): {definition.syntax_error} — fix the cell, then check again",
+        return result(Status.ERROR, say("check.syntax", function=exercise.function, error=definition.syntax_error),
                       cause=Cause.SYNTAX), definition
     if internals:
-        return result(Status.FAIL, f"{exercise.function}(): {internals} — exercise code may not use gradtutor's own "
-                                   "reference implementation; compute the gradient with GradientTape yourself",
+        return result(Status.FAIL, say("check.internals", function=exercise.function, what=internals),
                       cause=Cause.INTERNALS), definition
     if unchanged(lesson, exercise, definition):
         return not_attempted(exercise), definition
@@ -75,14 +74,14 @@ def uses_internals(cells) -> str | None:
 def _internal_use(node: ast.AST) -> str | None:
     if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gradtutor"):
         if node.module not in policy.LEARNER_MODULES or not {a.name for a in node.names} <= policy.LEARNER_NAMES:
-            return f"imports from {node.module}"
+            return say("check.internal.imports_from", module=node.module)
     elif isinstance(node, ast.Import):
         for alias in node.names:
             if alias.name.startswith("gradtutor.") and alias.name not in policy.LEARNER_MODULES:
-                return f"imports {alias.name}"
+                return say("check.internal.imports", module=alias.name)
     elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "gradtutor":
         if node.attr not in policy.LEARNER_NAMES:
-            return f"uses gradtutor.{node.attr}"
+            return say("check.internal.uses", name=node.attr)
     elif isinstance(node, ast.Constant) and isinstance(node.value, str) and policy.NAMES_FORBIDDEN_FILES.search(node.value):
-        return "names gradtutor's reference files"
+        return say("check.internal.names_files")
     return None

@@ -9,7 +9,8 @@ shown (its mark, label and colour) is a function of the enum, defined once here.
 The payloads (gradtutor.payloads, re-exported here) are TypedDicts: the child writes
 them and the parent reads them as plain JSON (never pickle); the types say which fields exist.
 
-A leaf module: it imports nothing of gradtutor's and nothing heavy.
+A ground module: of gradtutor's it imports only the payloads and, when a status is shown, the
+message catalogue (gradtutor.messages) for its label; nothing heavy.
 """
 from __future__ import annotations
 
@@ -40,8 +41,10 @@ class Status(Word):
 
     @property
     def display(self) -> "Display":
-        """How the status is shown: its mark, label, terminal style and CSS colour."""
-        return _DISPLAY[self]
+        """How the status is shown: its mark, label (in the current language), terminal style and CSS colour."""
+        from gradtutor.messages import say  # the catalogue is read once, when a status is first shown
+
+        return _DISPLAY[self]._replace(label=say(f"check.status.{self.value}"))
 
     @property
     def exception_name(self) -> str:

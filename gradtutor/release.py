@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gradtutor import course
+from gradtutor import course, messages
 
 
 def tools_on_path() -> None:
@@ -24,7 +24,8 @@ def tools_on_path() -> None:
 
 
 def generate(destination: Path, lesson_ids: list[str] | None = None) -> list[Path]:
-    """Write lessons/<id>/<notebook> under `destination` for each lesson; return the paths."""
+    """Write lessons/<id>/<notebook> under `destination` for each lesson, in every language its
+    solutions folder has a notebook for (lessonN.ipynb, lessonN.zh_CN.ipynb); return the paths."""
     from nbgrader.apps import NbGraderAPI
     from traitlets.config import Config
 
@@ -47,11 +48,14 @@ def generate(destination: Path, lesson_ids: list[str] | None = None) -> list[Pat
             outcome = api.generate_assignment(lesson.id, force=True)
             if not outcome.get("success"):
                 raise RuntimeError(f"nbgrader could not generate {lesson.id}: {outcome.get('log') or outcome.get('error')}")
-            made = root / "lessons" / lesson.id / lesson.notebook
-            target = Path(destination) / lesson.id / lesson.notebook
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(made, target)
-            written.append(target)
+            for lang in messages.LANGUAGES:  # each language's notebook of the lesson, made in one nbgrader run
+                name = lesson.notebook_name(lang)
+                if not lesson.source_notebook(lang).is_file():
+                    continue  # tests/test_course.py requires every language's; this makes what there is
+                target = Path(destination) / lesson.id / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(root / "lessons" / lesson.id / name, target)
+                written.append(target)
     return written
 
 

@@ -7,48 +7,52 @@ import json
 from gradtutor.compare import ElementReport
 from gradtutor.protocol import Status
 from gradtutor.verdict import ExerciseResult, LessonResult
+from gradtutor.messages import course_text, say
 
 
 def to_json(result: LessonResult) -> str:
-    return json.dumps(result.to_json(), indent=2)
+    return json.dumps(result.to_json(), indent=2, ensure_ascii=False)  # a Chinese diagnosis stays readable
 
 
 def comparison_rows(reports: list[ElementReport]) -> list[dict]:
-    """Karpathy's cmp(), per returned tensor: exact | allclose | max abs diff | worst element."""
+    """Karpathy's cmp(), per returned tensor: exact | allclose | max abs diff | worst element (headings translated)."""
     rows = []
+    heads = [say(f"check.table.{key}") for key in ("tensor", "exact", "allclose", "max_abs_diff", "worst")]
     for report in reports:
-        name = "result" if report.element is None else f"element {report.element}"
+        name = say("check.table.result") if report.element is None else say("check.table.element",
+                                                                             element=report.element)
         if report.max_abs_diff is None:
-            rows.append({"tensor": name, "exact": "—", "allclose": "—", "max abs diff": "—",
-                         "worst element": report.detail or report.symptom or ""})
+            rows.append(dict(zip(heads, (name, "—", "—", "—", report.detail or report.symptom or ""))))
             continue
         worst = "—"
         if report.worst_index is not None and report.learner_at_worst is not None:
             index = "[" + ", ".join(map(str, report.worst_index)) + "]"
             worst = f"{index}: {report.learner_at_worst:.6g} vs {report.reference_at_worst:.6g}"
-        rows.append({"tensor": name, "exact": _yes(report.exact), "allclose": _yes(report.allclose),
-                     "max abs diff": f"{report.max_abs_diff:.3g}", "worst element": worst})
+        rows.append(dict(zip(heads, (name, _yes(report.exact), _yes(report.allclose), f"{report.max_abs_diff:.3g}",
+                                     worst))))
     return rows
 
 
 def _yes(value) -> str:
-    return "—" if value is None else ("yes" if value else "no")
+    return "—" if value is None else say("check.table.yes" if value else "check.table.no")
 
 
 # --------------------------------------------------------------------------- terminal
 
 
 def print_lesson(console, result: LessonResult, verbose: bool = False) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     lesson = result.lesson
-    table = Table(title=f"{lesson.id} · {lesson.title}", title_justify="left", caption=result.source,
+    title = course_text(f"{lesson.id}.title", lesson.title)
+    table = Table(title=f"{lesson.id} · {title}", title_justify="left", caption=result.source,
                   caption_justify="left", show_edge=False)
     table.add_column("#", justify="right", style="dim")
-    table.add_column("exercise")
-    table.add_column("function", style="cyan")
-    table.add_column("status")
-    table.add_column("points", justify="right")
+    table.add_column(say("check.column.exercise"))
+    table.add_column(say("check.column.function"), style="cyan")
+    table.add_column(say("check.column.status"))
+    table.add_column(say("check.column.points"), justify="right")
     for number, exercise in enumerate(result.exercises, start=1):
         index = next((i for i, e in enumerate(lesson.exercises, 1) if e.id == exercise.id), number)
         shown = exercise.status.display
@@ -65,17 +69,19 @@ def print_lesson(console, result: LessonResult, verbose: bool = False) -> None:
         if exercise.status == "fail" and exercise.reports:
             _print_comparison(console, exercise)
         if exercise.output.strip() and exercise.status != "pass":
-            console.print("  [dim]your code printed:[/]", exercise.output.strip()[:400], markup=True, highlight=False)
+            console.print(f"  [dim]{say('check.printed')}[/]", exercise.output.strip()[:400], markup=True,
+                          highlight=False)
     points = sum(e.points for e in result.exercises)
     maximum = sum(e.max_points for e in result.exercises)
     colour = "green" if result.passed == result.total else "yellow"
-    console.print(f"[{colour}]{result.passed}/{result.total} passed · {points}/{maximum} points[/]")
+    summary = say("check.summary", passed=result.passed, total=result.total, points=points, maximum=maximum)
+    console.print(f"[{colour}]{summary}[/]")
     if result.visible_only:
-        from gradtutor.diagnose import VISIBLE_ONLY
+        from gradtutor.diagnose import visible_only
 
-        console.print(f"[dim]{VISIBLE_ONLY}[/]")
+        console.print(f"[dim]{visible_only()}[/]")
     if result.passed < result.total and any(e.status in ("fail", "not_attempted") for e in result.exercises):
-        console.print(f"[dim]Stuck? gradtutor hint {lesson.id} <exercise>[/]")
+        console.print(f"[dim]{escape(say('check.stuck', lesson=lesson.id))}[/]")
 
 
 def _print_comparison(console, exercise: ExerciseResult) -> None:
@@ -90,7 +96,7 @@ def _print_comparison(console, exercise: ExerciseResult) -> None:
     for row in rows:
         table.add_row(*row.values())
     seed = exercise.reports[0].seed
-    console.print(f"  [dim]on input seed {seed}:[/]")
+    console.print(f"  [dim]{say('check.on_seed', seed=seed)}[/]")
     console.print(table)
 
 

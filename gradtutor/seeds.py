@@ -22,6 +22,7 @@ import hmac
 import os
 
 from gradtutor.errors import UsageError
+from gradtutor.messages import say
 
 VISIBLE_SEEDS = (0, 1)
 PUBLIC_HIDDEN_SEEDS = (7919, 104729)  # public, so worthless against hard-coding: the test suite's only
@@ -76,7 +77,7 @@ class HiddenInputs:
         'hidden' without them is empty (the checker refuses it: checking nothing must not look like a pass).
         """
         if which not in CHOICES:
-            raise UsageError(f"seeds must be 'visible', 'hidden' or 'all', not {which!r}")
+            raise UsageError(say("lessons.bad_seeds", seeds=repr(which)))
         if which == "visible":
             return VISIBLE_SEEDS
         return self.seeds(lesson_id) if which == "hidden" else VISIBLE_SEEDS + self.seeds(lesson_id)

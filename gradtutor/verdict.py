@@ -16,6 +16,7 @@ from gradtutor import diagnose
 from gradtutor.course import Exercise, Lesson
 from gradtutor.protocol import Cause, ChildResult, Status
 from gradtutor.seeds import VISIBLE_SEEDS, is_hidden
+from gradtutor.messages import say
 
 
 @dataclasses.dataclass
@@ -90,8 +91,7 @@ def result_for(exercise: Exercise, **fields) -> "functools.partial[ExerciseResul
 
 
 def not_attempted(exercise: Exercise, **fields) -> ExerciseResult:
-    message = (f"{exercise.function}() is not attempted yet: replace `raise NotImplementedError()` with your code "
-               f"(stuck? `gradtutor hint`)")
+    message = say("check.not_attempted", function=exercise.function)
     return result_for(exercise, **fields)(Status.NOT_ATTEMPTED, message, cause=Cause.NOT_ATTEMPTED)
 
 
@@ -99,15 +99,14 @@ def stopped(exercise: Exercise, timed_out: bool, problem: str | None, timeout: f
     """The verdict for the exercise that was running when its child hung or died."""
     result = result_for(exercise, output=output)
     if timed_out:
-        return result(Status.TIMEOUT, f"{exercise.function}() did not finish within {timeout:g} s — "
-                                      "look for a loop that never ends", cause=Cause.TIMEOUT)
+        return result(Status.TIMEOUT, say("check.timeout", function=exercise.function, seconds=f"{timeout:g}"),
+                      cause=Cause.TIMEOUT)
     return result(Status.ERROR, f"{exercise.function}(): {problem}", cause=Cause.CRASHED)
 
 
 def reference_missing(exercise: Exercise, lesson_id: str, problem: str) -> ExerciseResult:
     return result_for(exercise, bad_input=True)(
-        Status.ERROR, f"the reference gradients for {lesson_id} could not be computed ({problem}) "
-                      "— this is a gradtutor bug: please report it", cause=Cause.UNKNOWN)
+        Status.ERROR, say("check.reference_missing", lesson=lesson_id, problem=problem), cause=Cause.UNKNOWN)
 
 
 def from_child(exercise: Exercise, source: str, seeds, reference: Reference, child: ChildResult, arrays: dict,
@@ -118,19 +117,17 @@ def from_child(exercise: Exercise, source: str, seeds, reference: Reference, chi
     if status == "not_attempted":
         return not_attempted(exercise, output=printed)
     if status == "missing":
-        return result(Status.ERROR, f"{exercise.function} is not a function after running its cell — "
-                                    "keep `def " + exercise.function + "(...)` at the top level of the cell",
+        return result(Status.ERROR, say("check.not_a_function", function=exercise.function),
                       bad_input=True, cause=Cause.MISSING)
     if status == "error":
         error = child.get("error") or {}
         if error.get("type") == "MemoryError":
-            return result(Status.ERROR, f"{exercise.function}() ran out of memory (the checker's cap is "
-                                        f"{memory_mb} MiB) — look for a tensor far larger than the inputs",
+            return result(Status.ERROR, say("check.out_of_memory", function=exercise.function, memory_mb=memory_mb),
                           cause=Cause.OUT_OF_MEMORY)
         cause, message = diagnose.explain_error(exercise, error, source, child.get("facts"))
         return result(Status.ERROR, message, cause=cause)
     if status != "ok":
-        return _unreadable(result, "the checker got an unexpected result")
+        return _unreadable(result, say("check.unexpected_result"))
     facts = child.get("facts") if isinstance(child.get("facts"), dict) else {}
     if facts.get("inputs_modified"):
         return result(Status.FAIL, diagnose.inputs_modified(exercise, [str(c) for c in facts["inputs_modified"]]),
@@ -144,20 +141,20 @@ def compare_seeds(exercise: Exercise, source: str, reference: Reference, got, ar
     expected = reference.results
     tolerance = expected["tolerance"]
     if not isinstance(got, dict):
-        return _unreadable(result, "the checker got an unexpected result")
+        return _unreadable(result, say("check.unexpected_result"))
     first_reports = None
     passed = set()  # the seeds already compared and matched
     for seed in seeds:
         value = got.get(str(seed))
         if not isinstance(value, dict):
-            return _unreadable(result, "the checker got an unexpected result")
+            return _unreadable(result, say("check.unexpected_result"))
         try:
             reports = compare_mod.compare(expected[str(seed)], reference.arrays, value, arrays,
                                           seed, tolerance["rtol"], tolerance["atol"])
         except (KeyError, TypeError, ValueError):
-            return _unreadable(result, "its result could not be read back")
+            return _unreadable(result, say("check.unreadable_result"))
         if not reports:  # a comparison always reports something; nothing means it was tampered with
-            return _unreadable(result, "the comparison produced no report")
+            return _unreadable(result, say("check.no_report"))
         first_reports = first_reports or reports
         failed = next((r for r in reports if not r.passed), None)
         if failed and is_hidden(seed):
@@ -166,11 +163,11 @@ def compare_seeds(exercise: Exercise, source: str, reference: Reference, got, ar
             cause, message = diagnose.explain_failure(exercise, failed, source, facts=facts)
             if passed and cause is Cause.WRONG_FUNCTION:
                 # right on one input, unrelated values on another: something of one input is built in
-                message += " (right on another input: does it hard-code a class, a size or a value?)"
+                message += say("check.right_on_another")
                 cause = Cause.HARD_CODED
             return result(Status.FAIL, message, reports=reports, cause=cause)
         passed.add(seed)
-    return result(Status.PASS, f"{exercise.function}() matches the reference on {len(seeds)} inputs",
+    return result(Status.PASS, say("check.passed", function=exercise.function, count=len(seeds)),
                   points=exercise.points, reports=first_reports or [])
 
 
@@ -180,10 +177,10 @@ def _hidden_failure(exercise, source, failed, reference, got, arrays, seeds, pas
     visible = [s for s in VISIBLE_SEEDS if s in seeds]
     # visible seeds come first, so they have been compared already; any other order compares them now
     if visible and all(s in passed or _passes(reference, got, arrays, s) for s in visible):
-        message += " (right on the visible inputs, wrong on a hidden one: does it hard-code values or shapes?)"
+        message += say("check.hidden_hard_coded")
         cause = Cause.HARD_CODED
     else:
-        message += " (wrong on an input you have not seen: does it hard-code values or shapes?)"
+        message += say("check.hidden_wrong")
     return result(Status.FAIL, message, hidden=True, cause=cause)
 
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from gradtutor import defaults, extract, report, workspace
 from gradtutor.checker import Checker
-
-VERDICT_LINE = "watching {path} — save to check again, Ctrl-C to stop"
+from gradtutor.messages import say
 
 
 def watch(lesson, path: Path, interval: float = 0.2, timeout: float = defaults.EXERCISE_TIMEOUT,
           memory_mb: int | None = defaults.MEMORY_MB) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     console = Console(highlight=False)
     # prepare_next: each save finds a child with the lesson's inputs built
@@ -28,10 +28,10 @@ def watch(lesson, path: Path, interval: float = 0.2, timeout: float = defaults.E
                 if stamp != seen:
                     seen = stamp
                     _check_once(console, checker, lesson, path)
-                    console.print(f"[dim]{time.strftime('%H:%M:%S')} " + VERDICT_LINE.format(path=path) + "[/]")
+                    console.print(f"[dim]{time.strftime('%H:%M:%S')} {escape(say('lab.watching', path=path))}[/]")
                 time.sleep(interval)
         except KeyboardInterrupt:
-            console.print("stopped watching")
+            console.print(say("lab.stopped_watching"))
             return 0
 
 
@@ -44,10 +44,12 @@ def _stamp(path: Path):
 
 
 def _check_once(console, checker: Checker, lesson, path: Path) -> None:
+    from rich.markup import escape
+
     try:
         cells = extract.read_cells(path)
     except extract.UnreadableFile as exc:
-        console.print(f"[yellow]{exc}[/]", markup=True)
+        console.print(f"[yellow]{escape(str(exc))}[/]", markup=True)
         return
     result = checker.check_cells(lesson, cells, None, "all", str(path))
     workspace.record(path, lesson.id, {e.id: e.status for e in result.exercises})

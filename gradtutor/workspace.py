@@ -11,33 +11,50 @@ import json
 import os
 from pathlib import Path
 
-from gradtutor import course
+from gradtutor import course, messages
 from gradtutor.kernelspec import copy_for_learner  # the learner's copy names the course's kernel
 
 from gradtutor.errors import WorkspaceError  # noqa: F401 - raised here, caught by its base class
+from gradtutor.messages import say
 
 MARKER = ".gradtutor-workspace"
+LANGUAGE_LINE = "language: "  # the marker's line naming the notebooks' language
 
 
-def init(folder: Path) -> list[tuple[Path, str]]:
-    """Copy every lesson notebook into `folder`; never overwrite. Returns (path, what happened)."""
+def init(folder: Path, lang: str | None = None) -> list[tuple[Path, str]]:
+    """Copy every lesson notebook, in `lang` (default: the messages' language), into `folder`; never overwrite.
+
+    Returns (path, what happened). The notebooks keep the English file names (lesson3/lesson3.ipynb) in
+    every language, so checking, grading and progress do not depend on it; the marker file records the
+    language, which `reset` copies again.
+    """
     folder = folder.expanduser()
+    lang = lang or messages.language()
     if folder.exists() and not folder.is_dir():
-        raise WorkspaceError(f"{folder} exists and is not a folder — choose another name")
+        raise WorkspaceError(say("workspace.not_a_folder", folder=folder))
     folder.mkdir(parents=True, exist_ok=True)
-    marker = folder / MARKER
-    if not marker.exists():
-        marker.write_text("This folder is a gradtutor workspace: `gradtutor check LESSON` grades the notebooks here.\n")
+    (folder / MARKER).write_text(say("workspace.marker", lang=lang) + f"\n{LANGUAGE_LINE}{lang}\n",
+                                 encoding="utf-8")
     done = []
     for lesson in course.load().lessons:
         target = notebook_path(folder, lesson)
         if target.exists():
-            done.append((target, "kept (already there)"))
+            done.append((target, say("workspace.kept")))
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        copy_for_learner(_release(lesson), target)
-        done.append((target, "created"))
+        copy_for_learner(_release(lesson, lang), target)
+        done.append((target, say("workspace.created")))
     return done
+
+
+def language(home: Path) -> str:
+    """The language a workspace's notebooks were copied in (its marker's last language line; English before)."""
+    try:
+        lines = (home / MARKER).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return messages.DEFAULT
+    chosen = [line[len(LANGUAGE_LINE):].strip() for line in lines if line.startswith(LANGUAGE_LINE)]
+    return (messages.normalise(chosen[-1]) if chosen else None) or messages.DEFAULT
 
 
 def find(start: Path | None = None) -> Path | None:
@@ -64,7 +81,7 @@ def reset(workspace: Path, lesson: course.Lesson) -> tuple[Path, Path | None]:
         while backup.exists():
             backup = target.with_name(f"{target.stem}.backup-{stamp}-{counter}{target.suffix}")
             counter += 1
-    source = _release(lesson)  # before renaming anything: a broken install must not cost the learner's file
+    source = _release(lesson, language(workspace))  # before renaming anything: a broken install must not cost the learner's file
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists():
         target.rename(backup)
@@ -79,11 +96,10 @@ def reset(workspace: Path, lesson: course.Lesson) -> tuple[Path, Path | None]:
     return target, backup
 
 
-def _release(lesson: course.Lesson) -> Path:
-    path = lesson.release_notebook()
+def _release(lesson: course.Lesson, lang: str = messages.DEFAULT) -> Path:
+    path = lesson.release_notebook(lang)
     if not path.is_file():
-        raise WorkspaceError(f"{lesson.id}'s notebook is missing from this installation ({path}) — "
-                             "reinstall gradtutor (`pip install --force-reinstall gradtutor`)")
+        raise WorkspaceError(say("workspace.missing_release", lesson=lesson.id, path=path))
     return path
 
 

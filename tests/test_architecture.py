@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     # Definitions everything shares: error types and exit codes, the worker protocol and its payloads,
     # constants, TensorFlow's log silencing; what TensorFlow's gradient registry and an op's values say
     # (read both by the checker's child and by `gradtutor explain`).
-    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "opfacts", "variable_reads",
+    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "opfacts", "variable_reads", "messages",
                 "value_evidence"]),
     # The course as data: the manifest (and its schema), naming conventions, reading a learner's file,
     # seeds, the reference answers.

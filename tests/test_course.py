@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import course, course_schema
+from gradtutor import course, course_schema, messages
 from gradtutor.dev.answers import answers_dir, answers_path, load_answers
 
 REPO = Path(__file__).resolve().parent.parent
@@ -95,8 +95,9 @@ def test_are_the_source_notebook_cells_graded_as_the_manifest_says(lesson):
 @pytest.mark.unit
 @pytest.mark.parametrize("lesson", LESSONS)
 @pytest.mark.parametrize("kind", ["solutions", "lessons"])
-def test_are_committed_notebooks_clean(lesson, kind):
-    path = REPO / kind / lesson.id / lesson.notebook
+@pytest.mark.parametrize("lang", messages.LANGUAGES)
+def test_are_committed_notebooks_clean(lesson, kind, lang):
+    path = REPO / kind / lesson.id / lesson.notebook_name(lang)
     notebook = _notebook(path)
     assert notebook["nbformat"] == 4
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
@@ -106,7 +107,8 @@ def test_are_committed_notebooks_clean(lesson, kind):
             assert cell.get("execution_count") is None, f"{path} cell {number} has an execution count"
         assert set(cell.get("metadata", {})) <= {"nbgrader", "tags", "id", "editable", "deletable"}, \
             f"{path} cell {number} has stray metadata {sorted(cell['metadata'])}"
-    assert sorted(p.name for p in path.parent.iterdir()) == [lesson.notebook], f"stray files in {path.parent}"
+    assert sorted(p.name for p in path.parent.iterdir()) == sorted(lesson.notebook_name(other) for other in
+                                                                  messages.LANGUAGES), f"stray files in {path.parent}"
 
 
 @pytest.mark.tf
@@ -221,7 +223,8 @@ def test_does_a_valid_manifest_load(tmp_path):
     manifest.write_text(VALID + SECOND)
     loaded = course.load_manifest(manifest)
     assert [l.id for l in loaded.lessons] == ["lesson1", "lesson2"] and loaded.manifest == manifest
-    assert loaded.lessons[0].exercises[0].diagnoses[0] == course.Diagnosis(when="none", say="s", source_has="x", cause="unwatched")
+    assert loaded.lessons[0].exercises[0].diagnoses[0] == course.Diagnosis(when="none", say="s", source_has="x", cause="unwatched",
+                                                                          key="lesson1.ex.diagnosis.1")
 
 
 @pytest.mark.unit

@@ -13,11 +13,13 @@ import pytest
 from gradtutor import course, course_secret
 from gradtutor.checker import Checker
 from gradtutor.classroom.course_folder import init_course
-from gradtutor.diagnose import NO_HIDDEN_INPUTS, VISIBLE_ONLY
+from gradtutor.diagnose import no_hidden_inputs, visible_only
 from gradtutor.errors import NoHiddenInputs
 from gradtutor.seeds import PUBLIC_HIDDEN_SEEDS, VISIBLE_SEEDS, HiddenInputs
 from tests.support.classroom import solution_code
 from tests.support.hard_coded import hard_coded_code, reference_table
+
+NO_HIDDEN_INPUTS, VISIBLE_ONLY = no_hidden_inputs(), visible_only()  # in English, the language the tests run in
 
 pytestmark = pytest.mark.tf
 

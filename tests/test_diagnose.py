@@ -58,7 +58,7 @@ def test_are_sign_and_transposition_named():
 
 
 def test_does_generic_advice_cover_types_without_rules():
-    report = ElementReport(0, 1, "type", "is a numpy array, expected a tf.Tensor", learner_type="a numpy array")
+    report = ElementReport(0, 1, "type", "is a numpy array, expected a tf.Tensor", learner_type="ndarray")
     cause, line = explain_failure(EXERCISE, report, "def grad_of_cube(x): return 1")
     assert "element 1" in line and ".numpy()" in line and cause is Cause.WRONG_TYPE
 
@@ -128,7 +128,7 @@ def test_does_a_zero_gradient_name_the_cut_a_connected_path_still_had():
 
 
 def test_is_a_gradient_zero_only_where_a_sigmoid_saturated_saturation():
-    partial = ElementReport(0, None, "values", "differs", pattern="partial", factor="3 of 12 (zero there)")
+    partial = ElementReport(0, None, "values", "differs", pattern="partial", factor="3/12", zero_there=True)
     assert explain_failure(EXERCISE, partial, SOURCE, facts={"gradient_calls": 1, "saturated": True})[0] \
         is Cause.SATURATION
     # the same pattern with nothing saturated, or wrong entries that are not zero: another function

@@ -4,6 +4,9 @@ The site is built once per session (`mkdocs build --strict`, lesson notebooks
 executed or taken from build/docs-cache/), served on 127.0.0.1, and opened page by
 page in Debian's headless Chromium driven by playwright. Any request that would
 leave 127.0.0.1 is recorded and refused. Screenshots go to test-output/.
+
+The site has two languages: English at /, Chinese (简体中文) at /zh/. Every page of both is
+opened; the lesson pages of both are checked alike (plots, folded solutions, real verdicts).
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ import nbformat
 import notebooks  # docs/hooks/notebooks.py: pyproject.toml's pytest `pythonpath` has docs/hooks, as mkdocs does
 import pytest
 
-from gradtutor import course
+from gradtutor import course, messages
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +40,10 @@ SCREENSHOTS = ROOT / "test-output"
 PLOT_CALL = re.compile(r"\bplt\.(figure|subplots|plot|imshow|semilogy|loglog|bar|hist|scatter|matshow)\(|\.imshow\(")
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("docs")]
+
+# The site's languages: URL prefix → gradtutor's message language.
+LOCALES = {"": "en", "zh/": "zh_CN"}
+LESSON_PAGES = [(prefix, lesson) for prefix in LOCALES for lesson in course.load().lessons]
 
 
 def _build(site: Path, config: Path | None = None, env: dict | None = None) -> SimpleNamespace:
@@ -129,6 +136,10 @@ def visits(site, browser) -> dict[str, SimpleNamespace]:
                 ".gt-help", "els => els.map(d => [d.dataset.command, d.querySelector('code').textContent])"),
             nav=page.eval_on_selector_all(".md-nav--primary a.md-nav__link[href]",
                                           "els => els.map(a => [a.textContent.trim(), a.href])"),
+            lang=page.get_attribute("html", "lang"),
+            search_placeholder=page.get_attribute("input.md-search__input", "placeholder"),
+            alternates=dict(page.eval_on_selector_all(
+                "a.md-select__link[hreflang]", "els => els.map(a => [a.hreflang, a.href])")),
         )
         page.close()
     return seen
@@ -172,7 +183,8 @@ def test_build_is_strict_clean_in_the_other_instructor_state(site, tmp_path):
     shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
     guide = copy / "docs" / "instructor.md"
     if guide.exists():
-        guide.unlink()
+        for twin in (copy / "docs").glob("instructor.*md"):  # the guide in every language
+            twin.unlink()
     else:
         guide.write_text("# Instructor guide\n\nSee [the command line](reference/cli.md) and "
                          "[Writing a lesson](authoring.md).\n")
@@ -217,7 +229,7 @@ def test_every_internal_link_resolves(browser, visits):
             if href.startswith(browser.base):
                 url, _, fragment = href.partition("#")
                 targets.setdefault(url, set()).add(urllib.parse.unquote(fragment))
-    assert len(targets) >= len(visits) - 1  # every page is linked from somewhere (404 aside)
+    assert len(targets) >= len([p for p in visits if not p.endswith("404.html")])  # every page is linked to
     broken = []
     for url, fragments in sorted(targets.items()):
         try:
@@ -238,16 +250,20 @@ def test_every_image_loads(visits):
     assert [i for i in images if i[2] <= 0] == []
 
 
-def _solutions_notebook(lesson):
-    return nbformat.read(lesson.source_notebook(), as_version=4)
+def _solutions_notebook(lesson, lang: str = "en"):
+    return nbformat.read(lesson.source_notebook(lang), as_version=4)
 
 
-@pytest.mark.parametrize("lesson", course.load().lessons, ids=lambda l: l.id)
-def test_lesson_page_shows_its_plots(visits, lesson):
-    """Does each lesson page show a plot for every cell of the notebook that draws one?"""
-    nb = _solutions_notebook(lesson)
+def _lesson_id(param) -> str:
+    return f"{param[0] or 'en/'}{param[1].id}"
+
+
+@pytest.mark.parametrize("prefix, lesson", LESSON_PAGES, ids=map(_lesson_id, LESSON_PAGES))
+def test_lesson_page_shows_its_plots(visits, prefix, lesson):
+    """Does each lesson page, in each language, show a plot for every cell of its notebook that draws one?"""
+    nb = _solutions_notebook(lesson, LOCALES[prefix])
     plotting_cells = [c for c in nb.cells if c.cell_type == "code" and PLOT_CALL.search(c.source)]
-    figures = visits[f"lessons/{lesson.id}/"].figures
+    figures = visits[f"{prefix}lessons/{lesson.id}/"].figures
     assert len(figures) >= len(plotting_cells)
     assert all(width > 100 for width in figures)
 
@@ -260,13 +276,16 @@ def test_lessons_with_plots_are_found(visits):
     assert all(visits[f"lessons/{lesson_id}/"].figures for lesson_id in with_plots)
 
 
-@pytest.mark.parametrize("lesson", course.load().lessons, ids=lambda l: l.id)
-def test_lesson_page_folds_its_solutions_and_shows_real_verdicts(visits, lesson):
-    """Are solutions in collapsed "Solution" blocks, hidden tests gone, and every exercise's check shown passing?"""
-    nb = _solutions_notebook(lesson)
-    visit = visits[f"lessons/{lesson.id}/"]
+@pytest.mark.parametrize("prefix, lesson", LESSON_PAGES, ids=map(_lesson_id, LESSON_PAGES))
+def test_lesson_page_folds_its_solutions_and_shows_real_verdicts(visits, prefix, lesson):
+    """Are solutions in collapsed "Solution" (参考答案) blocks, hidden tests gone, and every exercise's check
+    shown passing (the checks' own output is the English run's, on both languages' pages)?"""
+    lang = LOCALES[prefix]
+    nb = _solutions_notebook(lesson, lang)
+    visit = visits[f"{prefix}lessons/{lesson.id}/"]
     solution_cells = [c for c in nb.cells if notebooks.is_solution(c)]
-    assert len([s for s in visit.solutions if s[0] == "Solution"]) == len(solution_cells) > 0
+    label = messages.say("docs.lesson.solution", lang=lang)
+    assert len([s for s in visit.solutions if s[0] == label]) == len(solution_cells) > 0
     assert not any(is_open for _, is_open in visit.solutions)
     assert "BEGIN SOLUTION" not in visit.text and "HIDDEN TESTS" not in visit.text
     assert visit.text.count("raise NotImplementedError()") >= len(solution_cells)
@@ -331,6 +350,126 @@ def test_search_finds_the_stateful_rnn_lesson(browser, visits):
     hrefs = page.eval_on_selector_all("a.md-search-result__link", "els => els.map(a => a.href)")
     page.close()
     assert any(f"/lessons/{lesson.id}/" in href for href in hrefs), hrefs
+
+
+# --------------------------------------------------------------------------- the Chinese edition
+
+
+def _zh(text: str) -> bool:
+    return re.search(r"[\u4e00-\u9fff]", text) is not None
+
+
+def test_every_page_has_its_chinese_twin(visits):
+    """Is every English page also served under /zh/, in Chinese dress (<html lang="zh">, Chinese search box)?"""
+    english = [p for p in visits if not p.startswith("zh/") and p != "404.html"]
+    assert [p for p in english if f"zh/{p}" not in visits] == []
+    for path, v in visits.items():
+        if path.endswith("404.html"):
+            continue
+        chinese = path.startswith("zh/")
+        assert v.lang == ("zh" if chinese else "en"), path
+        assert _zh(v.search_placeholder or "") == chinese, (path, v.search_placeholder)
+
+
+def test_translated_pages_are_in_chinese(visits):
+    """Does each translated page (page.zh.md) show its Chinese text at /zh/, and each Chinese lesson page
+    the Chinese notebook's?"""
+    docs = ROOT / "docs"
+    for source in sorted(docs.rglob("*.zh.md")):
+        stem = source.relative_to(docs).as_posix()[: -len(".zh.md")]
+        path = "zh/" if stem == "index" else f"zh/{stem}/"
+        text = source.read_text(encoding="utf-8").split("\n---\n", 1)[-1]  # below the front matter
+        heading = re.search(r"^# (.+?)(?:\s*\{[^}]*\})?$", text, re.MULTILINE).group(1)
+        chinese = re.search(r"[\u4e00-\u9fff]{4,}", text.split(heading, 1)[1]).group(0)  # its first Chinese words
+        assert heading.replace("`", "") in visits[path].text and chinese in visits[path].text, path
+    for lesson in course.load().lessons:
+        heading = notebooks.title(_solutions_notebook(lesson, "zh_CN"))
+        assert heading and _zh(heading), lesson.id
+        assert re.sub(r"[`*]", "", heading) in visits[f"zh/lessons/{lesson.id}/"].text, lesson.id
+
+
+def test_chinese_nav_is_translated(browser, visits):
+    """Is the /zh/ navigation in Chinese (sections, pages, lesson titles) and does it stay under /zh/?"""
+    nav = visits["zh/"].nav
+    titles = [title for title, _ in nav]
+    for title in ("首页", "快速上手", "命令行", "环境变量", "术语表"):
+        assert title in titles, titles
+    for lesson in course.load().lessons:
+        title = messages.course_text(f"{lesson.id}.title", lesson.title, lang="zh_CN")
+        assert f"{lesson.number}. {title}" in titles
+    assert all(href.startswith(f"{browser.base}zh/") for _, href in nav), nav
+    assert any(href.endswith("/zh/glossary/") for _, href in nav)  # the bilingual glossary, reachable from /zh/
+
+
+def test_chinese_cli_reference_matches_the_real_help(visits):
+    """Is each help text on the Chinese CLI page what `GRADTUTOR_LANG=zh_CN gradtutor ... --help` prints?"""
+    shown = dict(visits["zh/reference/cli/"].help)
+    assert set(shown) == set(dict(visits["reference/cli/"].help))
+    env = {**os.environ, "COLUMNS": "80", "GRADTUTOR_LANG": "zh_CN"}
+    for command in ("gradtutor", "gradtutor check", "gradtutor classroom init"):
+        real = subprocess.run([sys.executable, "-m", "gradtutor", *command.split()[1:], "--help"],
+                              capture_output=True, text=True, env=env, timeout=60, cwd=ROOT)
+        assert real.returncode == 0, command
+        assert shown[command].rstrip() == real.stdout.rstrip(), command
+
+
+def test_language_switch_goes_to_the_twin_page_and_back(browser, visits):
+    """From an English page, does the header's language switch open its Chinese twin, and the switch there
+    bring the reader back to the English page?"""
+    for path in ("getting-started/", "lessons/lesson4/", "reference/cli/", "glossary/"):
+        assert visits[path].alternates == {"en": browser.base + path, "zh": browser.base + "zh/" + path}
+        assert visits["zh/" + path].alternates == visits[path].alternates
+    page = browser.context.new_page()
+    page.goto(browser.base + "lessons/lesson4/", wait_until="networkidle")
+    for target, lang in (("zh/lessons/lesson4/", "zh"), ("lessons/lesson4/", "en")):
+        page.hover(".md-header__option .md-select")
+        page.click(f"a.md-select__link[hreflang={lang}]")
+        page.wait_for_url(browser.base + target)
+        page.wait_for_load_state("networkidle")
+        assert page.get_attribute("html", "lang") == lang
+    page.close()
+
+
+def test_chinese_search_finds_the_stateful_rnn_lesson(browser, visits):
+    """Does searching the Chinese site for "有状态" (stateful) list the Chinese lesson 4 page?"""
+    lesson = next(l for l in course.load().lessons if "stateful" in l.title.lower())
+    page = browser.context.new_page()
+    errors = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(browser.base + "zh/", wait_until="networkidle")
+    page.click("input.md-search__input")
+    page.keyboard.type("有状态", delay=50)  # characters off the keyboard are inserted as an IME commits them,
+    page.keyboard.press("End")  # with no key event; material searches on keyup: the next key a person presses
+    page.wait_for_selector("a.md-search-result__link", timeout=30000)
+    hrefs = page.eval_on_selector_all("a.md-search-result__link", "els => els.map(a => a.href)")
+    page.close()
+    assert any(href.startswith(f"{browser.base}zh/lessons/{lesson.id}/") for href in hrefs), hrefs
+    assert errors == []
+
+
+def test_screenshots_of_the_chinese_site(browser, visits):
+    """Screenshots of the Chinese home and lesson 4 with its plot (test-output/docs-zh-*.png), with the Chinese
+    drawn in a CJK font: a missing font draws boxes, or nothing, instead of the characters."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page = browser.context.new_page()
+    page.goto(browser.base + "zh/", wait_until="networkidle")
+    page.screenshot(path=str(SCREENSHOTS / "docs-zh-home.png"))
+    page.goto(browser.base + "zh/lessons/lesson4/", wait_until="networkidle")
+    page.screenshot(path=str(SCREENSHOTS / "docs-zh-lesson4.png"))
+    # Without a CJK font every character is the same box: draw three in the page's font, compare the pixels.
+    different = page.evaluate("""() => {
+        const font = getComputedStyle(document.querySelector('article')).fontFamily;
+        const pixels = ch => { const c = document.createElement('canvas'); c.width = c.height = 40;
+            const g = c.getContext('2d'); g.font = `32px ${font}`; g.fillText(ch, 2, 34);
+            return Array.from(g.getImageData(0, 0, 40, 40).data).join(); };
+        return pixels('有') !== pixels('状') && pixels('状') !== pixels('态'); }""")
+    page.locator("figure.gt-figure").first.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)  # the header's title swap animates on scroll
+    page.screenshot(path=str(SCREENSHOTS / "docs-zh-lesson4-plot.png"))
+    page.close()
+    assert different, "Chinese is drawn as boxes: no CJK font (`make browser` installs fonts-noto-cjk)"
+    for name in ("home", "lesson4", "lesson4-plot"):
+        assert (SCREENSHOTS / f"docs-zh-{name}.png").stat().st_size > 10_000, name
 
 
 def test_screenshots_light_and_dark(browser, visits):

@@ -3,7 +3,9 @@
 The troubleshooting guide states, next to each example, what it prints (`# → ...`)
 or which exception it raises (`# raises ...`). These tests run every such example
 with the TensorFlow and Keras installed here and compare, so a new TensorFlow that
-changes a symptom fails loudly instead of leaving the guide wrong.
+changes a symptom fails loudly instead of leaving the guide wrong. The Chinese
+guide (`why-is-my-gradient-none.zh.md`) is held to the same checks, and to the
+English one's sections and examples, so a translation cannot drop a cause.
 """
 from __future__ import annotations
 
@@ -14,18 +16,23 @@ import sys
 import textwrap
 from pathlib import Path
 
+import markdown  # the docs' own Markdown (mkdocs depends on it)
 import pytest
 
 pytestmark = pytest.mark.tf
 
 ROOT = Path(__file__).resolve().parent.parent
-GUIDE = ROOT / "docs" / "why-is-my-gradient-none.md"
+GUIDES = {
+    "en": ROOT / "docs" / "why-is-my-gradient-none.md",
+    "zh": ROOT / "docs" / "why-is-my-gradient-none.zh.md",
+}
+TRANSLATIONS = [lang for lang in GUIDES if lang != "en"]
 PRELUDE = "import gradtutor.quiet\nimport numpy as np\nimport tensorflow as tf\nimport keras\n"
 
 
-def _examples() -> list[tuple[str, str]]:
+def _examples(guide: Path) -> list[tuple[str, str]]:
     """(section anchor, code) of every python block that states its outcome."""
-    text = GUIDE.read_text(encoding="utf-8")
+    text = guide.read_text(encoding="utf-8")
     examples, section = [], "top"
     for match in re.finditer(r"^### .*?\{ #([\w-]+) \}$|^```python\n(.*?)^```$", text, re.MULTILINE | re.DOTALL):
         if match.group(1):
@@ -35,7 +42,27 @@ def _examples() -> list[tuple[str, str]]:
     return examples
 
 
-EXAMPLES = _examples()
+def _anchors(guide: Path) -> list[tuple[int, str]]:
+    """(level, anchor) of every heading, in page order, as the site's Markdown gives them ids."""
+    md = markdown.Markdown(extensions=["meta", "fenced_code", "tables", "attr_list", "toc"])
+    md.convert(guide.read_text(encoding="utf-8"))
+    headings, todo = [], list(md.toc_tokens)
+    while todo:
+        token = todo.pop(0)
+        headings.append((token["level"], token["id"]))
+        todo[:0] = token["children"]
+    return headings
+
+
+def _without_comments(code: str) -> str:
+    """The code with its plain comments removed (a translation may translate them); `# →` and `# raises` stay."""
+    lines = [line if re.match(r"\s*# → ", line) else re.sub(r"\s*#(?! → | raises ).*$", "", line)
+             for line in code.splitlines()]
+    return "\n".join(lines)
+
+
+EXAMPLES = {lang: _examples(guide) for lang, guide in GUIDES.items()}
+CASES = [(lang, index) for lang, examples in EXAMPLES.items() for index in range(len(examples))]
 
 RUNNER = textwrap.dedent("""
     import contextlib, io, json, sys
@@ -57,28 +84,48 @@ RUNNER = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def outcomes() -> list[dict]:
-    result = subprocess.run([sys.executable, "-c", RUNNER, PRELUDE], input=json.dumps([c for _, c in EXAMPLES]),
+def outcomes() -> dict[tuple[str, int], dict]:
+    """What every example of every guide did, from one TensorFlow process."""
+    codes = [EXAMPLES[lang][index][1] for lang, index in CASES]
+    result = subprocess.run([sys.executable, "-c", RUNNER, PRELUDE], input=json.dumps(codes),
                             capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return dict(zip(CASES, json.loads(result.stdout.strip().splitlines()[-1])))
 
 
-def test_the_guide_has_examples_for_its_causes():
+@pytest.mark.parametrize("lang", GUIDES)
+def test_the_guide_has_examples_for_its_causes(lang):
     """Does the guide show a runnable example for most of its causes (at least 15)?"""
-    assert len({section for section, _ in EXAMPLES}) >= 15, [s for s, _ in EXAMPLES]
+    assert len({section for section, _ in EXAMPLES[lang]}) >= 15, [s for s, _ in EXAMPLES[lang]]
 
 
-@pytest.mark.parametrize("index", range(len(EXAMPLES)), ids=[f"{s}-{i}" for i, (s, _) in enumerate(EXAMPLES)])
-def test_example_does_what_the_guide_says(outcomes, index):
+@pytest.mark.parametrize("lang, index", CASES, ids=[f"{lang}-{EXAMPLES[lang][i][0]}-{i}" for lang, i in CASES])
+def test_example_does_what_the_guide_says(outcomes, lang, index):
     """Does the example print exactly its `# →` lines, and raise what its `# raises` comment names?"""
-    section, code = EXAMPLES[index]
-    outcome = outcomes[index]
+    section, code = EXAMPLES[lang][index]
+    outcome = outcomes[(lang, index)]
     expected_lines = [line.split("# → ", 1)[1].rstrip() for line in code.splitlines() if "# → " in line]
     raises = re.search(r"# raises (\w+)", code)
     if raises:
-        assert outcome["error"] == raises.group(1), f"#{section}: expected {raises.group(1)}, got {outcome}"
+        assert outcome["error"] == raises.group(1), f"{lang} #{section}: expected {raises.group(1)}, got {outcome}"
     else:
-        assert outcome["error"] is None, f"#{section}: raised {outcome['error']}"
+        assert outcome["error"] is None, f"{lang} #{section}: raised {outcome['error']}"
     printed = [line.rstrip() for line in outcome["stdout"].splitlines()]
-    assert printed == expected_lines, f"#{section}:\n{code}"
+    assert printed == expected_lines, f"{lang} #{section}:\n{code}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_translation_has_every_section(lang):
+    """Does the translated guide have every section of the English one, with the same anchor, in the same order?"""
+    english, translated = _anchors(GUIDES["en"]), _anchors(GUIDES[lang])
+    assert len(english) >= 25, english
+    assert translated == english, (f"missing: {sorted(set(english) - set(translated))}, "
+                                   f"extra: {sorted(set(translated) - set(english))} (or a level or the order differs)")
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_translation_has_every_example(lang):
+    """Does the translated guide show the English guide's examples, in the same sections, changed only in comments?"""
+    english = [(section, _without_comments(code)) for section, code in EXAMPLES["en"]]
+    translated = [(section, _without_comments(code)) for section, code in EXAMPLES[lang]]
+    assert translated == english

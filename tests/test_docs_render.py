@@ -7,6 +7,7 @@ hidden tests taken out before the notebook runs, outputs kept real.
 from __future__ import annotations
 
 import base64
+import copy
 
 import markdown
 import nbformat
@@ -119,3 +120,50 @@ def test_cache_key_changes_with_the_notebook_and_the_package():
     assert notebooks.cache_key(text, "a") == notebooks.cache_key(text, "a")
     assert notebooks.cache_key(text, "a") != notebooks.cache_key(text, "b")
     assert notebooks.cache_key(text, "a") != notebooks.cache_key(text.replace("hi", "ho"), "a")
+
+
+def _twins():
+    """The executed English notebook and a prepared translation of it: other Markdown and comments, same code."""
+    executed = _with_outputs()
+    zh = copy.deepcopy(executed)
+    for cell in zh.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    zh.cells[0].source = "# 第 1 课 — 监视\n\n简介。"
+    zh.cells[1].source = "# 打印一行\nprint('hi')  # 输出 hi"
+    zh.cells[2].source = zh.cells[2].source.replace('"""Return dy/dx."""', '"""Return dy/dx."""  # 返回 dy/dx')
+    return executed, zh
+
+
+def test_translated_notebook_takes_the_executed_outputs():
+    """Does a translation whose code differs only in comments get the English run's outputs, cell by cell?"""
+    executed, zh = _twins()
+    zh = notebooks.with_outputs_of(zh, executed)
+    assert zh.cells[0].source.startswith("# 第 1 课") and "# 输出 hi" in zh.cells[1].source
+    assert [c.get("outputs") for c in zh.cells] == [c.get("outputs") for c in executed.cells]
+    page = notebooks.render(zh, "lesson1", labels={"solution": "参考答案"})
+    assert '??? success "参考答案"' in page.markdown and '<pre>hi</pre>' in page.markdown and page.figures == 1
+    assert "# 输出 hi" in page.markdown and "简介。" in page.markdown
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda nb: setattr(nb.cells[1], "source", "print('hello')"), "cell 2 .*differs"),
+    (lambda nb: nb.cells.pop(), "cells"),
+    (lambda nb: setattr(nb.cells[4], "id", "elsewhere"), "cell 5 .*id"),
+    (lambda nb: nb.cells.__setitem__(1, new_markdown_cell("print('hi')", id=nb.cells[1].id)), "cell 2 .*markdown"),
+], ids=["code", "count", "id", "type"])
+def test_translated_notebook_that_differs_is_refused(change, says):
+    """A translation with other code, another cell count, a cell moved or of another type: a clear ValueError."""
+    executed, zh = _twins()
+    change(zh)
+    with pytest.raises(ValueError, match=says):
+        notebooks.with_outputs_of(zh, executed)
+
+
+def test_code_without_comments_keeps_strings_and_code():
+    """Are comments and blank lines all a translation may change, and not a `#` inside a string?"""
+    same = notebooks.code_without_comments
+    assert same("x = 1  # one\n\n# note\ny = 2") == same("x = 1\ny = 2  # 二")
+    assert same("s = '# not a comment'") != same("s = '# 不是注释'")
+    assert same('"""Doc."""') != same('"""文档。"""')
+    assert same("!pip list  # shell") == same("!pip list  # 命令")

@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from gradtutor import conventions, course
+from gradtutor import conventions, course, messages
 
 pytestmark = pytest.mark.tf
 
@@ -24,10 +24,17 @@ def _execute(path, cwd):
     return notebook
 
 
+# what a passing check() shows, in the notebook's language (the Chinese one runs with GRADTUTOR_LANG=zh_CN)
+PASSED = {"en": "pass", "zh_CN": "通过"}
+
+
+@pytest.mark.parametrize("lang", messages.LANGUAGES)
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_does_the_solutions_notebook_run_top_to_bottom(lesson, tmp_path):
+def test_does_the_solutions_notebook_run_top_to_bottom(lesson, lang, tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADTUTOR_LANG", lang)  # the kernel, its judge and the checker's worker inherit it
+    source = lesson.source_notebook(lang)
     copy = tmp_path / lesson.notebook
-    shutil.copyfile(lesson.source_notebook(), copy)
+    shutil.copyfile(source, copy)
     notebook = _execute(copy, tmp_path)
     checks = [c for c in notebook.cells if conventions.exercise_of(conventions.grade_id(c))]
     assert len(checks) == len(lesson.exercises)
@@ -36,11 +43,11 @@ def test_does_the_solutions_notebook_run_top_to_bottom(lesson, tmp_path):
         assert ("stream", "stderr") not in kinds, f"{conventions.grade_id(cell)} wrote to stderr: nbgrader would score it 0"
         assert all(o.output_type != "error" for o in cell.outputs), conventions.grade_id(cell)
         html = " ".join(o.get("data", {}).get("text/html", "") for o in cell.outputs)
-        assert "pass" in html and "✓" in html
+        assert PASSED[lang] in html and "✓" in html
     for cell in notebook.cells:
         if cell.cell_type == "code" and "raises-exception" not in cell.metadata.get("tags", []):
             assert all(o.output_type != "error" for o in cell.outputs), cell.source[:200]
-    assert copy.read_bytes() == lesson.source_notebook().read_bytes(), "executing must not rewrite the file"
+    assert copy.read_bytes() == source.read_bytes(), "executing must not rewrite the file"
 
 
 def test_does_check_in_a_kernel_raise_the_diagnosis(tmp_path):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import conventions, course, release
+from gradtutor import conventions, course, messages, release
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parent.parent
 @pytest.mark.nbgrader
 def test_are_committed_lessons_what_nbgrader_generates(tmp_path):
     written = release.generate(tmp_path)
-    assert len(written) == len(course.load().lessons)
+    assert len(written) == len(course.load().lessons) * len(messages.LANGUAGES)  # every lesson in every language
     for path in written:
         committed = REPO / "lessons" / path.relative_to(tmp_path)
         assert committed.read_text() == path.read_text(), (
@@ -22,8 +22,9 @@ def test_are_committed_lessons_what_nbgrader_generates(tmp_path):
 
 
 @pytest.mark.unit
-def test_are_solutions_replaced_in_the_learner_copy():
+@pytest.mark.parametrize("lang", messages.LANGUAGES)
+def test_are_solutions_replaced_in_the_learner_copy(lang):
     for lesson in course.load().lessons:
-        text = lesson.release_notebook().read_text()
+        text = lesson.release_notebook(lang).read_text()
         assert conventions.BEGIN_SOLUTION not in text and conventions.BEGIN_HIDDEN_TESTS not in text
         assert "raise NotImplementedError()" in text

@@ -10,6 +10,13 @@
   build/docs-cache/ by a hash of the notebook, the package and the library versions.
 * CLI reference: each `<!-- help: gradtutor VERB -->` line in a page becomes the
   text argparse prints for `gradtutor VERB --help`, and the page must name every verb.
+* Two languages (mkdocs-static-i18n, `docs_structure: suffix`): English at /, Chinese at
+  /zh/ (`page.zh.md` beside `page.md`). Each lesson's Chinese page is rendered from
+  solutions/lessonN/lessonN.zh_CN.ipynb with the outputs of the executed English
+  notebook, cell by cell (their code differs only in comments), so the notebooks run
+  once for both languages. The hook's own sentences are `docs.*` messages
+  (gradtutor/messages/<lang>/docs.toml); lesson titles and summaries come from
+  course_text (zh_CN/course.toml).
 * Offline: mermaid (the troubleshooting flowchart) and KaTeX (the lessons' maths)
   come from the npm registry at build time, pinned by version and checksum, cached
   in build/docs-cache/vendor/ and served from the site itself, only on the pages
@@ -35,6 +42,7 @@ from importlib import metadata
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
@@ -51,6 +59,7 @@ log = logging.getLogger("mkdocs.plugins.gradtutor")
 CACHE = Path(os.environ.get("GRADTUTOR_DOCS_CACHE", ROOT / "build" / "docs-cache"))
 LESSONS_SECTION = "Lessons"
 INSTRUCTOR_PAGE = "instructor.md"
+DOCS_MESSAGES = "docs.toml"  # gradtutor/messages/<lang>/docs.toml: this hook's sentences
 
 # Front-end libraries, from the npm registry (its ordinary client), pinned by version and integrity.
 VENDOR = {
@@ -67,6 +76,55 @@ VENDOR = {
 }
 VENDOR_URL = "assets/vendor"
 
+I18N_PLUGIN = "i18n"  # mkdocs-static-i18n, in mkdocs.yml
+# The site's locales (mkdocs-static-i18n's, the URL prefix) → gradtutor's message languages.
+LANGUAGES = {"en": "en", "zh": "zh_CN"}
+
+
+# --------------------------------------------------------------------------- languages
+
+
+def _i18n(config):
+    return config.plugins.get(I18N_PLUGIN)
+
+
+def _locale(config) -> str:
+    """The locale being built now: mkdocs-static-i18n builds the whole site once per language."""
+    plugin = _i18n(config)
+    if plugin is None:
+        return "en"
+    return plugin.current_language or plugin.default_language
+
+
+def _locales(config) -> list[str]:
+    plugin = _i18n(config)
+    return plugin.build_languages if plugin is not None else ["en"]
+
+
+def _default_locale(config) -> str:
+    plugin = _i18n(config)
+    return plugin.default_language if plugin is not None else "en"
+
+
+def _lang(locale: str) -> str:
+    if locale not in LANGUAGES:
+        raise PluginError(f"mkdocs.yml: the site's language {locale!r} has no gradtutor messages "
+                          f"(known: {', '.join(LANGUAGES)})")
+    return LANGUAGES[locale]
+
+
+def _say(message_id: str, lang: str, **params) -> str:
+    from gradtutor import messages
+
+    return messages.say(f"docs.{message_id}", lang=lang, **params)
+
+
+def _text(key: str, english: str, lang: str) -> str:
+    """A course.toml text (lesson title, summary) in `lang`, English until its translation lands."""
+    from gradtutor import messages
+
+    return messages.course_text(key, english, lang=lang)
+
 
 # --------------------------------------------------------------------------- navigation
 
@@ -79,7 +137,16 @@ def _course():
 
 def on_config(config):
     the_course = _course()
-    lesson_pages = [{f"{lesson.number}. {lesson.title}": f"lessons/{lesson.id}.md"} for lesson in the_course.lessons]
+    # The nav keeps the English titles; mkdocs-static-i18n's nav_translations turns them into each language's.
+    lesson_pages = [{_nav_title(lesson, "en"): f"lessons/{lesson.id}.md"} for lesson in the_course.lessons]
+    plugin = _i18n(config)
+    for language in plugin.config.languages if plugin is not None else []:
+        if language.build and language.locale != _default_locale(config):
+            if language.nav_translations is None:
+                language.nav_translations = {}
+            lang = _lang(language.locale)
+            language.nav_translations.update(
+                {_nav_title(lesson, "en"): _nav_title(lesson, lang) for lesson in the_course.lessons})
     nav = config.get("nav") or []
     if not _fill_section(nav, LESSONS_SECTION, lesson_pages):
         raise PluginError(f"mkdocs.yml: the nav needs a '{LESSONS_SECTION}' section for the lesson pages")
@@ -88,6 +155,10 @@ def on_config(config):
         _drop_page(nav, INSTRUCTOR_PAGE)
     config["nav"] = nav
     return config
+
+
+def _nav_title(lesson, lang: str) -> str:
+    return _say("lesson.nav", lang, number=lesson.number, title=_text(f"{lesson.id}.title", lesson.title, lang))
 
 
 def _fill_section(items, title, pages) -> bool:
@@ -121,38 +192,84 @@ def _drop_page(items, page):
 # --------------------------------------------------------------------------- lesson pages
 
 
+@event_priority(-110)  # after mkdocs-static-i18n (-100) has chosen this language's files: ours are added as they are
 def on_files(files, config):
+    locale = _locale(config)
+    lang = _lang(locale)
     the_course = _course()
-    executed = _executed_notebooks(the_course.lessons)
-    _add(files, config, "lessons/index.md", _lessons_index(the_course).encode())
+    executed = _executed_notebooks(the_course.lessons)  # the English notebooks run once; every language shows them
+    pages = []
+    pages.append(_add(files, config, "lessons/index.md", _lessons_index(the_course, lang).encode(), locale))
     for lesson in the_course.lessons:
-        nb = executed[lesson.id]
-        learner = lesson.release_notebook()
-        page = notebooks.render(nb, lesson.id, intro=_lesson_intro(lesson, learner.is_file()))
-        front = {"title": f"Lesson {lesson.number}: {lesson.title}", "description": lesson.summary}
+        nb = executed[lesson.id] if lang == "en" else _translated_notebook(lesson, executed[lesson.id], lang)
+        learner = lesson.release_notebook(lang)
+        download = f"{lesson.id}/{learner.name}" if learner.is_file() else None
+        page = notebooks.render(nb, lesson.id, intro=_lesson_intro(lesson, lang, download),
+                                labels={k: _say(f"lesson.{k}", lang) for k in ("solution", "answer", "plot")})
+        title = _text(f"{lesson.id}.title", lesson.title, lang)
+        front = {"title": _say("lesson.title", lang, number=lesson.number, title=title),
+                 "description": _text(f"{lesson.id}.summary", lesson.summary, lang)}
         header = "---\n" + "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in front.items()) + "---\n\n"
-        _add(files, config, f"lessons/{lesson.id}.md", (header + page.markdown).encode())
+        pages.append(_add(files, config, f"lessons/{lesson.id}.md", (header + page.markdown).encode(), locale))
         for name, data in page.files.items():
-            _add(files, config, f"lessons/{name}", data)
-        if learner.is_file():
-            _add(files, config, f"lessons/{lesson.id}/{lesson.notebook}", learner.read_bytes())
-    for name, data in _vendor_files().items():
-        _add(files, config, f"{VENDOR_URL}/{name}", data)
+            _add(files, config, f"lessons/{name}", data, locale)
+        if download:
+            _add(files, config, f"lessons/{download}", learner.read_bytes(), locale)
+    for name, data in _vendor_files().items():  # one copy at the site's root serves every language
+        _add(files, config, f"{VENDOR_URL}/{name}", data, _default_locale(config))
+    plugin = _i18n(config)
+    if plugin is not None:  # the language switch goes to the same page in the other language; the sitemap lists it
+        for file in pages:
+            file.alternates = {other: file if other == locale else _generated(config, file.src_uri, b"", other)
+                               for other in _locales(config)}
+        plugin.i18n_files_per_language.setdefault(locale, []).extend(pages)
     return files
 
 
-def _add(files, config, src_uri: str, content: bytes) -> None:
+def _add(files, config, src_uri: str, content: bytes, locale: str) -> File:
     existing = files.get_file_from_path(src_uri)
     if existing is not None:
         files.remove(existing)
-    files.append(File.generated(config, src_uri, content=content))
+    file = _generated(config, src_uri, content, locale)
+    files.append(file)
+    return file
+
+
+def _generated(config, src_uri: str, content: bytes, locale: str) -> File:
+    """A generated file of one language: under /LOCALE/ unless it is the default one, as mkdocs-static-i18n places
+    the files of docs/ (and with the attributes it reads: locale, alternates...)."""
+    file = File.generated(config, src_uri, content=content)
+    default = _default_locale(config)
+    if locale != default:
+        file.dest_uri = f"{locale}/{file.dest_uri}"
+    file.locale = locale
+    file.localization = None if locale == default else locale
+    file.locale_alternate_of = locale
+    file.norm_src_uri = src_uri
+    file.alternates = {locale: file}
+    return file
+
+
+def _translated_notebook(lesson, executed, lang: str):
+    """The lesson's notebook in `lang` with the outputs of the executed English one (same code but for comments)."""
+    import nbformat
+
+    source = lesson.source_notebook(lang)
+    if not source.is_file():
+        raise PluginError(f"{lesson.id}: {source} is missing — the /zh/ lesson page is rendered from it "
+                          f"(write it, beside {lesson.notebook})")
+    try:
+        return notebooks.with_outputs_of(notebooks.prepare(nbformat.read(source, as_version=4)), executed)
+    except ValueError as exc:
+        raise PluginError(f"{lesson.id}: {source.name} does not match {lesson.notebook}: {exc}") from None
 
 
 def _outputs_depend_on() -> str:
     """Everything besides the notebook that shapes its outputs: the package's sources and library versions."""
     digest = hashlib.sha256()
     package = ROOT / "gradtutor"
-    for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".toml") and "__pycache__" not in p.parts):
+    for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".toml") and "__pycache__" not in p.parts
+                       and p.name != DOCS_MESSAGES):  # the site's own words, not the notebooks' outputs
         digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes() + b"\0")
     for name in ("tensorflow", "keras", "tf-keras", "numpy", "matplotlib", "ipykernel", "nbclient"):
         with contextlib.suppress(metadata.PackageNotFoundError):
@@ -226,51 +343,37 @@ def _prune(keep) -> None:
                 path.with_suffix(".log").unlink(missing_ok=True)
 
 
-def _lesson_intro(lesson, has_learner_copy: bool) -> str:
+def _lesson_intro(lesson, lang: str, download: str | None) -> str:
     points = sum(e.points for e in lesson.exercises)
     rows = "\n".join(f"    | {n} | `{e.function}` | `{e.id}` | {e.points} |"
                      for n, e in enumerate(lesson.exercises, start=1))
-    download = (f" [Download the learner's notebook]({lesson.id}/{lesson.notebook}) to work without a workspace."
-                if has_learner_copy else "")
-    return f"""!!! abstract "Work through it yourself"
-
-    Every output on this page is real: the solutions notebook ran when this site was built.
-    Solutions are folded away; open one only after you have tried.
-
-    In your workspace (`gradtutor init`, see [Getting started](../getting-started.md)) open
-    `{lesson.id}/{lesson.notebook}`, write each exercise, and run the cell after it, or
-    `gradtutor check {lesson.id}` in a terminal. Stuck? `gradtutor hint {lesson.id} EXERCISE`.{download}
-
-    | # | function you write | exercise id | points |
-    |---|---|---|---|
-{rows}
-
-    {len(lesson.exercises)} exercises, {points} points."""
+    intro = _say("lesson.intro", lang, lesson_id=lesson.id, notebook=f"{lesson.id}/{lesson.notebook}",
+                 download=_say("lesson.download", lang, path=download) if download else "")
+    return (f"{intro}\n\n{_say('lesson.table', lang)}\n{rows}\n\n"
+            f"    {_say('lesson.total', lang, count=len(lesson.exercises), points=points)}")
 
 
-def _lessons_index(the_course) -> str:
+def _lessons_index(the_course, lang: str) -> str:
     rows = "\n".join(
-        f"| {l.number} | [{l.title}]({l.id}.md) | {l.summary} | {len(l.exercises)} | {l.points} |"
+        f"| {l.number} | [{_text(f'{l.id}.title', l.title, lang)}]({l.id}.md) "
+        f"| {_text(f'{l.id}.summary', l.summary, lang)} | {len(l.exercises)} | {l.points} |"
         for l in the_course.lessons
     )
+    summary = _text("course.summary", the_course.summary, lang)
+    title = _say("lessons.title", lang)
     return f"""---
-title: Lessons
-description: {json.dumps(the_course.summary, ensure_ascii=False)}
+title: {json.dumps(title, ensure_ascii=False)}
+description: {json.dumps(summary, ensure_ascii=False)}
 ---
 
-# Lessons
+# {title}
 
-{the_course.summary} Each lesson reproduces a real `None` or zero gradient from a
-Stack Overflow question, explains it, fixes it, and ends with exercises that the
-checker grades. Take them in order: later lessons assume the earlier ones.
+{_say("lessons.intro", lang, summary=summary)}
 
-| # | lesson | in one line | exercises | points |
-|---|---|---|---|---|
+{_say("lessons.table", lang)}
 {rows}
 
-Each lesson page is the lesson's notebook, run when this site was built, with its
-solutions folded away. To do the exercises, work in your own copy: see
-[Getting started](../getting-started.md).
+{_say("lessons.outro", lang)}
 """
 
 
@@ -341,7 +444,39 @@ def on_post_page(output, page, config):
         head.append(f'<script defer src="{get_relative_url("assets/javascripts/math.js", page.url)}"></script>')
     if head:
         output = output.replace("</head>", "\n".join(head) + "\n</head>", 1)
-    return output
+    # The language switch's targets are also <link rel="alternate" hreflang> in <head>, and material's script
+    # fetches a sitemap.xml below each of them (a 404 for every page: the twins are pages, not site roots)
+    # to steer the switch's clicks. The switch's own links already lead to the twin page: keep those alone.
+    return ALTERNATE_LINK.sub("", output)
+
+
+ALTERNATE_LINK = re.compile(r'\n?[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+_NOT_FOUND: dict[str, str] = {}  # 404.html of the default language, kept while the other languages build
+
+
+def on_pre_template(template, template_name, config):
+    """404.html comes after the pages: its language switch goes to the languages' home pages, not to the
+    twins of the last page built."""
+    plugin = _i18n(config)
+    if template_name == "404.html" and plugin is not None and plugin.extra_alternate:
+        config.extra["alternate"] = [dict(alternate) for alternate in plugin.extra_alternate]
+    return template
+
+
+def on_post_template(output, template_name, config):
+    """Each language its own 404 page: the default one's at the root (where servers look), the others' under
+    /LOCALE/ (every build writes the root's 404.html: give the later ones the default language's back)."""
+    if template_name != "404.html":
+        return output
+    output = ALTERNATE_LINK.sub("", output)
+    locale = _locale(config)
+    if locale == _default_locale(config):
+        _NOT_FOUND[config.site_dir] = output
+        return output
+    target = Path(config.site_dir) / locale / "404.html"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(output, encoding="utf-8")
+    return _NOT_FOUND.get(config.site_dir, output)
 
 
 # --------------------------------------------------------------------------- CLI reference
@@ -350,10 +485,12 @@ def on_post_page(output, page, config):
 HELP_LINE = re.compile(r"^<!-- help: (gradtutor(?: [\w-]+)*) -->$", re.MULTILINE)
 
 
-def cli_help_texts() -> dict[str, str]:
-    """`gradtutor ... --help` for the command and every verb (and sub-verb), as argparse prints it at 80 columns."""
+def cli_help_texts(lang: str = "en") -> dict[str, str]:
+    """`gradtutor ... --help` for the command and every verb (and sub-verb), as argparse prints it at 80 columns,
+    in `lang` (what `GRADTUTOR_LANG=lang gradtutor ... --help` prints)."""
     import argparse
 
+    from gradtutor import messages
     from gradtutor.cli import build_parser
 
     texts = {}
@@ -365,32 +502,38 @@ def cli_help_texts() -> dict[str, str]:
                 for verb, sub in action.choices.items():
                     walk(sub, f"{name} {verb}")
 
-    saved = os.environ.get("COLUMNS")
+    saved = {name: os.environ.get(name) for name in ("COLUMNS", "GRADTUTOR_LANG")}
+    chosen = messages._chosen
     os.environ["COLUMNS"] = "80"
+    messages.use(lang, export=True)
     try:
         walk(build_parser(), "gradtutor")
     finally:
-        if saved is None:
-            os.environ.pop("COLUMNS", None)
-        else:
-            os.environ["COLUMNS"] = saved
+        messages._chosen = chosen
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     return texts
 
 
 LESSONS_TABLE = "<!-- lessons: table -->"
 
 
-def _lessons_table(the_course) -> str:
-    rows = "".join(f"| [{l.number}. {l.title}](lessons/{l.id}.md) | {l.summary} |\n" for l in the_course.lessons)
-    return "| lesson | pitfall in one line |\n|---|---|\n" + rows
+def _lessons_table(the_course, lang: str) -> str:
+    rows = "".join(f"| [{_nav_title(l, lang)}](lessons/{l.id}.md) | {_text(f'{l.id}.summary', l.summary, lang)} |\n"
+                   for l in the_course.lessons)
+    return _say("lessons.home_table", lang) + "\n" + rows
 
 
 def on_page_markdown(markdown, page, config, files):
+    lang = _lang(_locale(config))
     if LESSONS_TABLE in markdown:  # the home page: the lessons as the manifest lists them
-        markdown = markdown.replace(LESSONS_TABLE, _lessons_table(_course()))
+        markdown = markdown.replace(LESSONS_TABLE, _lessons_table(_course(), lang))
     if not HELP_LINE.search(markdown):
         return markdown
-    texts = cli_help_texts()
+    texts = cli_help_texts(lang)
     named = set(HELP_LINE.findall(markdown))
     for command in sorted(named - set(texts)):
         log.warning("%s: `%s` is not a gradtutor command (its --help cannot be shown)", page.file.src_uri, command)

@@ -22,12 +22,14 @@ import copy
 import dataclasses
 import hashlib
 import html
+import io
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import textwrap
+import tokenize
 from pathlib import Path
 
 from gradtutor import conventions
@@ -87,6 +89,45 @@ def prepare(nb):
     return nb
 
 
+def code_without_comments(source: str) -> list[tuple[int, str]]:
+    """A code cell's tokens without its comments and blank lines: what a translation may not change."""
+    try:
+        return [(tok.type, "" if tok.type == tokenize.NEWLINE else tok.string)
+                for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+                if tok.type not in (tokenize.COMMENT, tokenize.NL, tokenize.ENDMARKER)]
+    except (tokenize.TokenError, SyntaxError):  # not Python (a shell line, a magic): compare line by line
+        lines = (re.sub(r"(^|\s)#.*$", "", line).rstrip() for line in source.splitlines())
+        return [(0, line) for line in lines if line.strip()]
+
+
+def with_outputs_of(translated, executed):
+    """The translated notebook (prepared) with the outputs of the executed one, cell by cell.
+
+    Both must have the same cells in the same order (same type, same id where both have one), and
+    every code cell the same code but for its comments; otherwise ValueError says which cell differs.
+    """
+    translated = copy.deepcopy(translated)
+    if len(translated.cells) != len(executed.cells):
+        raise ValueError(f"it has {len(translated.cells)} cells, the executed notebook {len(executed.cells)}")
+    for number, (cell, done) in enumerate(zip(translated.cells, executed.cells), start=1):
+        where = f"cell {number}" + (f" (id {cell.get('id')})" if cell.get("id") else "")
+        if cell.cell_type != done.cell_type:
+            raise ValueError(f"{where} is {cell.cell_type}, there it is {done.cell_type}")
+        if cell.get("id") and done.get("id") and cell.id != done.id:
+            raise ValueError(f"{where}: there the cell in this place has id {done.id}")
+        if cell.cell_type != "code":
+            continue
+        if code_without_comments(_text(cell.source)) != code_without_comments(_text(done.source)):
+            mine = [line for line in _text(cell.source).splitlines() if line.strip()]
+            theirs = [line for line in _text(done.source).splitlines() if line.strip()]
+            first = next((f"{a.strip()!r} vs {b.strip()!r}" for a, b in zip(mine, theirs)
+                          if code_without_comments(a.strip()) != code_without_comments(b.strip())), "")
+            raise ValueError(f"{where}: the code differs beyond its comments {first}".rstrip())
+        cell.outputs = copy.deepcopy(done.get("outputs", []))
+        cell.execution_count = done.get("execution_count")
+    return translated
+
+
 # --------------------------------------------------------------------------- execution (with a cache)
 
 
@@ -123,6 +164,7 @@ def _execute(source: Path, destination: Path) -> int:
         env.pop("MPLBACKEND", None)  # a non-inline backend (Agg) would leave the page without its plots
         env["GRADTUTOR_HOME"] = str(Path(work) / "state")  # check() must not touch the user's progress
         env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+        env["GRADTUTOR_LANG"] = "en"  # the English notebook: its checks speak English, whatever the build's locale
         # The lessons import gradtutor: this checkout's, whatever else is installed.
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(Path(__file__).resolve().parents[2]),
                                                         env.get("PYTHONPATH")) if p)
@@ -173,11 +215,13 @@ _LIST_ITEM = re.compile(r"^\s{0,3}([-*+]|\d+[.)])\s+\S")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
-def markdown_cell(source: str) -> str:
-    """Notebook Markdown (as Jupyter renders it) → Python-Markdown with material's extensions."""
+def markdown_cell(source: str, answer: str = "Answer") -> str:
+    """Notebook Markdown (as Jupyter renders it) → Python-Markdown with material's extensions.
+
+    answer: the title of a folded `<details>` block whose `<summary>` is empty."""
 
     def details(match: re.Match) -> str:
-        summary = re.sub(r"<[^>]+>", "", match["summary"]).strip().replace('"', "'") or "Answer"
+        summary = re.sub(r"<[^>]+>", "", match["summary"]).strip().replace('"', "'") or answer
         body = textwrap.dedent(match["body"].strip("\n"))
         body = textwrap.indent(body.strip(), "    ")
         return f'\n??? question "{summary}"\n\n{body}\n\n'
@@ -201,8 +245,15 @@ def _output_html(kind: str, text: str) -> str:
     return f'<div class="gt-output gt-{kind}" markdown="0"><pre>{html.escape(text)}</pre></div>'
 
 
-def render(nb, lesson_id: str, intro: str = "") -> Page:
-    """An executed (prepared) notebook → one Markdown page; `intro` goes after the first Markdown cell."""
+LABELS = {"solution": "Solution", "answer": "Answer", "plot": "Plot"}
+
+
+def render(nb, lesson_id: str, intro: str = "", labels: dict[str, str] | None = None) -> Page:
+    """An executed (prepared) notebook → one Markdown page; `intro` goes after the first Markdown cell.
+
+    labels: the page's words for a folded solution, an untitled folded answer and a plot's alt text
+    (keys as in LABELS, English by default)."""
+    labels = {**LABELS, **(labels or {})}
     blocks: list[str] = []
     files: dict[str, bytes] = {}
     figures = 0
@@ -221,7 +272,7 @@ def render(nb, lesson_id: str, intro: str = "") -> Page:
             continue
         source = _text(cell.source)
         if cell.cell_type == "markdown":
-            text = markdown_cell(starter(source, code=False) if is_solution(cell) else source)
+            text = markdown_cell(starter(source, code=False) if is_solution(cell) else source, labels["answer"])
             for name, bundle in (cell.get("attachments") or {}).items():
                 for mime, payload in bundle.items():
                     if mime.startswith("image/"):
@@ -233,8 +284,8 @@ def render(nb, lesson_id: str, intro: str = "") -> Page:
                         text = text.replace(f"attachment:{name}", stored)
             blocks.append(text)
             if is_solution(cell):
-                answer = textwrap.indent(markdown_cell(solution(source)), "    ")
-                blocks.append(f'??? success "Solution"\n\n{answer}')
+                answer = textwrap.indent(markdown_cell(solution(source), labels["answer"]), "    ")
+                blocks.append(f'??? success "{labels["solution"]}"\n\n{answer}')
             if not intro_placed:
                 blocks.append(intro)
                 intro_placed = True
@@ -244,16 +295,16 @@ def render(nb, lesson_id: str, intro: str = "") -> Page:
         if source.strip() and "remove-input" not in cell_tags:
             if is_solution(cell):
                 blocks.append(_fence(starter(source)))
-                blocks.append('??? success "Solution"\n\n' + _fence(solution(source), indent="    "))
+                blocks.append(f'??? success "{labels["solution"]}"\n\n' + _fence(solution(source), indent="    "))
             else:
                 blocks.append(_fence(source))
         if "remove-output" in cell_tags:
             continue
-        blocks.extend(_outputs(cell, is_test(cell), image))
+        blocks.extend(_outputs(cell, is_test(cell), image, labels["plot"]))
     return Page("\n\n".join(b for b in blocks if b.strip()) + "\n", files, figures)
 
 
-def _outputs(cell, test_cell: bool, image) -> list[str]:
+def _outputs(cell, test_cell: bool, image, plot: str = "Plot") -> list[str]:
     shown: list[str] = []
     stream_kind, stream_text = None, ""
 
@@ -283,9 +334,9 @@ def _outputs(cell, test_cell: bool, image) -> list[str]:
         if test_cell and kind == "execute_result" and set(data) <= {"text/plain"}:
             continue
         if "image/png" in data:
-            shown.append(image(base64.b64decode(_text(data["image/png"])), "png", _alt(data)))
+            shown.append(image(base64.b64decode(_text(data["image/png"])), "png", _alt(data, plot)))
         elif "image/svg+xml" in data:
-            shown.append(image(_text(data["image/svg+xml"]).encode(), "svg", _alt(data)))
+            shown.append(image(_text(data["image/svg+xml"]).encode(), "svg", _alt(data, plot)))
         elif "text/html" in data:
             shown.append(f'<div class="gt-output gt-html" markdown="0">\n{_text(data["text/html"]).strip()}\n</div>')
         elif "text/markdown" in data:
@@ -296,10 +347,10 @@ def _outputs(cell, test_cell: bool, image) -> list[str]:
     return shown
 
 
-def _alt(data) -> str:
+def _alt(data, plot: str = "Plot") -> str:
     plain = _text(data.get("text/plain", "")).strip()
     label = re.sub(r"[<>\[\]]", "", plain) if plain and not plain.startswith("<") else plain.strip("<>")
-    return f"Plot: {label}" if label else "Plot"
+    return f"{plot}: {label}" if label else plot
 
 
 def title(nb) -> str | None:

@@ -16,35 +16,33 @@ from gradtutor.classroom.nbgrader_glue import assignment_name, ensure_assignment
 from gradtutor.classroom.pool import Pool
 from gradtutor.classroom.results import Course, NotebookResult, SubmissionResult
 from gradtutor.isolation import landlock
+from gradtutor.messages import say
 
 
 def add_verbs(verbs) -> None:
     """Register this module's verbs on the CLI's subparsers (each sets `func`)."""
-    p = verbs.add_parser("grade", help="autograde every submission of a lesson with nbgrader, N at a time")
-    p.add_argument("course", type=Path, metavar="COURSE_DIR",
-                   help="the nbgrader course folder (with nbgrader_config.py and submitted/)")
-    p.add_argument("lesson", metavar="LESSON", help="lesson id, number or slug (lesson3, 3, softmax)")
+    def helptext(name: str, **params) -> str:  # built with the parser, in the language chosen by then
+        return say(f"classroom.help.{name}", **params).replace("%", "%%")  # argparse formats help with %
+
+    p = verbs.add_parser("grade", help=helptext("grade"))
+    p.add_argument("course", type=Path, metavar="COURSE_DIR", help=helptext("course"))
+    p.add_argument("lesson", metavar="LESSON", help=helptext("lesson"))
     p.add_argument("--jobs", "-j", type=int, default=default_jobs(), metavar="N",
-                   help=f"submissions graded at the same time (default: {default_jobs()}, the CPUs here)")
-    p.add_argument("--student", action="append", metavar="ID",
-                   help="grade only this student (repeat for several)")
-    p.add_argument("--force", action="store_true", help="grade again submissions that are already autograded")
+                   help=helptext("jobs", jobs=default_jobs()))
+    p.add_argument("--student", action="append", metavar="ID", help=helptext("student"))
+    p.add_argument("--force", action="store_true", help=helptext("force"))
     p.add_argument("--timeout", type=float, default=defaults.SUBMISSION_TIMEOUT, metavar="S",
-                   help=f"seconds one submission may take in all before it is stopped and scored 0 "
-                        f"(default {defaults.SUBMISSION_TIMEOUT:g}; nbgrader's Execute.timeout limits each cell)")
-    p.add_argument("--verbose", "-v", action="store_true", help="also print the diagnosis of every lost point")
-    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="grade on a Dask cluster: the address `dask scheduler` prints (--jobs is then the workers')")
-    p.add_argument("--report", type=Path, metavar="DIR",
-                   help="also write the class report there: index.html, summary.csv, grades.csv (for an LMS), "
-                        "similar.csv and students/<id>.html")
+                   help=helptext("timeout", seconds=f"{defaults.SUBMISSION_TIMEOUT:g}"))
+    p.add_argument("--verbose", "-v", action="store_true", help=helptext("verbose"))
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help=helptext("scheduler"))
+    p.add_argument("--report", type=Path, metavar="DIR", help=helptext("report"))
     p.set_defaults(func=cmd_grade)
 
-    p = verbs.add_parser("classroom", help="set up an nbgrader course folder for the lessons (instructors)")
+    p = verbs.add_parser("classroom", help=helptext("classroom"))
     sub = p.add_subparsers(dest="classroom_verb", metavar="COMMAND", parser_class=type(p))
-    init = sub.add_parser("init", help="make DIR an nbgrader course: nbgrader_config.py and source/<lesson>/")
-    init.add_argument("folder", type=Path, metavar="DIR", help="the course folder to create or complete")
-    init.add_argument("--course-id", default="gradtutor", metavar="ID", help="nbgrader course id (default gradtutor)")
+    init = sub.add_parser("init", help=helptext("init"))
+    init.add_argument("folder", type=Path, metavar="DIR", help=helptext("folder"))
+    init.add_argument("--course-id", default="gradtutor", metavar="ID", help=helptext("course_id"))
     init.set_defaults(func=cmd_classroom_init)
     p.set_defaults(func=_classroom_usage)
 
@@ -63,31 +61,28 @@ def make_console():
 
 
 def _classroom_usage(args) -> int:
-    raise UsageError("choose a classroom command: `gradtutor classroom init DIR` (see `gradtutor classroom --help`)")
+    raise UsageError(say("classroom.init.choose_command"))
 
 
 def cmd_classroom_init(args) -> int:
     console = make_console()
+    from gradtutor.classroom.report import pad
+
     made = init_course(Path(args.folder), course_id=args.course_id)
     for path, what in made:
-        console.print(f"  {what:<22} {path}")
+        console.print(f"  {pad(what, 22)} {path}")
     folder = Path(args.folder)
-    console.print(f"\n{folder / 'nbgrader_config.py'} holds the course's secret, which its hidden test inputs "
-                  "come from: keep it out of everything students get.")
-    console.print(f"\nThe course folder is [bold]{folder}[/]. Next, from inside it:\n"
-                  f"  cd {folder}\n"
-                  f"  nbgrader generate_assignment lesson1     # release/lesson1/lesson1.ipynb for the students\n"
-                  f"  # collect submissions into submitted/<student>/lesson1/lesson1.ipynb, then\n"
-                  f"  gradtutor grade . lesson1 --jobs {default_jobs()}\n"
-                  f"  nbgrader generate_feedback lesson1")
+    console.print("\n" + say("classroom.init.secret", config=folder / "nbgrader_config.py"))
+    console.print("\n" + say("classroom.init.next", folder=f"[bold]{folder}[/]") + "\n"
+                  + say("classroom.init.steps", folder=folder, jobs=default_jobs()))
     return 0
 
 
 def cmd_grade(args) -> int:
     if args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+        raise UsageError(say("classroom.grade.jobs_at_least_1", jobs=args.jobs))
     if args.timeout <= 0:
-        raise UsageError(f"--timeout must be more than 0 seconds, not {args.timeout:g}")
+        raise UsageError(say("classroom.grade.timeout_positive", seconds=f"{args.timeout:g}"))
     from rich.console import Console
 
     from gradtutor.classroom import report_files
@@ -111,8 +106,7 @@ def _class_report(console, args, results: list[SubmissionResult], report_dir: Pa
     try:
         report = collect(Path(args.course).expanduser().resolve(), assignment_name(args.lesson), results)
     except Exception as exc:  # noqa: BLE001 - the grading is done and in the gradebook: say so, in one line
-        raise ClassroomError(f"the class report could not be made ({exc.__class__.__name__}: {exc}) — the scores "
-                             "are in the gradebook") from None
+        raise ClassroomError(say("classroom.grade.report_failed", error=f"{exc.__class__.__name__}: {exc}")) from None
     console.print()
     for line in summary_lines(report):
         console.print(line, markup=False, highlight=False)  # student ids are the students' own text
@@ -120,10 +114,9 @@ def _class_report(console, args, results: list[SubmissionResult], report_dir: Pa
         try:
             report_files.write(report, report_dir)
         except OSError as exc:
-            raise ClassroomError(f"--report {report_dir}: writing the report failed ({exc}) — the scores are "
-                                 "in the gradebook; run again with --report naming another folder") from None
-        console.print(f"Class report: {report_dir / 'index.html'}\nGrades for an LMS: {report_dir / 'grades.csv'}",
-                      markup=False)
+            raise ClassroomError(say("classroom.grade.report_write_failed", folder=report_dir, error=exc)) from None
+        console.print(say("classroom.grade.report_written", index=report_dir / "index.html") + "\n"
+                      + say("classroom.grade.grades_written", grades=report_dir / "grades.csv"), markup=False)
 
 
 def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | None = None, force: bool = False,
@@ -133,7 +126,7 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
     console = console or make_console()
     course_dir = Path(course_dir).expanduser().resolve()
     if not course_dir.is_dir():
-        raise ClassroomError(f"{course_dir}: no such course folder — make one with `gradtutor classroom init DIR`")
+        raise ClassroomError(say("classroom.grade.no_course", folder=course_dir))
     from gradtutor.release import tools_on_path
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
@@ -148,13 +141,12 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
     if scheduler is not None:
         return _grade_on_cluster(scheduler, course_dir, assignment, students, force, timeout, console, verbose)
     if landlock.abi_version() < 1:
-        console.print("[yellow]note:[/] this Linux kernel has no Landlock, so the notebooks' own code runs with your "
-                      "rights while they are graded (see Security in the instructor guide)")
+        console.print(f"[yellow]{say('classroom.grade.note')}[/] {say('classroom.grade.no_landlock')}")
     planned = min(jobs, max(1, _count_submissions(course_dir, assignment, students)))
     logs = Path(tempfile.mkdtemp(prefix="gradtutor-grade-"))
     pool = Pool(course_dir, logs, planned, timeout)  # the workers load nbgrader while this process does
     try:
-        with console.status(f"reading the course folder {course_dir}…") if console.is_terminal else _nothing():
+        with console.status(say("classroom.grade.reading", folder=course_dir)) if console.is_terminal else _nothing():
             course_info = read_course(course_dir, assignment, students)
         todo = sorted(course_info.submissions)
         pool.resize(min(jobs, len(todo)))
@@ -178,8 +170,7 @@ def _grade_on_cluster(scheduler: str, course_dir: Path, assignment: str, student
     finally:
         cluster.close()
     for worker in cluster.unfenced():
-        console.print(f"[yellow]note:[/] the Dask worker {worker} could fence learner code off the network neither "
-                      "with Landlock nor with a network namespace (see Security in the instructor guide)")
+        console.print(f"[yellow]{say('classroom.grade.note')}[/] {say('classroom.grade.unfenced', worker=worker)}")
     return results
 
 
@@ -203,9 +194,11 @@ def _run(pool: "Pool", info: Course, assignment: str, todo: list[str], force: bo
     width = max(len(s) for s in todo)
     results: dict[str, SubmissionResult] = {}
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("[dim]elapsed"), TimeElapsedColumn(), TextColumn("[dim]left"), TimeRemainingColumn())
+               TextColumn(f"[dim]{say('classroom.grade.elapsed')}"), TimeElapsedColumn(),
+               TextColumn(f"[dim]{say('classroom.grade.left')}"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(f"grading {assignment} ({pool.size} at a time)", total=len(todo))
+        where = say("classroom.grade.here", jobs=pool.size)
+        task = progress.add_task(say("classroom.grade.progress", assignment=assignment, where=where), total=len(todo))
         for result in pool.grade(assignment, todo, force):
             if result.stopped:  # killed after --timeout, or its worker died: nbgrader never finished it
                 zero_submission(info, assignment, result.student)
@@ -224,10 +217,11 @@ def _result_lines(result: SubmissionResult, width: int, verbose: bool) -> list[s
     if result.skipped:
         for nb in result.notebooks:
             lines.append(f"[dim]= {escape(result.student):<{width}}  {escape(nb.notebook)}  "
-                         f"{_points(nb.score)}/{_points(nb.max_score)}  already autograded (--force grades it again)[/]")
+                         f"{_points(nb.score)}/{_points(nb.max_score)}  {say('classroom.grade.already_graded')}[/]")
         return lines
     if not result.notebooks:
-        return [f"[yellow]! {escape(result.student):<{width}}  (no notebook)  0  {escape(result.problem or 'not graded')}[/]"]
+        problem = escape(result.problem or say("classroom.grade.not_graded"))
+        return [f"[yellow]! {escape(result.student):<{width}}  {say('classroom.grade.no_notebook')}  0  {problem}[/]"]
     for nb in result.notebooks:
         problems = list(nb.problems)
         if result.problem and result.problem not in problems:
@@ -244,7 +238,7 @@ def _result_lines(result: SubmissionResult, width: int, verbose: bool) -> list[s
         if summary:
             line += "  " + escape(summary)
         if verbose:
-            line += f"  [dim]({result.seconds:.0f} s)[/]"
+            line += f"  [dim]{say('classroom.grade.seconds', seconds=f'{result.seconds:.0f}')}[/]"
         lines.append(line)
         if verbose and not result.problem:
             for cell in nb.cells:
@@ -255,17 +249,21 @@ def _result_lines(result: SubmissionResult, width: int, verbose: bool) -> list[s
 
 def _lost_points(nb: NotebookResult) -> list[str]:
     groups: dict[str, list[str]] = {}
-    labels = {"not_attempted": "not attempted", "fail": "wrong", "error": "error", "missing": "no test cell"}
     for cell in nb.cells:
         if cell.score < cell.max_score and cell.status != "missing":
-            groups.setdefault(labels.get(cell.status, cell.status), []).append(cell.exercise)
-    return [f"{label}: {', '.join(names)}" for label, names in groups.items()]
+            known = cell.status in ("not_attempted", "fail", "error", "missing")
+            groups.setdefault(say(f"classroom.grade.lost_label.{cell.status}") if known else cell.status,
+                              []).append(cell.exercise)
+    return [say("classroom.grade.lost", label=label, exercises=say("classroom.separator").join(names))
+            for label, names in groups.items()]
 
 
 def _where(args) -> str:
     """How the submissions ran: on the Dask cluster (its scheduler's address) or `--jobs` at a time here."""
     scheduler = getattr(args, "scheduler", None)
-    return f"on the Dask cluster at {scheduler}" if scheduler else f"{args.jobs} at a time"
+    if scheduler:
+        return say("classroom.grade.on_cluster", scheduler=scheduler)
+    return say("classroom.grade.here", jobs=args.jobs)
 
 
 def _points(value: float) -> str:
@@ -276,9 +274,8 @@ def _print_summary(console, args, results: list[SubmissionResult], seconds: floa
     notebooks = [nb for r in results for nb in r.notebooks]
     broken = [r for r in results if not r.graded and not r.skipped]
     full = sum(nb.full_marks for nb in notebooks)
-    console.print(f"\n{len(results)} submission{'s' * (len(results) != 1)} in {seconds:.0f} s "
-                  f"({_where(args)}): {full}/{len(notebooks)} notebooks with full marks"
-                  + (f", {len(broken)} could not be autograded (scored 0)" if broken else ""))
-    console.print("Scores are in the gradebook; next: "
-                  f"`nbgrader generate_feedback {assignment_name(args.lesson)}` "
-                  "and `nbgrader export`")
+    summary = "classroom.grade.summary_" + ("one" if len(results) == 1 else "other")
+    console.print("\n" + say(summary, count=len(results), seconds=f"{seconds:.0f}", where=_where(args), full=full,
+                              notebooks=len(notebooks))
+                  + (say("classroom.grade.broken", count=len(broken)) if broken else ""))
+    console.print(say("classroom.grade.next", assignment=assignment_name(args.lesson)))

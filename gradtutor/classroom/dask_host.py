@@ -25,6 +25,7 @@ import threading
 import time
 from pathlib import Path
 
+from gradtutor import messages
 from gradtutor.classroom.shipment import pack, read_rows, unpack
 from gradtutor.isolation import ipc
 from gradtutor.payloads import CourseKit, RemoteGrade, RemoteJob
@@ -64,6 +65,7 @@ class Host:
 
     def grade(self, job: RemoteJob) -> RemoteGrade:
         kit, student = job["kit"], job["student"]
+        messages.use(kit.get("lang"))  # and GRADTUTOR_LANG: the grading processes word problems in the instructor's
         assignment = kit["assignment"]
         root, pool = self.course(kit)
         submitted = root / "submitted" / student / assignment
@@ -139,9 +141,9 @@ def main() -> None:
             try:
                 reply = host.grade(job)
             except Exception as exc:  # noqa: BLE001 - the instructor's process scores it 0 and says why
+                error, lang = f"{exc.__class__.__name__}: {exc}", (job.get("kit") or {}).get("lang")
                 reply = RemoteGrade(result={"student": job.get("student", "?"), "graded": False, "stopped": True,
-                                            "problem": f"gradtutor could not grade it on the Dask worker "
-                                                       f"({exc.__class__.__name__}: {exc})"})
+                                            "problem": messages.say("classroom.dask.host_failed", error=error, lang=lang)})
             reply["fence"] = fence
             ipc.send(protocol, reply)
     finally:

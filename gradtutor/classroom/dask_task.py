@@ -19,6 +19,7 @@ import time
 
 from gradtutor import defaults
 from gradtutor.isolation import ipc
+from gradtutor.messages import say
 from gradtutor.payloads import CourseKit, RemoteGrade
 
 # A host starts nbgrader and a warm checker before its first job; the job's own time is on top.
@@ -44,8 +45,7 @@ def grade_submission(kit: CourseKit, student: str, files: dict[str, str]) -> Rem
     if reply is None:
         host.kill()
         reply = RemoteGrade(result={"student": student, "graded": False, "stopped": True,
-                                    "problem": "the grading process on the Dask worker died or stalled "
-                                               "(out of memory?) — scored 0"})
+                                    "problem": say("classroom.dask.host_died", lang=kit.get("lang"))})
     else:
         with _lock:
             _idle.append(host)

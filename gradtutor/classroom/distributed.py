@@ -23,6 +23,7 @@ from gradtutor.classroom.nbgrader_glue import inside, nbgrader_api
 from gradtutor.classroom.results import Course, SubmissionResult
 from gradtutor.classroom.shipment import apply_grade, make_kit, pack
 from gradtutor.errors import ClassroomError
+from gradtutor.messages import say
 
 WORKERS_TIMEOUT = 60  # seconds to wait for a first worker to join the scheduler
 ADDRESS = re.compile(r"(?:(tcp|tls)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9._-]+):(\d{1,5})")
@@ -32,8 +33,7 @@ def check_address(address: str) -> str:
     """tcp://HOST:PORT (or tls://, or HOST:PORT); anything else is a usage error, said in one line."""
     match = ADDRESS.fullmatch(address.strip())
     if not match or not 0 < int(match.group(3)) < 65536:
-        raise ClassroomError(f"--scheduler {address!r}: give the Dask scheduler's address as tcp://HOST:PORT "
-                             "(the one `dask scheduler` prints, e.g. tcp://10.0.0.5:8786)")
+        raise ClassroomError(say("classroom.dask.bad_address", address=repr(address)))
     return address.strip() if match.group(1) else f"tcp://{address.strip()}"
 
 
@@ -46,20 +46,18 @@ class Cluster:
         try:
             import distributed
         except ImportError:
-            raise ClassroomError("--scheduler needs Dask: pip install 'gradtutor[classroom]'") from None
+            raise ClassroomError(say("classroom.dask.needs_dask")) from None
         self.info: Course | None = None  # the course folder, read once the cluster answered
         self.timeout = timeout
         try:
             self.client = distributed.Client(address)  # as_completed finds it as the default
         except (OSError, TimeoutError) as exc:
-            raise ClassroomError(f"cannot reach the Dask scheduler at {address} ({_first_line(exc)}) — "
-                                 "is `dask scheduler` running there, and is its port open to this machine?") from None
+            raise ClassroomError(say("classroom.dask.unreachable", address=address, error=_first_line(exc))) from None
         try:
             self.client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
         except (OSError, TimeoutError):
             self.close()
-            raise ClassroomError(f"the Dask scheduler at {address} has no workers after {WORKERS_TIMEOUT} s — "
-                                 f"start one on each grading machine: dask worker {address}") from None
+            raise ClassroomError(say("classroom.dask.no_workers", address=address, seconds=WORKERS_TIMEOUT)) from None
         workers = self.client.scheduler_info().get("workers", {})
         self.size = max(1, sum(w.get("nthreads", 1) for w in workers.values()))
         self.fences: dict[str, list[str]] = {}  # worker address -> network fence layers that held there
@@ -96,12 +94,10 @@ class Cluster:
         try:
             grade = future.result()
         except KilledWorker:
-            return SubmissionResult(student, graded=False, stopped=True, problem=(
-                "its grading killed every Dask worker that tried it (the scheduler's allowed-failures) "
-                "— scored 0, not tried again"))
+            return SubmissionResult(student, graded=False, stopped=True, problem=say("classroom.dask.killed_workers"))
         except Exception as exc:  # noqa: BLE001 - one lost task never stops the batch
             return SubmissionResult(student, graded=False, stopped=True,
-                                    problem=f"the Dask cluster could not grade it ({_first_line(exc)}) — scored 0")
+                                    problem=say("classroom.dask.lost", error=_first_line(exc)))
         finally:
             future.release()
         if grade.get("worker"):

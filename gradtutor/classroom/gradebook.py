@@ -10,6 +10,7 @@ from pathlib import Path
 from gradtutor import conventions
 from gradtutor.classroom.nbgrader_glue import busy_url
 from gradtutor.classroom.results import CellResult, Course, NotebookResult
+from gradtutor.messages import say
 from gradtutor.protocol import Status, status_from_exception_name
 
 # The gradebook's words for a grade cell: a check that ran past its time is an error there, like a crash.
@@ -58,15 +59,15 @@ def inspect_submission(gb, assignment: str, submitted: Path) -> tuple[dict, dict
             text = path.read_text(encoding="utf-8")
             json.loads(text)
         except (OSError, UnicodeDecodeError) as exc:
-            read_problems[notebook.name] = [f"unreadable file ({exc.__class__.__name__})"]
+            read_problems[notebook.name] = [say("classroom.problem.unreadable", error=exc.__class__.__name__)]
             continue
         except json.JSONDecodeError as exc:
-            read_problems[notebook.name] = [f"corrupt notebook: not valid JSON (line {exc.lineno}: {exc.msg})"]
+            read_problems[notebook.name] = [say("classroom.problem.not_json", line=exc.lineno, error=exc.msg)]
             continue
         try:
             nb = nbformat.reads(text, as_version=4)
         except Exception as exc:  # noqa: BLE001 - nbformat raises many kinds
-            read_problems[notebook.name] = [f"not a Jupyter notebook nbgrader can read ({exc.__class__.__name__})"]
+            read_problems[notebook.name] = [say("classroom.problem.not_a_notebook", error=exc.__class__.__name__)]
             continue
         submitted_cells = conventions.cells_by_grade_id(nb)
         found = []
@@ -76,9 +77,9 @@ def inspect_submission(gb, assignment: str, submitted: Path) -> tuple[dict, dict
                 continue
             cell = submitted_cells.get(source_cell.name)
             if cell is None:
-                found.append(f"test cell {source_cell.name} deleted — scored 0")
+                found.append(say("classroom.problem.test_deleted", cell=source_cell.name))
             elif visible_part(cell.source) != visible_part(source_cell.source):
-                found.append(f"test cell {source_cell.name} edited — graded with the original")
+                found.append(say("classroom.problem.test_edited", cell=source_cell.name))
         if found:
             tampering[notebook.name] = found
     return read_problems, tampering
@@ -116,26 +117,26 @@ def cell_verdict(cell) -> tuple[str, str]:
             if status is not None:
                 return CELL_STATUS[status], first
             if name == "CellTimeoutError" or "timeout" in name.lower():
-                return "error", "the cell ran past nbgrader's Execute.timeout (an infinite loop?) and was interrupted"
+                return "error", say("classroom.problem.cell_timeout")
             if name == "NameError":
-                return "error", f"NameError: {first} (renamed or deleted?)"
+                return "error", say("classroom.problem.renamed", error=first)
             return "error", f"{name}: {first}"
         if output.get("output_type") == "stream" and output.get("name") == "stderr":
-            return "error", "the cell wrote to stderr, which nbgrader scores 0: " + str(output.get("text", "")).strip()[:120]
+            return "error", say("classroom.problem.stderr", text=str(output.get("text", "")).strip()[:120])
     return "pass", ""
 
 
 def why_not_graded(log: str, read_problems: dict) -> str:
     for problems in read_problems.values():
         if problems:
-            return problems[0] + " — scored 0"
+            return say("classroom.scored_0", why=problems[0])
     if re.search(r"DeadKernelError|Kernel died|kernel died", log):
-        return "the kernel died while running the notebook (os._exit, a crash or out of memory) — scored 0"
+        return say("classroom.problem.kernel_died")
     if "UnresponsiveKernel" in log or "kernel became unresponsive" in log:
-        return "the kernel stopped responding (an infinite loop that ignores interrupts?) — scored 0"
+        return say("classroom.problem.kernel_unresponsive")
     errors = [line for line in log.splitlines() if line.strip() and not line.startswith((" ", "\t", "[INFO]", "[WARNING]"))]
-    last = errors[-1].strip() if errors else "nbgrader failed"
-    return f"nbgrader could not autograde it ({last[:200]}) — scored 0"
+    last = errors[-1].strip() if errors else say("classroom.problem.nbgrader_failed")
+    return say("classroom.problem.nbgrader_could_not", error=last[:200])
 
 
 def scores(gb, assignment: str, student: str, cells: dict, problems: dict, problem: str | None) -> list[NotebookResult]:
@@ -155,7 +156,7 @@ def scores(gb, assignment: str, student: str, cells: dict, problems: dict, probl
             status, why = outcomes.get(grade.name, ("missing" if cells else "error", problem or ""))
             score = float(grade.score or 0)
             if status == "pass" and score < float(grade.max_score):
-                status, why = "fail", "scored below full marks"
+                status, why = "fail", say("classroom.problem.below_full_marks")
             cell_results.append(CellResult(grade.name, score, float(grade.max_score), status, why))
         found = list(problems.get(notebook.name, []))
         results.append(NotebookResult(student, f"{notebook.name}.ipynb", float(notebook.score or 0),

@@ -16,6 +16,7 @@ from gradtutor.classroom.recheck import recheck
 from gradtutor.classroom import warm_kernels
 from gradtutor.classroom.shared_judge import SharedJudge
 from gradtutor.isolation import ipc
+from gradtutor.messages import say
 from gradtutor.protocol import GradingJob
 
 KERNEL_START_FAILED = r"Error occurred while starting new kernel client|Kernel died before replying to kernel_info"
@@ -62,7 +63,7 @@ def serve() -> None:
 
             traceback.print_exc()
             result = {"student": job["student"], "graded": False,
-                      "problem": f"gradtutor could not grade it: {exc.__class__.__name__}: {exc}"}
+                      "problem": say("classroom.problem.worker_error", error=f"{exc.__class__.__name__}: {exc}")}
         result["seconds"] = time.monotonic() - started
         ipc.send(protocol, result)
     judge.close()
@@ -98,17 +99,16 @@ def grade_student(api, assignment: str, student: str, force: bool) -> dict:
 
     bypassed = recheck(api, assignment, student, autograded) if outcome.get("success") else {}
     for name, cells_lost in bypassed.items():
-        tampering.setdefault(name, []).append(
-            f"check() bypassed? {', '.join(conventions.exercise_of(g) or g for g in cells_lost)} passed in the kernel "
-            "but fail out of it — scored 0, flagged for review")
+        exercises = say("classroom.separator").join(conventions.exercise_of(g) or g for g in cells_lost)
+        tampering.setdefault(name, []).append(say("classroom.problem.bypassed", exercises=exercises))
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         for notebook in gb.find_assignment(assignment).notebooks:
             if not (submitted / f"{notebook.name}.ipynb").exists():
-                tampering.setdefault(notebook.name, []).append("no such notebook in the submission")
+                tampering.setdefault(notebook.name, []).append(say("classroom.problem.no_such_notebook"))
         cells = cell_outcomes(autograded) if outcome.get("success") else {}
         for name, cells_lost in bypassed.items():
             for grade_id, why in cells_lost.items():
-                cells.setdefault(name, {})[grade_id] = ("fail", f"passed in the kernel, fails out of it: {why}")
+                cells.setdefault(name, {})[grade_id] = ("fail", say("classroom.problem.fails_outside", why=why))
         notebooks = scores(gb, assignment, student, cells, tampering, problem)  # read problems are in `problem`
     return {"student": student, "graded": bool(outcome.get("success")), "problem": problem,
             "notebooks": plain(notebooks)}

@@ -10,6 +10,7 @@ from pathlib import Path
 from gradtutor import defaults
 from gradtutor.errors import ClassroomError
 from gradtutor.classroom.results import Course
+from gradtutor.messages import say
 
 
 def assignment_name(lesson: str) -> str:
@@ -103,18 +104,18 @@ def read_course(course_dir: Path, assignment: str, students: list[str] | None) -
         source = Path(coursedir.format_path(coursedir.source_directory, ".", assignment)).resolve()
         info = Course(root, coursedir.db_url, coursedir.course_id, source, found)
     if not source.is_dir():
-        raise ClassroomError(f"{source} does not exist — is {course_dir} an nbgrader course folder? "
-                         "(`gradtutor classroom init DIR` makes one)")
+        raise ClassroomError(say("classroom.nbgrader.no_source", source=source, course=course_dir))
     if students:
         missing = [s for s in students if s not in found]
         if missing:
-            raise ClassroomError(f"no submission of {assignment} from {', '.join(missing)} in "
-                             f"{os.path.relpath(os.path.dirname(os.path.dirname(pattern)), course_dir)}/")
+            folder = os.path.relpath(os.path.dirname(os.path.dirname(pattern)), course_dir)
+            raise ClassroomError(say("classroom.nbgrader.no_submission_from", assignment=assignment,
+                                     students=", ".join(missing), folder=folder))
         info.submissions = {s: found[s] for s in students}
     if not info.submissions:
         where = os.path.relpath(pattern, course_dir)
-        raise ClassroomError(f"no submissions of {assignment} in {course_dir} (looked for {where}/*.ipynb) — "
-                         "collect them first (`nbgrader collect`, `nbgrader zip_collect`, or copy them there)")
+        raise ClassroomError(say("classroom.nbgrader.no_submissions", assignment=assignment, course=course_dir,
+                                 pattern=where))
     return info
 
 
@@ -128,12 +129,13 @@ def ensure_assignment(info: Course, assignment: str, console) -> None:
             return
         except MissingEntry:
             pass
-    console.print(f"{assignment} is not in the gradebook yet: running `nbgrader generate_assignment {assignment}` first")
+    console.print(say("classroom.nbgrader.generating", assignment=assignment))
     with inside(info.root):
         outcome = nbgrader_api().generate_assignment(assignment, force=True)
     if not outcome.get("success"):
-        last = (outcome.get("error") or outcome.get("log") or "").strip().splitlines()[-1:] or ["unknown error"]
-        raise ClassroomError(f"nbgrader generate_assignment {assignment} failed: {last[0]}")
+        last = (outcome.get("error") or outcome.get("log") or "").strip().splitlines()[-1:]
+        raise ClassroomError(say("classroom.nbgrader.generate_failed", assignment=assignment,
+                                 error=last[0] if last else say("classroom.nbgrader.unknown_error")))
 
 
 def busy_url(db_url: str) -> str:

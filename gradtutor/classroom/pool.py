@@ -15,6 +15,7 @@ from gradtutor import defaults
 from gradtutor.classroom.nbgrader_glue import kernel_socket_dir
 from gradtutor.classroom.results import SubmissionResult
 from gradtutor.isolation import ipc
+from gradtutor.messages import say
 from gradtutor.protocol import GradingJob
 
 # a worker imports nbgrader (slow on a loaded machine) before its first job
@@ -69,7 +70,7 @@ class Pool:
                     result = worker.grade(assignment, student, force, self.timeout)
                 except Exception as exc:  # noqa: BLE001 - one broken submission never stops the batch
                     worker.kill()
-                    result = SubmissionResult(student, graded=False, problem=f"gradtutor could not grade it ({exc})",
+                    result = SubmissionResult(student, graded=False, problem=say("classroom.could_not_grade", error=exc),
                                               stopped=True)
                 if not worker.alive:  # killed after a timeout, or it died
                     worker.close()
@@ -115,22 +116,23 @@ class GradingProcess:
             message = self._messages.read_message(time.monotonic() + READY_TIMEOUT)
             if not message or not message.get("ready"):
                 self.kill()
-                return SubmissionResult(student, graded=False, problem="the grading process could not start nbgrader: "
-                                        + (message or {}).get("error", self._log_tail() or "no reason given"), stopped=True)
+                why = (message or {}).get("error", self._log_tail() or say("classroom.problem.no_reason"))
+                return SubmissionResult(student, graded=False, problem=say("classroom.problem.cannot_start", why=why),
+                                        stopped=True)
             self._ready = True
         started = time.monotonic()  # the submission's time starts once nbgrader is loaded
         try:
             ipc.send(self.process.stdin, GradingJob(assignment=assignment, student=student, force=force))
         except OSError:
             self.kill()
-            return SubmissionResult(student, graded=False, problem="the grading process stopped unexpectedly", stopped=True)
+            return SubmissionResult(student, graded=False, problem=say("classroom.problem.stopped"), stopped=True)
         message = self._messages.read_message(started + timeout)
         seconds = time.monotonic() - started
         if message is None:
             timed_out = self.alive
             self.kill()
-            why = (f"grading took longer than --timeout {timeout:g} s and was stopped — scored 0" if timed_out
-                   else "the grading process died (out of memory?) — scored 0")
+            why = (say("classroom.problem.timed_out", seconds=f"{timeout:g}") if timed_out
+                   else say("classroom.problem.died"))
             return SubmissionResult(student, graded=False, problem=why, seconds=seconds, stopped=True)
         result = SubmissionResult.from_json(message)
         result.seconds = seconds

@@ -17,6 +17,7 @@ from pathlib import Path
 from gradtutor import conventions
 from gradtutor.classroom.gradebook import normalised
 from gradtutor.extract import only_definitions
+from gradtutor.messages import say
 
 _checker = None  # one warm checker per grading worker: the shared judge's, also used by the re-check
 
@@ -65,9 +66,8 @@ def recheck(api, assignment: str, student: str, autograded: Path) -> dict[str, d
                 continue
             # the engine words a failure on a hidden input without the reference's values
             why = verdict.message.splitlines()[0] if verdict.message else verdict.status
-            comment = (f"gradtutor: {exercise.function}() passed inside the notebook, but not when checked outside "
-                       f"its kernel ({why}). Code in {', '.join(untrusted[:3])} can change what check() does, "
-                       f"so this exercise scores 0 until an instructor reviews it.")
+            comment = say("classroom.problem.recheck_comment", function=exercise.function, why=why,
+                          cells=say("classroom.separator").join(untrusted[:3]))
             with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
                 grade = gb.find_grade(grade_id, path.stem, assignment, student)
                 grade.auto_score = 0
@@ -141,7 +141,7 @@ def untrusted_cells(nb, trusted: set[str], folder: Path) -> list[str]:
         number += 1
         if normalised(cell.source) in trusted or only_definitions(cell.source, local):
             continue
-        found.append(f"cell {number}")
+        found.append(say("classroom.problem.cell", number=number))
     return found
 
 

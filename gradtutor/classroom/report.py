@@ -8,20 +8,22 @@ uses), never by their wording: rewording a diagnosis changes no count.
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from collections import Counter
 
 from gradtutor.classroom.similarity import SimilarityFlag
-from gradtutor.protocol import Status
+from gradtutor.messages import say
 
 WIDTH = 80  # the terminal table fits a classic terminal
 SHOWN_DIAGNOSES = 4  # per exercise in the terminal; the report files list them all
 SHOWN_STUDENTS = 3  # examples per diagnosis
 
 # How a lost point without a cause id is counted: what is known of it, in parentheses (not a cause id).
+# These stay as they are in the data (summary.csv); diagnosis_text shows them in the chosen language.
 NO_CAUSE = {"fail": "(fail)", "error": "(error)", "not_attempted": "(not attempted)", "missing": "(no test cell)",
             "not_graded": "(not graded)", "zeroed": "(scored 0 on re-check)"}
-# Statuses of a grade cell that are not a verdict's, and how they are shown.
-OTHER_LABELS = {"missing": "no test cell", "not_graded": "not graded", "zeroed": "scored 0 by the re-check"}
+# Every status a grade cell can have here: a verdict's, and those that are not (no test cell, not graded, zeroed).
+STATUSES = ("pass", "fail", "not_attempted", "error", "timeout", "missing", "not_graded", "zeroed")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,7 +33,7 @@ class Outcome:
     exercise: str  # exercise id
     points: float
     max_points: float
-    status: str  # pass | fail | not_attempted | error, or one of OTHER_LABELS
+    status: str  # one of STATUSES
     cause: str | None  # a protocol.Cause id, when the verdict carries one
     message: str  # the verdict's text as the student read it
 
@@ -44,10 +46,14 @@ class Outcome:
 
     @property
     def label(self) -> str:
-        try:
-            return Status(self.status).display.label
-        except ValueError:
-            return OTHER_LABELS.get(self.status, self.status)
+        """The status as a student's page shows it, in the chosen language."""
+        return say(f"classroom.report.status.{self.status}") if self.status in STATUSES else self.status
+
+
+def diagnosis_text(name: str) -> str:
+    """A diagnosis as the table shows it: a cause id as it is, a NO_CAUSE label in the chosen language."""
+    status = next((status for status, label in NO_CAUSE.items() if label == name), None)
+    return say(f"classroom.report.no_cause.{status}") if status else name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,24 +110,30 @@ def summarise(report: ClassReport, exercise: str) -> ExerciseSummary:
 
 def summary_lines(report: ClassReport) -> list[str]:
     """The table `gradtutor grade` prints: plain text, no line longer than WIDTH."""
-    lines = [f"What the class got wrong in {report.assignment} ({_many(len(report.students), 'student', 'students')}):",
-             f"{'exercise':<18} {'passed':>7}  {'diagnosis':<22} {'count':>5}  students"]
+    def column(name: str) -> str:
+        return say(f"classroom.report.column.{name}")
+
+    lines = [say("classroom.report.title", assignment=report.assignment,
+                 students=_many("classroom.report.students", len(report.students))),
+             f"{pad(column('exercise'), 18)} {pad(column('passed'), 7, right=True)}  {pad(column('diagnosis'), 22)} "
+             f"{pad(column('count'), 5, right=True)}  {column('students')}"]
     for summary in report.summaries:
-        first = f"{_fit(summary.exercise, 18):<18} {f'{summary.passed}/{summary.students}':>7}  "
+        first = f"{pad(fit(summary.exercise, 18), 18)} {f'{summary.passed}/{summary.students}':>7}  "
         if not summary.diagnoses:
-            lines.append(first + "all passed")
+            lines.append(first + say("classroom.report.all_passed"))
         for index, diagnosis in enumerate(summary.diagnoses[:SHOWN_DIAGNOSES]):
-            lead = first if index == 0 else " " * len(first)
-            row = f"{lead}{_fit(diagnosis.name, 22):<22} {diagnosis.count:>5}  "
-            lines.append(_fit(row + examples(diagnosis.students, WIDTH - len(row)), WIDTH))
+            lead = first if index == 0 else " " * cells(first)
+            row = f"{lead}{pad(fit(diagnosis_text(diagnosis.name), 22), 22)} {diagnosis.count:>5}  "
+            lines.append(fit(row + examples(diagnosis.students, WIDTH - cells(row)), WIDTH))
         hidden = summary.diagnoses[SHOWN_DIAGNOSES:]
         if hidden:
             more = sum(d.count for d in hidden)
-            lines.append(" " * len(first) + f"… {_many(len(hidden), 'more diagnosis', 'more diagnoses')} "
-                                            f"({_many(more, 'student', 'students')}): see --report")
+            lines.append(" " * cells(first) + say("classroom.report.more",
+                                                  diagnoses=_many("classroom.report.more", len(hidden)),
+                                                  students=_many("classroom.report.students", more)))
     if report.flags:
-        lines.append("Identical answers (a flag to look at; no score was changed):")
-        lines.extend(_fit("  " + flag_text(flag, WIDTH - 2), WIDTH) for flag in report.flags)
+        lines.append(say("classroom.report.flags"))
+        lines.extend(fit("  " + flag_text(flag, WIDTH - 2), WIDTH) for flag in report.flags)
     return lines
 
 
@@ -131,18 +143,18 @@ def examples(students: tuple[str, ...], room: int = WIDTH, shown: int = SHOWN_ST
     for index, student in enumerate(students[:shown]):
         after = len(students) - index - 1
         more = len(f" +{after}") if after else 0
-        name = _fit(_printable(student), max(8, min(24, room - more)))
+        name = fit(_printable(student), max(8, min(24, room - more)))
         candidate = f"{text}, {name}" if text else name
-        if text and len(candidate) + more > room:
+        if text and cells(candidate) + more > room:
             return f"{text} +{len(students) - index}"
         text = candidate
     return text + (f" +{len(students) - shown}" if len(students) > shown else "")
 
 
 def flag_text(flag: SimilarityFlag, room: int = 10_000) -> str:
-    kind = "same as the shipped solution" if flag.to_solution else "the same answer"
-    head = f"{flag.exercise}, {kind}: "
-    return head + examples(flag.students, room - len(head), shown=len(flag.students))
+    kind = say("classroom.report.same_as_solution" if flag.to_solution else "classroom.report.same_answer")
+    head = say("classroom.report.flag", exercise=flag.exercise, kind=kind)
+    return head + examples(flag.students, room - cells(head), shown=len(flag.students))
 
 
 def _printable(text: str) -> str:
@@ -150,12 +162,29 @@ def _printable(text: str) -> str:
     return "".join(c if c.isprintable() else "?" for c in text)
 
 
-def _many(n: int, one: str, several: str) -> str:
-    return f"{n} {one if n == 1 else several}"
+def _many(message_id: str, n: int) -> str:
+    """`message_id`_one or _other, with the count."""
+    return say(f"{message_id}_{'one' if n == 1 else 'other'}", count=n)
 
 
-def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+def cells(text: str) -> int:
+    """How many terminal columns `text` takes: a wide (CJK) character takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def fit(text: str, width: int) -> str:
+    """`text` cut to `width` columns, "…" marking the cut."""
+    if cells(text) <= width:
+        return text
+    while text and cells(text) > width - 1:
+        text = text[:-1]
+    return text + "…"
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """`text` padded with spaces to `width` columns (on the left when `right`)."""
+    room = " " * max(0, width - cells(text))
+    return room + text if right else text + room
 
 
 def grade_rows(report: ClassReport) -> list[list[str]]:

@@ -17,6 +17,7 @@ from gradtutor.classroom.report import ClassReport, Outcome, StudentReport
 from gradtutor.classroom.results import CellResult, SubmissionResult
 from gradtutor.classroom.verdicts import CellVerdict, notebook_verdicts
 from gradtutor.errors import GradtutorError
+from gradtutor.messages import say
 
 
 def collect(root: Path, assignment: str, results: list[SubmissionResult]) -> ClassReport:
@@ -57,7 +58,7 @@ def outcome(cell: CellResult, verdict: CellVerdict | None, not_graded: str | Non
         return Outcome(cell.exercise, cell.score, cell.max_score, cell.status, None, cell.why)
     if verdict.status == "pass" and cell.score < cell.max_score:
         # passed in the kernel, zeroed by the out-of-kernel re-check (or by hand): the gradebook wins
-        why = cell.why if cell.status != "pass" and cell.why else "scored below full marks in the gradebook"
+        why = cell.why if cell.status != "pass" and cell.why else say("classroom.problem.below_full_marks_gradebook")
         return Outcome(cell.exercise, cell.score, cell.max_score, "zeroed", None, why)
     return Outcome(cell.exercise, cell.score, cell.max_score, verdict.status, verdict.cause, verdict.message)
 

@@ -17,20 +17,21 @@ from pathlib import Path
 from gradtutor.classroom import report_html
 from gradtutor.classroom.report import ClassReport, flag_rows, grade_rows, summary_rows
 from gradtutor.errors import ClassroomError
+from gradtutor.messages import say
 
 
 def prepare(folder: Path) -> Path:
     """Make the report folder (and students/) or say in one line why it cannot be written."""
     folder = Path(folder).expanduser()
     if folder.exists() and not folder.is_dir():
-        raise ClassroomError(f"--report {folder}: is a file, not a folder — name a folder for the report")
+        raise ClassroomError(say("classroom.report.is_a_file", folder=folder))
     try:
         (folder / "students").mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             pass  # a folder that exists may still refuse new files
     except OSError as exc:
-        raise ClassroomError(f"--report {folder}: cannot write there ({exc.strerror or exc.__class__.__name__}) "
-                             "— name a folder you can write to") from None
+        raise ClassroomError(say("classroom.report.cannot_write", folder=folder,
+                                 error=exc.strerror or exc.__class__.__name__)) from None
     return folder.resolve()
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import quote
 
-from gradtutor.classroom.report import ClassReport, Outcome, StudentReport, flag_text
+from gradtutor.classroom.report import ClassReport, Outcome, StudentReport, diagnosis_text, flag_text
+from gradtutor.messages import language, say
 from gradtutor.protocol import Status
 
 STYLE = """
@@ -24,8 +25,22 @@ OTHER_COLOUR = "#57606a"  # statuses that are not a verdict's (no test cell, not
 
 
 def page(title: str, body: str) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+    lang = language().replace("_", "-")  # zh_CN → zh-CN, as HTML names it
+    return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             f"<style>{STYLE}</style></head><body>\n{body}\n</body></html>\n")
+
+
+def text(message_id: str, **html) -> str:
+    """A message as HTML: its words escaped, its parameters (HTML already) put in as they are."""
+    marks = {name: f"\0{index}\0" for index, name in enumerate(html)}
+    found = escape(say(message_id, **marks))
+    for name, mark in marks.items():
+        found = found.replace(mark, html[name])
+    return found
+
+
+def header(*columns: str) -> str:
+    return "<tr>" + "".join(f"<th>{text(f'classroom.report.column.{c}')}</th>" for c in columns) + "</tr>"
 
 
 def student_file(student: str) -> str:
@@ -38,40 +53,41 @@ def student_link(student: str) -> str:
 
 
 def class_page(report: ClassReport) -> str:
-    body = [f"<h1>What the class got wrong: {escape(report.assignment)}</h1>",
-            f"<p>{len(report.students)} students. Diagnoses are counted by cause id: the ids "
-            "<code>gradtutor explain</code> and the guide &ldquo;Why is my gradient None?&rdquo; use.</p>",
-            "<table><tr><th>exercise</th><th>passed</th><th>diagnosis</th><th>count</th><th>students</th></tr>"]
+    count = "classroom.report.students_" + ("one" if len(report.students) == 1 else "other")
+    intro = text("classroom.report.html.intro", students=text(count, count=str(len(report.students))),
+                 explain="<code>gradtutor explain</code>")
+    body = [f"<h1>{text('classroom.report.html.heading', assignment=escape(report.assignment))}</h1>",
+            f"<p>{intro}</p>",
+            "<table>" + header("exercise", "passed", "diagnosis", "count", "students")]
     for summary in report.summaries:
         rows = summary.diagnoses or ()
         span = max(1, len(rows))
         head = (f'<td rowspan="{span}">{escape(summary.exercise)}</td>'
                 f'<td rowspan="{span}" class="n">{summary.passed}/{summary.students}</td>')
         if not rows:
-            body.append(f"<tr>{head}<td colspan=3>all passed</td></tr>")
+            body.append(f"<tr>{head}<td colspan=3>{text('classroom.report.all_passed')}</td></tr>")
         for index, diagnosis in enumerate(rows):
             who = ", ".join(student_link(s) for s in diagnosis.students)
-            body.append(f"<tr>{head if index == 0 else ''}<td><code>{escape(diagnosis.name)}</code></td>"
+            body.append(f"<tr>{head if index == 0 else ''}<td><code>{escape(diagnosis_text(diagnosis.name))}</code></td>"
                         f'<td class="n">{diagnosis.count}</td><td>{who}</td></tr>')
     body.append("</table>")
-    body.append("<h2>Identical answers</h2>")
+    body.append(f"<h2>{text('classroom.report.html.identical')}</h2>")
     if report.flags:
-        body.append("<p>Answers that are the same once names and formatting are set aside: a flag to look at. "
-                    "No score was changed.</p><ul>")
+        body.append(f"<p>{text('classroom.report.html.identical_intro')}</p><ul>")
         body.extend(f'<li class="flag">{escape(flag_text(f))} ({", ".join(student_link(s) for s in f.students)})</li>'
                     for f in report.flags)
         body.append("</ul>")
     else:
-        body.append("<p>None found.</p>")
-    body.append("<h2>Students</h2><table><tr><th>student</th><th>points</th><th>lost points</th></tr>")
+        body.append(f"<p>{text('classroom.report.html.none_found')}</p>")
+    body.append(f"<h2>{text('classroom.report.html.students')}</h2><table>" + header("student", "points", "lost"))
     for student in report.students:
         lost = [o for o in student.outcomes if o.points < o.max_points]
         body.append(f"<tr><td>{student_link(student.student)}</td>"
                     f'<td class="n">{_n(student.score)}/{_n(student.max_score)}</td>'
-                    f"<td>{escape(', '.join(f'{o.exercise} ({o.diagnosis})' for o in lost))}</td></tr>")
-    body.append("</table><p>Files: <a href=\"summary.csv\">summary.csv</a>, <a href=\"grades.csv\">grades.csv</a>"
-                " (for an LMS), <a href=\"similar.csv\">similar.csv</a>.</p>")
-    return page(f"{report.assignment}: class report", "\n".join(body))
+                    f"<td>{escape(', '.join(f'{o.exercise} ({diagnosis_text(o.diagnosis)})' for o in lost))}</td></tr>")
+    files = {name: f'<a href="{name}.csv">{name}.csv</a>' for name in ("summary", "grades", "similar")}
+    body.append(f"</table><p>{text('classroom.report.html.files', **files)}</p>")
+    return page(say("classroom.report.html.class_title", assignment=report.assignment), "\n".join(body))
 
 
 def student_page(assignment: str, student: StudentReport) -> str:
@@ -80,17 +96,17 @@ def student_page(assignment: str, student: StudentReport) -> str:
     Similarity flags stay on the class page: they are for the instructor to look at, not a verdict.
     """
     body = [f"<h1>{escape(assignment)}: {escape(student.student)}</h1>",
-            f"<p>{_n(student.score)} of {_n(student.max_score)} points.</p>"]
+            f"<p>{text('classroom.report.html.points', score=_n(student.score), max_score=_n(student.max_score))}</p>"]
     if student.problems:
         body.append("<ul>" + "".join(f"<li>{escape(p)}</li>" for p in student.problems) + "</ul>")
-    body.append("<table><tr><th>exercise</th><th>status</th><th>points</th><th>diagnosis</th><th>what the check said</th></tr>")
+    body.append("<table>" + header("exercise", "status", "points", "diagnosis", "said"))
     for outcome in student.outcomes:
         body.append(f"<tr><td>{escape(outcome.exercise)}</td>"
                     f'<td style="color:{_colour(outcome)}">{escape(outcome.label)}</td>'
                     f'<td class="n">{_n(outcome.points)}/{_n(outcome.max_points)}</td>'
-                    f"<td><code>{escape(outcome.diagnosis or '')}</code></td>"
+                    f"<td><code>{escape(diagnosis_text(outcome.diagnosis) if outcome.diagnosis else '')}</code></td>"
                     f'<td class="msg">{escape(outcome.message)}</td></tr>')
-    body.append('</table><p><a href="../index.html">the class report</a></p>')
+    body.append(f'</table><p><a href="../index.html">{text("classroom.report.html.back")}</a></p>')
     return page(f"{assignment}: {student.student}", "\n".join(body))
 
 

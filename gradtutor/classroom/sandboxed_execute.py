@@ -34,6 +34,7 @@ from traitlets import Unicode, default
 from traitlets.utils.importstring import import_item
 
 from gradtutor.errors import ClassroomError
+from gradtutor.messages import say
 
 SANDBOXED_EXECUTE = f"{__name__}.SandboxedExecute"
 
@@ -57,7 +58,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         from gradtutor.classroom.kernel_sandbox import hidden_paths
 
         if self.transport != "ipc":
-            raise ClassroomError("a sandboxed kernel has no TCP: set c.KernelManager.transport = 'ipc'")
+            raise ClassroomError(say("classroom.nbgrader.no_tcp"))
         cwd = os.path.realpath(kw.get("cwd") or os.getcwd())
         scratch = tempfile.mkdtemp(prefix="gradtutor-kernel-scratch-")
         self._gradtutor_scratch = scratch
@@ -125,8 +126,7 @@ def sandbox_kernels(config, course_root: str, warm_kernels: str = "") -> None:
     classes = [import_item(p) if isinstance(p, str) else p for p in preprocessors]
     if not any(isinstance(c, type) and issubclass(c, SandboxedExecute) for c in classes):
         if Execute not in classes:
-            raise ClassroomError("Autograde.autograde_preprocessors in nbgrader_config.py has no nbgrader Execute "
-                                 f"to sandbox — list {SANDBOXED_EXECUTE} instead of your kernel runner")
+            raise ClassroomError(say("classroom.nbgrader.no_execute", sandboxed=SANDBOXED_EXECUTE))
         preprocessors[classes.index(Execute)] = SANDBOXED_EXECUTE
     config.Autograde.autograde_preprocessors = preprocessors
     config.SandboxedKernelManager.course_root = str(course_root)

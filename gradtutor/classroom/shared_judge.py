@@ -7,6 +7,7 @@ import tempfile
 import threading
 
 from gradtutor.classroom.recheck import checker_lock, close_checker, warm_checker
+from gradtutor.messages import say
 
 
 class SharedJudge:
@@ -75,7 +76,7 @@ class SharedJudge:
             try:
                 return answer(warm_checker(), line)
             except Exception as exc:  # noqa: BLE001 - one bad request never stops the judge
-                return {"problem": f"the checker failed: {exc.__class__.__name__}"}
+                return {"problem": say("classroom.problem.checker_failed", error=exc.__class__.__name__)}
 
     def close(self) -> None:
         self.hang_up()

@@ -23,6 +23,7 @@ from pathlib import Path
 from gradtutor.classroom.nbgrader_glue import busy_url
 from gradtutor.classroom.results import Course
 from gradtutor.errors import ClassroomError
+from gradtutor.messages import language, say
 from gradtutor.payloads import CourseKit, GradebookRows, RemoteGrade
 
 
@@ -40,7 +41,7 @@ def unpack(files: dict[str, str], folder: Path) -> None:
     for name, data in files.items():
         target = (folder / name).resolve()
         if root not in target.parents:
-            raise ValueError(f"{name!r} is outside the folder it was packed from")
+            raise ValueError(say("classroom.dask.outside_folder", name=repr(name)))
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(base64.b64decode(data))
 
@@ -48,12 +49,12 @@ def unpack(files: dict[str, str], folder: Path) -> None:
 def make_kit(info: Course, assignment: str, timeout: float) -> CourseKit:
     """The course as a worker needs it to autograde `assignment`."""
     if not info.db_url.startswith("sqlite:///"):
-        raise ClassroomError(f"--scheduler needs the gradebook in SQLite (nbgrader's default), not {info.db_url}")
+        raise ClassroomError(say("classroom.dask.needs_sqlite", url=info.db_url))
     config = info.root / "nbgrader_config.py"
     kit = {"assignment": assignment, "course_id": info.course_id, "timeout": timeout,
            "config": base64.b64encode(config.read_bytes() if config.is_file() else b"").decode(),
            "gradebook": base64.b64encode(_gradebook_without_students(info)).decode(),
-           "source": pack(info.source)}
+           "source": pack(info.source), "lang": language()}  # the worker words its problems in the instructor's
     kit["digest"] = hashlib.sha256(json.dumps(kit, sort_keys=True).encode()).hexdigest()
     return kit
 

@@ -10,7 +10,8 @@ progress and prints; the daemon only checks and renders, so the output (and
 Where: a Unix socket `check-<key>.sock` in a folder only this user can open
 ($GRADTUTOR_HOME/run, else $XDG_RUNTIME_DIR/gradtutor, else the state folder's
 run/), mode 0700, and the daemon answers only its own user (SO_PEERCRED).
-<key> hashes the installed package's version and files: a changed package gets a
+<key> hashes the installed package's version and files, and the language of the
+messages (gradtutor.messages: each language has its own daemon): a changed package gets a
 new daemon, and the old one exits. It exits after GRADTUTOR_DAEMON_IDLE seconds
 (default 900) without a request. `gradtutor check --no-daemon` or
 GRADTUTOR_NO_DAEMON=1 checks in-process as before.
@@ -23,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 import gradtutor
-from gradtutor import workspace
+from gradtutor import messages, workspace
 
 IDLE_SECONDS = 900.0
 _MAX_SOCKET_PATH = 100  # AF_UNIX paths are limited to 108 bytes
@@ -43,7 +44,8 @@ def idle_seconds() -> float:
 def package_key() -> str:
     """A hash of the installed package: its version, folder and every file's size and mtime."""
     package = Path(gradtutor.__file__).resolve().parent
-    digest = hashlib.sha256(f"{gradtutor.__version__}\0{package}".encode())
+    # the language too: a daemon words its verdicts in the language it was started in
+    digest = hashlib.sha256(f"{gradtutor.__version__}\0{package}\0{messages.language()}".encode())
     for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
             info = path.stat()

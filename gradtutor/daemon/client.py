@@ -14,6 +14,7 @@ import time
 
 from gradtutor import daemon
 from gradtutor.errors import GradtutorError
+from gradtutor.messages import say
 
 START_TIMEOUT = 20.0  # seconds for a new daemon to listen (it imports TensorFlow after that)
 REPLY_TIMEOUT = 900.0
@@ -58,7 +59,7 @@ def check_warm(args, lesson, path, console) -> int | None:
                "console": {"width": console.width, "terminal": console.is_terminal, "colour": console.color_system}
                if console is not None else {}}
     if console is not None and console.is_terminal:
-        with console.status(f"Checking {lesson.id}…"):
+        with console.status(say("check.checking_warm", lesson=lesson.id)):
             reply = ask(request)
     else:
         reply = ask(request)

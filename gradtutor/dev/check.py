@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
 
-from gradtutor import course, course_schema
+from gradtutor import course, course_schema, messages
 from gradtutor.defaults import DEV_CHECK_TIMEOUT as TIMEOUT
 from gradtutor.dev import answers as answers_mod
 from gradtutor.errors import GradtutorError
@@ -120,16 +120,18 @@ def _release(lessons, report: Report) -> None:
             report(PROBLEM, f"nbgrader could not generate the lessons ({exc.__class__.__name__}: "
                             f"{str(exc).splitlines()[0] if str(exc) else ''}) — fix the solutions notebook")
             return
-        by_id = {path.parent.name: path for path in written}
+        made = {(path.parent.name, path.name): path for path in written}
         for lesson in lessons:
-            committed = lesson.release_notebook()
-            if committed.is_file() and committed.read_text() == by_id[lesson.id].read_text():
-                report(OK, f"{lesson.id}: {report.path(committed)} is what nbgrader generates from solutions/")
-            else:
-                state = "differs from" if committed.is_file() else "is missing, so it is not"
-                report(PROBLEM, f"{lesson.id}: {report.path(committed)} {state} what nbgrader generates from "
-                                f"{report.path(lesson.source_notebook())} — run `make lessons` "
-                                f"(python -m gradtutor.release {lesson.id})")
+            for lang in messages.LANGUAGES:  # every language's learner copy
+                committed = lesson.release_notebook(lang)
+                fresh = made.get((lesson.id, committed.name))
+                if committed.is_file() and fresh is not None and committed.read_text() == fresh.read_text():
+                    report(OK, f"{lesson.id}: {report.path(committed)} is what nbgrader generates from solutions/")
+                else:
+                    state = "differs from" if committed.is_file() else "is missing, so it is not"
+                    report(PROBLEM, f"{lesson.id}: {report.path(committed)} {state} what nbgrader generates from "
+                                    f"{report.path(lesson.source_notebook(lang))} — run `make lessons` "
+                                    f"(python -m gradtutor.release {lesson.id})")
 
 
 def _run_lessons(lessons, timeout: float, report: Report) -> None:
@@ -146,19 +148,21 @@ def _run_lessons(lessons, timeout: float, report: Report) -> None:
 
 
 def _lesson_findings(checker, lesson, folder: Path, report: Report) -> Iterator[tuple[str, str]]:
-    starter, solution = report.path(lesson.release_notebook()), report.path(lesson.source_notebook())
-    yield from _statuses(checker, lesson, lesson.release_notebook(), {"not_attempted"}, (
-        f"the untouched starter in {starter} is not attempted",
-        f"the untouched starter in {starter} gives {{status}}, not not_attempted ({{message}}) — "
-        "regenerate it from solutions/ with `make lessons`"))
-    yield from _statuses(checker, lesson, _edited_starter(lesson, folder), {"not_attempted", "fail", "error"}, (
-        f"the starter in {starter} does not pass once edited",
-        f"the starter in {starter} passes once edited ({{message}}) — the learner's copy must not hold "
-        "the answer: keep it between ### BEGIN SOLUTION and ### END SOLUTION, then `make lessons`"))
-    yield from _statuses(checker, lesson, lesson.source_notebook(), {"pass"}, (
-        f"the solution in {solution} passes",
-        f"the solution in {solution} gives {{status}}, not pass ({{message}}) — fix it, or its reference "
-        f"in gradtutor/references/{lesson.id}.py"))
+    for lang in messages.LANGUAGES:  # each language's starter and solution: the same code, other words
+        starter, solution = report.path(lesson.release_notebook(lang)), report.path(lesson.source_notebook(lang))
+        yield from _statuses(checker, lesson, lesson.release_notebook(lang), {"not_attempted"}, (
+            f"the untouched starter in {starter} is not attempted",
+            f"the untouched starter in {starter} gives {{status}}, not not_attempted ({{message}}) — "
+            "regenerate it from solutions/ with `make lessons`"))
+        if lang == messages.DEFAULT:
+            yield from _statuses(checker, lesson, _edited_starter(lesson, folder), {"not_attempted", "fail", "error"}, (
+                f"the starter in {starter} does not pass once edited",
+                f"the starter in {starter} passes once edited ({{message}}) — the learner's copy must not hold "
+                "the answer: keep it between ### BEGIN SOLUTION and ### END SOLUTION, then `make lessons`"))
+        yield from _statuses(checker, lesson, lesson.source_notebook(lang), {"pass"}, (
+            f"the solution in {solution} passes",
+            f"the solution in {solution} gives {{status}}, not pass ({{message}}) — fix it, or its reference "
+            f"in gradtutor/references/{lesson.id}.py"))
     yield from _answers(checker, lesson, folder, report)
 
 

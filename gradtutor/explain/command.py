@@ -13,16 +13,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gradtutor import messages
 from gradtutor.errors import UnreadableFile
+from gradtutor.messages import say
 
 
 def add_verbs(verbs) -> None:
     """Register `explain` on the CLI's subparsers."""
-    p = verbs.add_parser("explain", help="run your own script and say why its gradients are None, zero or NaN")
-    p.add_argument("--json", action="store_true", help="the last line of stdout is one JSON object")
-    p.add_argument("--html", type=Path, metavar="FILE", help="also write the report as HTML to FILE")
-    p.add_argument("script", metavar="SCRIPT.py", help="the script to run, as `python SCRIPT.py ARGS` would")
-    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="the script's own arguments")
+    p = verbs.add_parser("explain", help=say("explain.cli.help"))
+    p.add_argument("--json", action="store_true", help=say("explain.cli.json"))
+    p.add_argument("--html", type=Path, metavar="FILE", help=say("explain.cli.html"))
+    p.add_argument("script", metavar="SCRIPT.py", help=say("explain.cli.script"))
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help=say("explain.cli.args"))
     p.set_defaults(func=cmd_explain)
 
 
@@ -30,26 +32,25 @@ def check_script(script: str) -> Path:
     """The script's path, or an UnreadableFile error naming what is wrong (one line)."""
     path = Path(script)
     if not path.is_file():
-        raise UnreadableFile(f"{script}: no such file — give the path of your Python script "
-                             f"(gradtutor explain train.py)")
+        raise UnreadableFile(say("explain.error.no_such_script", script=script))
     try:
         source = path.read_bytes()
     except OSError as error:
-        raise UnreadableFile(f"{script}: cannot be read ({error.strerror})") from None
+        raise UnreadableFile(say("explain.error.unreadable", script=script, reason=error.strerror)) from None
     try:
         compile(source, str(path), "exec", dont_inherit=True)
     except SyntaxError as error:
-        raise UnreadableFile(f"{script} line {error.lineno}: {error.msg} — fix the syntax error, "
-                             f"then run gradtutor explain again") from None
+        raise UnreadableFile(say("explain.error.syntax", script=script, line=error.lineno, reason=error.msg)) from None
     except ValueError as error:
-        raise UnreadableFile(f"{script}: not a Python source file ({error})") from None
+        raise UnreadableFile(say("explain.error.not_python", script=script, reason=error)) from None
     return path
 
 
 def run_child(script: str, args: list[str]) -> dict:
     """Run the script in a child process; its stdout/stderr pass through; the findings come back on a pipe."""
     read, write = os.pipe()
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    # The findings' sentences are worded in the child: in this process's language.
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", GRADTUTOR_LANG=messages.language())
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
                                                       env.get("PYTHONPATH")]))
     child = subprocess.Popen([sys.executable, "-m", "gradtutor.explain.child", str(write), script, *args],
@@ -76,8 +77,7 @@ def cmd_explain(args) -> int:
     if args.html:
         args.html.write_text(report.as_html(findings, payload.get("gradient_calls", 0)), encoding="utf-8")
     if payload.get("died"):
-        print(f"gradtutor explain: {args.script} ended before its findings could be collected "
-              f"(exit code {code}); run it with `python {args.script}` to see why", file=sys.stderr)
+        print(say("explain.error.died", script=args.script, code=code), file=sys.stderr)
     if args.json:
         print(report.as_json(findings, code), flush=True)
     else:

@@ -1,13 +1,19 @@
-"""The findings, shown: terminal text (rich), HTML for notebooks, and one JSON line."""
+"""The findings, shown: terminal text (rich), HTML for notebooks, and one JSON line.
+
+The words are the message catalogue's (gradtutor/messages/<lang>/explain.toml, ids `explain.*`),
+looked up when a report is made, so `--lang` and GRADTUTOR_LANG apply; the JSON keeps its
+stable keys, cause ids and call names.
+"""
 from __future__ import annotations
 
 import html
 import json
 import os
 
+from gradtutor.messages import say
+
 CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobian": "tape.batch_jacobian",
          "watch": "tape.watch", "tf.gradients": "tf.gradients", "apply_gradients": "optimizer.apply_gradients"}
-GUIDE = "the docs' guide “Why is my gradient None?”, section Cause ids"
 
 
 def _short(path: str | None) -> str:
@@ -24,7 +30,8 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
     """The report as rich markup lines (escape-safe)."""
     from rich.markup import escape
 
-    name = escape(_short(script)) if script else "the code"
+    name = escape(_short(script)) if script else None
+    block = "" if script else "block_"  # a block in Python: its sentences name no script
     out = []
     for finding in findings:
         where = f"{escape(_short(finding['file']))}:{finding['line']}"
@@ -34,19 +41,19 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
         out.append(f"  {escape(finding['message'])}")
         broke = finding.get("broke_at")
         if broke:
-            out.append(f"  the path broke at {escape(_short(broke['file']))}:{broke['line']}:  "
-                       f"[cyan]{escape(broke['code'])}[/cyan]")
-        out.append(f"  fix: {escape(finding['fix'])}")
-    ended = f"; {name} itself exited with code {script_exit}" if script_exit else ""
+            broke_at = say("explain.report.broke_at", where=f"{escape(_short(broke['file']))}:{broke['line']}")
+            out.append(f"  {broke_at}  [cyan]{escape(broke['code'])}[/cyan]")
+        out.append(f"  {say('explain.report.fix', fix=escape(finding['fix']))}")
+    named = {"name": name} if script else {}
+    ended = say(f"explain.report.{block}exited", code=script_exit, **named) if script_exit else ""
     if findings:
-        out.append(f"{len(findings)} problem{'s' if len(findings) != 1 else ''} found in {name}{ended}; "
-                   f"each cause is explained in {GUIDE}")
+        found = f"explain.report.{block}found_{'one' if len(findings) == 1 else 'many'}"
+        out.append(say(found, count=len(findings), ended=ended, guide=say("explain.report.guide"), **named))
     elif not gradient_calls:
-        out.append(f"gradtutor explain: {name} asked TensorFlow for no gradient, so there was nothing to check"
-                   f"{ended}.")
+        out.append(say(f"explain.report.{block}no_gradient", ended=ended, **named))
     else:
-        out.append(f"[green]✓[/green] every gradient {name} asked for came back fine "
-                   f"({gradient_calls} call{'s' if gradient_calls != 1 else ''} checked){ended}.")
+        fine = f"explain.report.{block}fine_{'one' if gradient_calls == 1 else 'many'}"
+        out.append(f"[green]✓[/green] {say(fine, count=gradient_calls, ended=ended, **named)}")
     return out
 
 
@@ -64,16 +71,17 @@ def as_json(findings: list[dict], script_exit: int) -> str:
 
 def as_html(findings: list[dict], gradient_calls: int = 1) -> str:
     if not findings:
-        text = "every gradient came back fine" if gradient_calls else "no gradient was asked for"
-        return f"<p style='color:#1a7f37'>✓ gradtutor explain: {text}</p>"
+        text = say("explain.html.fine") if gradient_calls else say("explain.html.no_gradient")
+        return f"<p style='color:#1a7f37'>✓ {html.escape(text)}</p>"
     rows = []
     for f in findings:
         broke = f.get("broke_at") or {}
         rows.append(
             "<tr><td><code>{}:{}</code></td><td><code>{}</code></td><td><b>{}</b></td>"
-            "<td>{}<br><code>{}</code></td><td>{}<br><i>fix:</i> {}</td></tr>".format(
+            "<td>{}<br><code>{}</code></td><td>{}<br><i>{}</i> {}</td></tr>".format(
                 html.escape(_short(f["file"])), f["line"], html.escape(CALLS.get(f["call"], f["call"])),
                 html.escape(f["cause"]), broke.get("line", ""), html.escape(broke.get("code", "")),
-                html.escape(f["message"]), html.escape(f["fix"])))
-    head = "<tr><th>asked at</th><th>call</th><th>cause</th><th>path broke at</th><th>why</th></tr>"
-    return ("<table style='border-collapse:collapse'>" + head + "".join(rows) + "</table>")
+                html.escape(f["message"]), html.escape(say("explain.html.fix")), html.escape(f["fix"])))
+    head = "<tr>" + "".join(f"<th>{html.escape(say(f'explain.html.{column}'))}</th>"
+                            for column in ("asked_at", "call", "cause", "broke_at", "why")) + "</tr>"
+    return "<table style='border-collapse:collapse'>" + head + "".join(rows) + "</table>"

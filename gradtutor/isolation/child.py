@@ -27,6 +27,7 @@ from gradtutor.isolation import facts, input_copies, landlock, policy
 from gradtutor.isolation.describe import describe_error, describe_value
 from gradtutor.protocol import CellSource, ChildResult, ErrorDescription, Job
 from gradtutor.seeds import is_hidden
+from gradtutor.messages import say
 
 ERROR_EXIT = 3  # the child itself failed (its traceback is in worker-error.txt)
 
@@ -283,7 +284,7 @@ def _load_cell(cell: CellSource, tree: ast.Module, namespace: dict, labels: froz
         except BaseException as exc:  # noqa: BLE001
             error = describe_error(exc, None, labels)
             error["defines"] = _bound_names(node)
-            error["where"] = error.get("where") or f"{cell['label']}, line {node.lineno}"
+            error["where"] = error.get("where") or say("files.line", where=cell["label"], line=node.lineno)
             errors.append(error)
     return errors
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import traceback
 
 from gradtutor.protocol import ErrorDescription, ValueDescription, ValueKind
+from gradtutor.messages import say
 
 MAX_ITEMS = 16  # longest tuple/list of results we describe
 MAX_ELEMENTS = 10_000_000  # larger arrays are described, not sent
@@ -28,7 +29,7 @@ def describe_error(exc: BaseException, seed, labels: frozenset = frozenset()) ->
     line = None
     for frame in traceback.extract_tb(exc.__traceback__):
         if frame.filename in labels:
-            where = f"{frame.filename}, line {frame.lineno}"
+            where = say("files.line", where=frame.filename, line=frame.lineno)
             line = frame.line
     return {"type": kind, "message": message[:500], "where": where, "line": line, "seed": seed}
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from gradtutor.protocol import ChildResult
+from gradtutor.messages import say
 
 MAX_RESULT_BYTES = 50 * 1024 * 1024
 
@@ -63,7 +64,7 @@ def collect(out: Path, nonce: str, count: int, exit_status: dict | None, timed_o
                 raise ValueError("nonce mismatch")
             arrays = _load_arrays(out / f"arrays-{index}.npz")
         except (ValueError, OSError, UnicodeDecodeError):
-            outcome.problem = "its result could not be read back (was gradtutor's result file overwritten?)"
+            outcome.problem = say("check.worker.overwritten")
             return outcome
         outcome.slots[index] = (result, arrays)
     if outcome.stopped_at is not None and not timed_out:
@@ -84,15 +85,16 @@ def _load_arrays(path: Path) -> dict[str, np.ndarray]:
 
 def _describe_missing_result(exit_status: dict | None, out: Path) -> str:
     if exit_status is None:
-        return "the checker's worker was stopped while running it (did the code kill other processes?)"
+        return say("check.worker.stopped")
     if "signal" in exit_status:
         number = exit_status["signal"]
         name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
-        hint = " — probably over the memory cap" if number in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS) else ""
-        return f"the process crashed with {name}{hint}"
+        if number in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS):
+            return say("check.worker.crashed_memory", signal=name)
+        return say("check.worker.crashed", signal=name)
     if read_text(out / "worker-error.txt").strip():
-        return "the checker failed while running it: " + read_text(out / "worker-error.txt").strip().splitlines()[-1]
-    return f"the code ended the process (exit code {exit_status.get('code')}) before returning — do not call os._exit() or kill the process"
+        return say("check.worker.failed", error=read_text(out / "worker-error.txt").strip().splitlines()[-1])
+    return say("check.worker.exited", code=exit_status.get("code"))
 
 
 def read_text(path: Path, limit: int = 4000) -> str:

@@ -24,6 +24,7 @@ import sys
 import numpy as np
 
 from gradtutor import opfacts, value_evidence
+from gradtutor.messages import say
 
 MAX_NODES = 50_000  # tensors remembered per call; past it the walk sees a partial graph (no break is named)
 SATURATES = {"Sigmoid": (0.0, 1.0), "Tanh": (-1.0, 1.0), "Softmax": (0.0, 1.0)}
@@ -134,4 +135,4 @@ def learner_site(labels: frozenset) -> str | None:
     if frame is None:
         return None
     code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
-    return f"{frame.f_code.co_filename}, line {frame.f_lineno}" + (f": {code}" if code else "")
+    return say("files.line", where=frame.f_code.co_filename, line=frame.f_lineno) + (f": {code}" if code else "")

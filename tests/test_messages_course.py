@@ -1,0 +1,101 @@
+"""The Chinese translation of course.toml's texts (gradtutor/messages/zh_CN/course.toml).
+
+Every text a learner reads in the manifest (titles, summaries, hints, diagnoses) has one entry,
+keyed by where it sits and holding the English it translates; the translation keeps every code
+fragment of the English verbatim, so `tape.watch(x)` in a hint is still code a learner can copy.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from gradtutor import course, messages
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+pytestmark = pytest.mark.unit
+
+PATH = messages.HERE / "zh_CN" / f"{messages.COURSE_AREA}.toml"
+TEXTS = course.course_texts(course.load())
+ENTRIES = tomllib.loads(PATH.read_text(encoding="utf-8")).get("text", [])
+BY_KEY = {entry["key"]: entry for entry in ENTRIES}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+# What the English writes as code: a `backticked` span, or anything that looks like a call.
+CODE = (re.compile(r"`[^`]+`"), re.compile(r"[\w.]+\([^()]*\)"))
+# Texts that are code alone (a hint's last rung that is just the answer): kept as they are, ending "。".
+PURE_CODE = {"lesson4.jacobian_norms.hint.3"}
+TEXT_PARAMS = [pytest.param(key, english, id=key) for key, english in TEXTS]
+
+
+def code_fragments(text: str) -> list[str]:
+    return [match for pattern in CODE for match in pattern.findall(text)]
+
+
+def test_every_entry_has_key_en_and_text_only():
+    for entry in ENTRIES:
+        assert set(entry) == {"key", "en", "text"}, entry
+        assert all(isinstance(value, str) for value in entry.values()), entry
+
+
+def test_keys_are_unique_and_in_manifest_order():
+    keys = [entry["key"] for entry in ENTRIES]
+    assert len(keys) == len(set(keys)), sorted({key for key in keys if keys.count(key) > 1})
+    order = [key for key, _ in TEXTS]
+    assert keys == [key for key in order if key in BY_KEY]
+
+
+def test_every_course_text_is_translated_from_its_current_english():
+    missing = [key for key, _ in TEXTS if key not in BY_KEY]
+    assert not missing, f"{len(missing)} course texts have no translation, e.g. {missing[:5]}"
+    stale = [key for key, english in TEXTS if BY_KEY[key]["en"] != english]
+    assert not stale, f"translated from another English (update en and text): {stale}"
+
+
+def test_no_entry_for_a_text_that_no_longer_exists():
+    current = {key for key, _ in TEXTS}
+    assert sorted(set(BY_KEY) - current) == []
+    assert PURE_CODE <= current, "PURE_CODE names a text that no longer exists"
+
+
+@pytest.mark.parametrize("key, english", TEXT_PARAMS)
+def test_translation_is_chinese_and_keeps_the_code(key, english):
+    entry = BY_KEY.get(key)
+    if entry is None:
+        pytest.fail(f"{key} has no translation")
+    text = entry["text"]
+    assert text.strip(), key
+    if key in PURE_CODE:
+        assert not CJK.search(english) and text == english.removesuffix(".") + "。", key
+    else:
+        assert CJK.search(text), f"{key}: no Chinese in {text!r}"
+    lost = [fragment for fragment in code_fragments(english) if fragment not in text]
+    assert not lost, f"{key}: code changed or missing in the translation: {lost}"
+    assert (text.count("{"), text.count("}")) == (english.count("{"), english.count("}")), key
+    assert " — " not in text, f"{key}: use the Chinese dash ——"
+
+
+def test_code_fragments_are_found():
+    """The fragment patterns catch what the check above relies on (so it cannot pass by matching nothing)."""
+    sample = "call tape.watch(x) inside `with tf.GradientTape() as tape:` — then tf.reduce_sum(x ** 3)"
+    assert code_fragments(sample) == [
+        "`with tf.GradientTape() as tape:`", "tape.watch(x)", "tf.GradientTape()", "tf.reduce_sum(x ** 3)"]
+    assert sum(len(code_fragments(english)) for _, english in TEXTS) > len(TEXTS)
+
+
+@pytest.mark.parametrize("key, english", TEXT_PARAMS)
+def test_course_text_returns_the_translation_for_chinese_and_the_english_for_english(key, english):
+    assert messages.course_text(key, english, lang="en") == english
+    translated = messages.course_text(key, english, lang="zh_CN")
+    assert translated == BY_KEY[key]["text"] if key in BY_KEY else translated == english
+    assert translated != english, f"{key} is shown in English under zh_CN"
+
+
+def test_a_changed_english_text_shows_as_english_not_a_stale_translation():
+    key, english = TEXTS[0]
+    changed = english + " (revised)"
+    assert messages.course_text(key, changed, lang="zh_CN") == changed
+    assert messages.course_text("lesson99.nowhere.hint.1", "Some hint.", lang="zh_CN") == "Some hint."
