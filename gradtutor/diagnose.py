@@ -56,7 +56,8 @@ ERRORS = (
 # The generic sentence for each cause (used when no lesson rule words it) is the catalogue's
 # cause.<id>.checker (gradtutor/messages/<lang>/cause.toml): the same table `gradtutor explain` words
 # its findings from (cause.<id>.what / .fix).
-FALLBACK = Cause.RAISED  # a cause with no sentence of its own is worded as an exception to read
+FALLBACK = Cause.RAISED  # an exception whose cause has no sentence of its own: "read the exception"
+# (a wrong value's cause with none is worded as wrong-function's: cause_text)
 
 
 def cause_text(cause: Cause) -> str:
