@@ -12,8 +12,9 @@ manifest; their Chinese is in `zh_CN/course.toml`, keyed by where the text sits 
 the manifest and holding the English it translates, so a changed English text shows
 up as a missing translation instead of a stale one (`course_text`).
 
-The language, first found wins: `use(...)` (the CLI's `--lang`, a daemon request),
-GRADTUTOR_LANG, the locale (LC_ALL, LC_MESSAGES, LANG), English.
+The language, first found wins: `use(...)` (the CLI's `--lang`; a Dask grading host, the
+instructor's), GRADTUTOR_LANG, the locale (LC_ALL, LC_MESSAGES, LANG), English. The warm
+checker is one per language (gradtutor.daemon.package_key), so it never switches.
 
 A ground module: it imports nothing of gradtutor's but the error types.
 """
