@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from gradtutor import messages
+from gradtutor.explain import fix
 from gradtutor.errors import UnreadableFile
 from gradtutor.messages import say
 
@@ -23,6 +24,7 @@ def add_verbs(verbs) -> None:
     p = verbs.add_parser("explain", help=say("explain.cli.help"))
     p.add_argument("--json", action="store_true", help=say("explain.cli.json"))
     p.add_argument("--html", type=Path, metavar="FILE", help=say("explain.cli.html"))
+    fix.add_options(p)
     p.add_argument("script", metavar="SCRIPT.py", help=say("explain.cli.script"))
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help=say("explain.cli.args"))
     p.set_defaults(func=cmd_explain)
@@ -46,15 +48,20 @@ def check_script(script: str) -> Path:
     return path
 
 
-def run_child(script: str, args: list[str]) -> dict:
-    """Run the script in a child process; its stdout/stderr pass through; the findings come back on a pipe."""
+def run_child(script: str, args: list[str], module: str = "gradtutor.explain.child", options: tuple = (),
+              quiet: bool = False) -> dict:
+    """Run the script in a child process; its stdout/stderr pass through; the findings come back on a pipe.
+
+    `module` runs it (`gradtutor.explain.fix.rerun` re-runs a patched copy, with its `options` and `quiet`:
+    the script's output was shown once already)."""
     read, write = os.pipe()
     # The findings' sentences are worded in the child: in this process's language.
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", GRADTUTOR_LANG=messages.language())
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
                                                       env.get("PYTHONPATH")]))
-    child = subprocess.Popen([sys.executable, "-m", "gradtutor.explain.child", str(write), script, *args],
-                             pass_fds=(write,), env=env)
+    hush = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "stdin": subprocess.DEVNULL} if quiet else {}
+    child = subprocess.Popen([sys.executable, "-m", module, str(write), script, *options, *args],
+                             pass_fds=(write,), env=env, **hush)
     os.close(write)
     with os.fdopen(read) as pipe:
         text = pipe.read()
@@ -78,8 +85,11 @@ def cmd_explain(args) -> int:
         args.html.write_text(report.as_html(findings, payload.get("gradient_calls", 0)), encoding="utf-8")
     if payload.get("died"):
         print(say("explain.error.died", script=args.script, code=code), file=sys.stderr)
-    if args.json:
-        print(report.as_json(findings, code), flush=True)
-    else:
+    if not args.json:
         report.print_text(findings, args.script, code, payload.get("gradient_calls", 0))
+    plan = fix.run(args.script, list(args.args), findings, args.apply, not args.json) \
+        if args.fix or args.apply else None
+    if args.json:
+        extra = {"fix": fix.as_dict(plan)} if plan else {}
+        print(report.as_json(findings, code, **extra), flush=True)
     return 1 if findings else 0

@@ -65,8 +65,8 @@ def print_text(findings, script=None, script_exit=0, gradient_calls=1, file=None
         console.print(line)
 
 
-def as_json(findings: list[dict], script_exit: int) -> str:
-    return json.dumps({"findings": findings, "script_exit": script_exit})
+def as_json(findings: list[dict], script_exit: int, **extra) -> str:
+    return json.dumps({"findings": findings, "script_exit": script_exit, **extra})
 
 
 def as_html(findings: list[dict], gradient_calls: int = 1) -> str:

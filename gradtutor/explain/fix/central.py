@@ -1,0 +1,135 @@
+"""Central differences for a repaired gradient: replay the recorded ops from the sources to the target.
+
+At the repaired `tape.gradient` call of the re-run, the sources are moved along one random
+±1 direction by ±h and ±h/2, the ops the op callback recorded between them and the target
+are run again on the moved values (at three step sizes) (TensorFlow's kernels directly, outside every tape, as the
+saturation probe does), and Richardson's combination of the two central differences is
+compared with the gradient's projection on the same direction. Only where the sources hold at
+most MAX_ELEMENTS values; a path that cannot be replayed (an op whose tensors were let go, a
+Python step, a variable read other than by ReadVariableOp) gives no number rather than a guess.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gradtutor import opfacts
+from gradtutor.evidence import paths
+from gradtutor.value_evidence import kept_value
+
+MAX_ELEMENTS = 10_000
+TOLERANCE = 1e-3
+STEPS = (1e-2, 1e-3, 1e-4)  # relative to the sources' largest value (at least 1): float32 rounding favours a long
+# step, a ReLU's kink or a sigmoid's curvature a short one; the error is the one at the best of them
+MAX_OPS = 2_000
+
+
+def error(graph, target, sources, gradients) -> float | None:
+    """|central difference − gradient · d| / ‖gradient‖ for a random ±1 direction d (None: no replay).
+
+    ‖gradient‖ is the typical size of gradient · d, so the error is relative to the gradient, not to
+    one direction's projection of it, which can be near zero by chance."""
+    import tensorflow as tf
+
+    targets, sources, gradients = (tf.nest.flatten(x) for x in (target, sources, gradients))
+    target_node = graph.known(targets[0]) if len(targets) == 1 else None
+    if target_node is None or any(g is None or not hasattr(g, "_numpy") for g in gradients) or len(
+            gradients) != len(sources):
+        return None
+    starts, values = {}, []
+    for index, source in enumerate(sources):
+        found = _starts(graph, source, target_node)
+        if found is None:
+            return None
+        nodes, value = found
+        starts.update((node, index) for node in nodes)
+        values.append(value)
+    if not starts or sum(v.size for v in values) > MAX_ELEMENTS or any(v.dtype.kind != "f" for v in values):
+        return None
+    chain = _chain(graph, set(starts), target_node)
+    if chain is None:
+        return None
+    rng = np.random.default_rng(0)  # never the script's own random state
+    directions = [rng.choice([-1.0, 1.0], size=v.shape) for v in values]
+    arrays = [np.asarray(g._numpy(), dtype=np.float64) for g in gradients]
+    along = float(sum(np.sum(g * d) for g, d in zip(arrays, directions)))
+    size = float(np.sqrt(sum(np.sum(g * g) for g in arrays)))  # what |gradient · d| is for a typical ±1 direction
+    scale = max(1.0, max(float(np.abs(v).max(initial=0.0)) for v in values))
+
+    def moved(t):
+        return {node: values[i] + t * directions[i] for node, i in starts.items()}
+
+    graph.paused += 1
+    try:
+        errors = []
+        for step in STEPS:
+            slopes = []
+            for h in (step * scale, step * scale / 2):
+                up, down = _replay(chain, moved(h), target_node), _replay(chain, moved(-h), target_node)
+                if up is None or down is None:
+                    return None
+                slopes.append((up - down) / (2 * h))
+            central = (4 * slopes[1] - slopes[0]) / 3  # Richardson: the h² terms cancel
+            errors.append(abs(central - along) / max(size, 1e-12))
+    except Exception:  # noqa: BLE001 - an op that cannot run again: no number
+        return None
+    finally:
+        graph.paused -= 1
+    return min(errors)
+
+
+def _starts(graph, source, target_node):
+    """The nodes whose values the target was computed from for this source, and the source's value."""
+    import tensorflow as tf
+
+    variable = source if isinstance(source, tf.Variable) else getattr(source, "value", None)
+    if not isinstance(variable, tf.Variable):
+        node = graph.known(source)
+        value = kept_value(source)
+        return None if node is None or value is None else ([node], value)
+    handle = graph.known(variable.handle)
+    if handle is None:
+        return None
+    reads, feeds = [], paths.ancestors([target_node], 0)
+    for op in graph.log:
+        if handle in getattr(op, "inputs", ()) and any(n in feeds for n in op.outputs):
+            if op.type != "ReadVariableOp" or op.values is None:
+                return None  # read another way (a gather, an assign): moving the reads would not move the target
+            reads.append(op.outputs[0])
+    if not reads:
+        return None
+    value = kept_value(reads[0].ref()) if reads[0].ref() is not None else None
+    return None if value is None else (reads, value)
+
+
+def _chain(graph, starts: set, target):
+    """The recorded ops between the starts and the target that take a value computed from them, in order."""
+    first = min(node.seq for node in starts)
+    feeds = paths.ancestors([target], first)
+    moved, chain = set(starts), []
+    for item in graph.log:
+        if item.seq <= first or item.seq > target.seq or not hasattr(item, "inputs"):
+            continue
+        if not any(node in moved for node in item.inputs) or not any(n in feeds for n in item.outputs):
+            continue
+        if item.values is None or item.attrs is None or opfacts.gradient_kind(item.type) == "python" \
+                or item.type == "gradient" or len(chain) >= MAX_OPS:
+            return None
+        chain.append(item)
+        moved.update(item.outputs)
+    return chain if target in moved else None
+
+
+def _replay(chain, start_values: dict, target):
+    import tensorflow as tf
+    from tensorflow.python.eager import context, execute
+
+    ctx = context.context()
+    new = {}
+    for node, value in start_values.items():
+        new[node] = tf.constant(value, dtype=node.dtype)
+    for op in chain:
+        inputs = [new.get(node, tensor) for node, tensor in zip(op.inputs, op.values[0])]
+        outputs = execute.quick_execute(op.type, len(op.outputs), inputs, op.attrs, ctx)
+        new.update(zip(op.outputs, outputs))
+    result = new.get(target)
+    return None if result is None else float(np.sum(kept_value(result), dtype=np.float64))

@@ -1,0 +1,117 @@
+"""What every repair needs: the finding's context in the user's file (its tape, its call, its aliases) and shared edits.
+
+A repair that does not recognise the code raises NoRepair with the reason's message id
+(under `fix.none` in gradtutor/messages/<lang>/fix.toml).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from gradtutor.explain.fix.source import Edit, Source
+
+GRADIENT_CALLS = ("gradient", "jacobian", "batch_jacobian")
+
+
+class NoRepair(Exception):
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+
+
+class Repair:
+    edits: list[Edit]
+    subject: str  # the sources whose gradient the repair is for, as the user's code names them
+    notes: list[str] = field(default_factory=list)
+
+
+class Context:
+    def __init__(self, source: Source, finding: dict):
+        self.source, self.finding = source, finding
+        self.line = finding["line"]
+        self.broke = (finding.get("broke_at") or {}).get("line") or self.line
+        self.tf = source.module_alias("tensorflow") or "tf"
+        self.np = source.module_alias("numpy")
+
+    def gradient_call(self) -> tuple[ast.Call, str]:
+        for call in self.source.nodes_on(self.line, ast.Call):
+            func = call.func
+            if (isinstance(func, ast.Attribute) and func.attr in GRADIENT_CALLS and isinstance(func.value, ast.Name)
+                    and len(call.args) >= 2):
+                return call, func.value.id
+        raise NoRepair("pattern")
+
+    def tape_block(self, tape: str) -> tuple[ast.With, ast.withitem]:
+        """The latest `with …GradientTape(…) as TAPE:` before the gradient call."""
+        best = None
+        for node in ast.walk(self.source.tree):
+            if isinstance(node, ast.With) and node.lineno <= self.line:
+                for item in node.items:
+                    if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == tape and (
+                            best is None or node.lineno > best[0].lineno):
+                        best = (node, item)
+        if best is None or best[0].body[0].lineno == best[0].lineno:
+            raise NoRepair("pattern")
+        return best
+
+    def subject(self) -> str:
+        try:
+            call, _ = self.gradient_call()
+        except NoRepair:
+            return ", ".join(self.finding.get("sources") or [])
+        return self.source.code(call.args[1])
+
+    def is_tf(self, call: ast.AST, *names: str) -> bool:
+        """Is `call` tf.NAME(…) (or tf.math.NAME, tf.nn.NAME) for one of the names?"""
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr not in names:
+            return False
+        owner = call.func.value
+        while isinstance(owner, ast.Attribute):
+            owner = owner.value
+        return isinstance(owner, ast.Name) and owner.id == self.tf
+
+
+def fresh(c: Context, stem: str) -> str:
+    names = {n.id for n in ast.walk(c.source.tree) if isinstance(n, ast.Name)}
+    return next(n for n in (stem, *(f"{stem}_{i}" for i in range(1, 100))) if n not in names)
+
+
+def hoist(c: Context, call: ast.Call, block: ast.With, after: ast.stmt, form: str) -> list[Edit]:
+    """The gradient's target computed as `NAME = form(target)` inside the block (after `after`), the call given NAME."""
+    target = call.args[0]
+    name = fresh(c, "target")
+    end = after.end_lineno
+    at = c.source.line_start(end + 1) if end < len(c.source.lines) else len(c.source.text)
+    line = f"{c.source.indent(block.body[0].lineno)}{name} = {form.format(c.source.code(target))}{c.source.newline}"
+    return [Edit(at, at, line), Edit(*c.source.span(target), name)]
+
+
+def indent_unit(source: Source) -> str:
+    """One level of indentation as the file writes it (four spaces when it has no block)."""
+    for node in ast.walk(source.tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, ast.stmt) and isinstance(body, list) and body and body[0].lineno > node.lineno:
+            outer, inner = source.indent(node.lineno), source.indent(body[0].lineno)
+            if inner.startswith(outer) and len(inner) > len(outer):
+                return inner[len(outer):]
+    return "    "
+
+
+def drop_argument(source: Source, call: ast.Call, argument: ast.AST) -> Edit:
+    """The edit that removes one argument of a call, with the comma that separated it."""
+    items = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
+    at = items.index(argument)
+    start, end = source.span(argument)
+    if at + 1 < len(items):
+        end = source.span(items[at + 1])[0]
+    elif at > 0:
+        start = source.span(items[at - 1])[1]
+    return Edit(start, end, "")
+
+
+def overlap(edits: list[Edit]) -> bool:
+    ordered = sorted(edits, key=lambda e: e.start)
+    return any(a.end > b.start for a, b in zip(ordered, ordered[1:]))

@@ -1,0 +1,248 @@
+"""One source transformation per cause: the finding (cause, the gradient call's line, the break line) → edits.
+
+Each repair rewrites the smallest span that removes the cause, in the user's own names
+(the tape's `as` name, the sources' expression, the file's aliases for tensorflow and numpy).
+A repair that does not recognise the code raises NoRepair (context.py); a cause whose repair is
+a modelling choice (an argmax, a saturated or dead activation) has none.
+"""
+from __future__ import annotations
+
+import ast
+
+from gradtutor.explain.fix.context import (Context, NoRepair, Repair, drop_argument, fresh, hoist, indent_unit,
+                                           overlap)
+from gradtutor.explain.fix.source import Edit, Source
+
+MANUAL = {"integer-path": "integer_path", "saturation": "saturation", "dead-relu": "dead_relu"}
+NUMPY_TO_TF = {"mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min",
+               "prod": "reduce_prod", "log": "math.log", "exp": "exp", "sqrt": "sqrt", "square": "square",
+               "abs": "abs", "power": "pow", "maximum": "maximum", "minimum": "minimum", "tanh": "tanh",
+               "array": "convert_to_tensor", "asarray": "convert_to_tensor", "stack": "stack"}
+UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "reciprocal", "xlogy")
+
+
+def unwatched(c: Context) -> Repair:
+    """`tape.watch(SOURCES)` as the first line of the `with` block; `watch_accessed_variables=False` dropped."""
+    call, tape = c.gradient_call()
+    block, item = c.tape_block(tape)
+    made = item.context_expr
+    if c.finding.get("facts", {}).get("why") == "watch_accessed_variables=False" and isinstance(made, ast.Call):
+        # Keras 3 variables cannot be watched one by one: let the tape watch the variables it sees read
+        for keyword in made.keywords:
+            if keyword.arg == "watch_accessed_variables":
+                return Repair([drop_argument(c.source, made, keyword)], c.subject())
+    first = block.body[0].lineno
+    line = f"{c.source.indent(first)}{tape}.watch({c.source.code(call.args[1])}){c.source.newline}"
+    at = c.source.line_start(first)
+    return Repair([Edit(at, at, line)], c.subject())
+
+
+def outside_tape(c: Context) -> Repair:
+    """The statements between the `with` block and the gradient call move inside it; a target sliced in the call too."""
+    call, tape = c.gradient_call()
+    block, _ = c.tape_block(tape)
+    asking = c.source.statement_at(c.line)
+    body = getattr(c.source.parents.get(block), "body", None)
+    if asking is None or body is None or block not in body or asking not in body:
+        raise NoRepair("pattern")
+    moved = body[body.index(block) + 1:body.index(asking)]
+    inner = c.source.indent(block.body[0].lineno)[len(c.source.indent(block.lineno)):]
+    edits, strings = [], c.source.multiline_strings()
+    for lineno in range(moved[0].lineno, moved[-1].end_lineno + 1) if moved else ():
+        if lineno in strings:
+            raise NoRepair("pattern")
+        if c.source.lines[lineno - 1].strip():
+            at = c.source.line_start(lineno)
+            edits.append(Edit(at, at, inner))
+    if not isinstance(call.args[0], ast.Name):
+        edits += hoist(c, call, block, moved[-1] if moved else block.body[-1], "{}")
+    if not edits:
+        raise NoRepair("pattern")
+    return Repair(edits, c.subject())
+
+
+def softmax_sum(c: Context) -> Repair:
+    """A softmax's outputs sum to 1, so the gradient of their sum is 0: ask for the top class's score instead."""
+    call, tape = c.gradient_call()
+    block, _ = c.tape_block(tape)
+    if call.lineno <= block.end_lineno:
+        raise NoRepair("pattern")
+    return Repair(hoist(c, call, block, block.body[-1], f"{c.tf}.reduce_max({{}}, axis=-1)"), c.subject())
+
+
+def tf_gradients_eager(c: Context) -> Repair:
+    """`tf.gradients(y, x)` (graph only) → a GradientTape around the statement that computes y, and `tape.gradient`."""
+    call = next((n for n in c.source.nodes_on(c.line, ast.Call) if c.is_tf(n, "gradients") and len(n.args) >= 2
+                 and isinstance(n.args[0], ast.Name)), None)
+    if call is None:
+        raise NoRepair("pattern")
+    target, sources = call.args[0].id, call.args[1]
+    made = [n for n in ast.walk(c.source.tree) if isinstance(n, ast.Assign) and n.lineno < call.lineno
+            and any(isinstance(t, ast.Name) and t.id == target for t in n.targets)]
+    if not made or made[-1].lineno != made[-1].end_lineno:
+        raise NoRepair("pattern")
+    statement, tape = made[-1], fresh(c, "tape")
+    indent, inner = c.source.indent(statement.lineno), indent_unit(c.source)
+    start = c.source.line_start(statement.lineno)
+    watched = c.source.code(sources)
+    end = c.source.newline
+    opening = f"{indent}with {c.tf}.GradientTape() as {tape}:{end}{indent}{inner}{tape}.watch({watched}){end}{indent}{inner}"
+    listed = watched if isinstance(sources, (ast.List, ast.Tuple)) else f"[{watched}]"
+    return Repair([Edit(start, start + len(indent), opening),
+                   Edit(*c.source.span(call), f"{tape}.gradient({target}, {listed})")], watched)
+
+
+def tape_reused(c: Context) -> Repair:
+    """`persistent=True` on the tape that was asked twice."""
+    _, tape = c.gradient_call()
+    _, item = c.tape_block(tape)
+    made = item.context_expr
+    if not isinstance(made, ast.Call):
+        raise NoRepair("pattern")
+    for keyword in made.keywords:
+        if keyword.arg == "persistent":
+            return Repair([Edit(*c.source.span(keyword.value), "True")], c.subject())
+    end = c.source.span(made)[1] - 1  # the closing parenthesis
+    comma = ", " if made.args or made.keywords else ""
+    return Repair([Edit(end, end, f"{comma}persistent=True")], c.subject())
+
+
+def stop_gradient(c: Context) -> Repair:
+    """`tf.stop_gradient(x)` on the break line → `x` (and `x = tf.stop_gradient(x)` is deleted)."""
+    statement = c.source.statement_at(c.broke)
+    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and c.is_tf(statement.value, "stop_gradient")
+            and len(statement.value.args) == 1 and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value.args[0], ast.Name)
+            and statement.value.args[0].id == statement.targets[0].id and statement.lineno == statement.end_lineno):
+        start = c.source.line_start(statement.lineno)
+        return Repair([Edit(start, start + len(c.source.lines[statement.lineno - 1]), "")], c.subject())
+    edits = [Edit(*c.source.span(call), c.source.code(call.args[0]))
+             for call in c.source.nodes_on(c.broke, ast.Call)
+             if c.is_tf(call, "stop_gradient") and len(call.args) == 1 and call.lineno == c.broke]
+    if not edits:
+        raise NoRepair("pattern")
+    return Repair(edits[:1], c.subject())
+
+
+def variable_replaced(c: Context) -> Repair:
+    """`w = w - lr * g` (or `w = tf.Variable(…)`) on the break line → `w.assign(…)`, so the tape's variable is kept."""
+    statement = c.source.statement_at(c.broke)
+    if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name) and isinstance(
+            statement.op, (ast.Add, ast.Sub)):
+        method = "assign_add" if isinstance(statement.op, ast.Add) else "assign_sub"
+        text = f"{statement.target.id}.{method}({c.source.code(statement.value)})"
+    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(
+            statement.targets[0], ast.Name):
+        value = statement.value
+        if c.is_tf(value, "Variable") and value.args:
+            value = value.args[0]
+        text = f"{statement.targets[0].id}.assign({c.source.code(value)})"
+    else:
+        raise NoRepair("pattern")
+    return Repair([Edit(*c.source.span(statement), text)], c.subject())
+
+
+def cannot_watch(c: Context) -> Repair:
+    """Keras 3's variable is not a tf.Variable: watch the tf.Variable it holds (`v.value`)."""
+    if "'Variable'" not in c.finding.get("facts", {}).get("error", ""):
+        raise NoRepair("cannot_watch")
+    for call in c.source.nodes_on(c.broke, ast.Call):
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "watch" and len(call.args) == 1:
+            argument = c.source.code(call.args[0])
+            return Repair([Edit(*c.source.span(call.args[0]), f"{argument}.value")], argument)
+    raise NoRepair("pattern")
+
+
+def not_used(c: Context) -> Repair:
+    """`model.variables` (which holds non-trainable state) → `model.trainable_variables`."""
+    call, _ = c.gradient_call()
+    sources = call.args[1]
+    if isinstance(sources, ast.Attribute) and sources.attr in ("variables", "weights"):
+        start, end = c.source.span(sources)
+        return Repair([Edit(end - len(sources.attr), end, "trainable_variables")], c.subject())
+    raise NoRepair("not_used")
+
+
+def leaves_tensorflow(c: Context) -> Repair:
+    """A NumPy step on the break line → the TensorFlow op; `.numpy()` / `float(…)` around a tensor → the tensor.
+
+    The steps can nest (`float(np.sum(t.numpy()))`): the statement is rewritten one step at a
+    time, innermost first, and replaced as a whole (its other lines stay as they were)."""
+    statement = c.source.statement_at(c.broke)
+    if statement is None:
+        raise NoRepair("leaves_tensorflow")
+    text, row = c.source.code(statement), c.broke - statement.lineno + 1
+    for _ in range(50):
+        step = _numpy_step(c, text, row)
+        if step is None:
+            break
+        text = step
+    if text == c.source.code(statement):
+        raise NoRepair("leaves_tensorflow")
+    return Repair([Edit(*c.source.span(statement), text)], c.subject())
+
+
+def _numpy_step(c: Context, text: str, row: int) -> str | None:
+    """The statement's text with its innermost NumPy step on that row rewritten (None: there is none)."""
+    piece = Source(text)
+    calls = sorted((n for n in ast.walk(piece.tree) if isinstance(n, ast.Call) and n.lineno == row),
+                   key=lambda n: len(piece.code(n)))
+    for call in calls:
+        func = call.func
+        if (c.np and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == c.np
+                and func.attr in NUMPY_TO_TF):
+            start, end = piece.span(func)
+            return text[:start] + f"{c.tf}.{NUMPY_TO_TF[func.attr]}" + text[end:]
+        if isinstance(func, ast.Attribute) and func.attr == "numpy" and not call.args:
+            kept = func.value  # t.numpy() → t
+        elif isinstance(func, ast.Name) and func.id == "float" and len(call.args) == 1:
+            kept = call.args[0]  # float(t) → t
+        else:
+            continue
+        start, end = piece.span(call)
+        return text[:start] + piece.code(kept) + text[end:]
+    return None
+
+
+def non_finite(c: Context) -> Repair:
+    """`tf.where(c, f(x), y)` with a log, sqrt, exp or division in a branch → the operand guarded by a second where."""
+    for where in c.source.nodes_on(c.broke, ast.Call):
+        if not (c.is_tf(where, "where") and len(where.args) == 3):
+            continue
+        condition = c.source.code(where.args[0])
+        edits = []
+        for branch, kept in ((where.args[1], True), (where.args[2], False)):
+            for operand in _unsafe_operands(c, branch):
+                code = c.source.code(operand)
+                safe = f"{c.tf}.ones_like({code})"
+                guarded = f"{code}, {safe}" if kept else f"{safe}, {code}"
+                edits.append(Edit(*c.source.span(operand), f"{c.tf}.where({condition}, {guarded})"))
+        if edits and not overlap(edits):
+            return Repair(edits, c.subject())
+    raise NoRepair("non_finite")
+
+
+def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:
+    """The innermost operands whose value makes a NaN or inf gradient: the argument of log/sqrt/exp, a divisor."""
+    found = []
+    for node in ast.walk(branch):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Pow)):
+            found.append(node.right if isinstance(node.op, ast.Div) else node.left)
+        elif c.is_tf(node, *UNSAFE_AT) and node.args:
+            found.append(node.args[-1] if node.func.attr in ("pow", "divide", "truediv", "xlogy") else node.args[0])
+    found = [n for n in found if not isinstance(n, ast.Constant)]
+    return [n for n in found if not any(o is not n and o in set(ast.walk(n)) for o in found)]
+
+
+REPAIRS = {"unwatched": unwatched, "outside-tape": outside_tape, "tape-reused": tape_reused,
+           "stop-gradient": stop_gradient, "variable-replaced": variable_replaced, "cannot-watch": cannot_watch,
+           "not-used": not_used, "softmax-sum": softmax_sum, "tf-gradients-eager": tf_gradients_eager, "leaves-tensorflow": leaves_tensorflow, "non-finite": non_finite}
+
+
+def repair(source: Source, finding: dict) -> Repair:
+    cause = finding["cause"]
+    if cause in MANUAL:
+        raise NoRepair(MANUAL[cause])
+    if cause not in REPAIRS:
+        raise NoRepair("no_repair")
+    return REPAIRS[cause](Context(source, finding))

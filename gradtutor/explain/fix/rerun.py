@@ -1,0 +1,121 @@
+"""Run a patched copy of a script under explain's instrumentation and note what its gradient calls returned.
+
+    python -m gradtutor.explain.fix.rerun FD COPY HOME LINES_JSON [ARGS…]
+
+COPY is the patched script in a scratch folder; HOME, the original's folder, stays on sys.path
+so the script's own modules import as before. For every gradient call made from one of the
+LINES of COPY, each source's gradient is summarised as ok, none, nonfinite or zero. The
+result goes to file descriptor FD as {"findings", "script_exit", "gradients": {line: [[…], …]}}.
+`run_patched` does the same in this process (the corpus test runs many copies in one).
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import sys
+
+CALLS_KEPT = 8  # per line: a training loop asks the same line every step
+
+
+def summary(value) -> str:
+    if value is None:
+        return "none"
+    values = getattr(value, "values", value)  # IndexedSlices: the gradient's rows
+    array = values._numpy() if hasattr(values, "_numpy") else values
+    import numpy as np
+
+    array = np.asarray(array)
+    if array.dtype.kind not in "fc":
+        return "ok"
+    if not np.isfinite(array).all():
+        return "nonfinite"
+    return "ok" if array.size == 0 or np.any(array != 0) else "zero"
+
+
+@contextlib.contextmanager
+def capturing(copy: str, lines: set[int]):
+    """While a recording is installed, the gradients asked from those lines of COPY are summarised into `seen`."""
+    from gradtutor.evidence import instrument
+
+    seen: dict[int, list[list[str]]] = {}
+    errors: dict[int, float | None] = {}  # the first call's central-difference error, per line
+    install, state = instrument.install, {}
+
+    def install_then_capture(record):
+        from tensorflow.python.eager import backprop
+
+        tape_class = backprop.GradientTape
+        original = state.setdefault("gradient", tape_class.__dict__["gradient"])
+
+        def gradient(tape, target, sources, *args, **kwargs):
+            result = original(tape, target, sources, *args, **kwargs)
+            line = _line_in(copy)
+            if line in lines and len(seen.setdefault(line, [])) < CALLS_KEPT:
+                import tensorflow as tf
+
+                seen[line].append([summary(g) for g in tf.nest.flatten(result, expand_composites=False)])
+                if line not in errors:
+                    errors[line] = _central(record, target, sources, result)
+            return result
+
+        tape_class.gradient = functools.wraps(original)(gradient)
+        state["class"] = tape_class
+        install(record)
+
+    instrument.install = install_then_capture
+    try:
+        yield seen, errors
+    finally:
+        instrument.install = install
+        if "class" in state:
+            state["class"].gradient = state["gradient"]
+
+
+def _line_in(copy: str) -> int | None:
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename == copy:
+            return frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+def run_patched(copy: str, home: str, lines: list[int], args: list[str]) -> dict:
+    from gradtutor.explain.child import run_script
+
+    path = list(sys.path)
+    sys.path.insert(1, home)
+    try:
+        with capturing(copy, set(lines)) as (seen, errors):
+            payload, code = run_script(copy, args)
+    finally:
+        sys.path[:] = path
+    return {"findings": payload["findings"], "script_exit": code, "gradients": {str(k): v for k, v in seen.items()},
+            "central": {str(k): v for k, v in errors.items()}}
+
+
+def _central(record, target, sources, result) -> float | None:
+    from gradtutor.explain.fix import central
+
+    try:
+        return central.error(record.graph, target, sources, result)
+    except Exception:  # noqa: BLE001 - the cross-check is extra evidence; it never breaks the script's run
+        return None
+
+
+def main() -> None:
+    fd, copy, home, lines, args = int(sys.argv[1]), sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), sys.argv[5:]
+    sys.dont_write_bytecode = True
+    payload = run_patched(copy, home, lines, args)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    with os.fdopen(fd, "w") as out:
+        json.dump(payload, out)
+    sys.exit(payload["script_exit"])
+
+
+if __name__ == "__main__":
+    main()

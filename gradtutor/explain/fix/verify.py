@@ -1,0 +1,90 @@
+"""A patch is a guess until it has run: the patched copy is re-run in a scratch folder and each repaired gradient checked.
+
+The copy runs as the script did (same arguments, same working directory, the script's own
+folder still importable), under the same instrumentation; the user's file is only read.
+A repaired finding is verified when the re-run finds nothing at its gradient call and every
+gradient asked there came back: none None, all finite, not every one of them all zero.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from gradtutor.explain.fix.central import TOLERANCE
+from gradtutor.explain.fix.plan import Plan, make
+
+ROUNDS = 3
+
+
+def lines_to_check(plan: Plan) -> list[int]:
+    return sorted({line for item in plan.items if (line := plan.moved(item.line)) is not None})
+
+
+def judge(plan: Plan, rerun: dict, copy: str) -> None:
+    """Mark each item of the plan verified, or say why not (fix.why.* ids)."""
+    for item in plan.items:
+        line = plan.moved(item.line)
+        item.verified, item.why_params = False, {"subject": item.subject, "line": line, "code": rerun["script_exit"]}
+        still = [f for f in rerun.get("findings", []) if f.get("line") == line and f.get("file") == copy]
+        calls = rerun.get("gradients", {}).get(str(line), [])
+        if rerun.get("died"):
+            item.why = "died"
+        elif line is None:
+            item.why = "moved"
+        elif still:
+            item.why, item.why_params["cause"] = "still_found", still[0]["cause"]
+        elif not calls:
+            item.why = "not_reached"
+        elif bad := next((s for call in calls for s in call if s in ("none", "nonfinite")), None):
+            item.why = bad
+        elif any(all(s == "zero" for s in call) for call in calls):
+            item.why = "zero"  # one source's gradient may be truly zero (a bias that cancels), not every one
+        else:
+            item.fd_error = rerun.get("central", {}).get(str(line))
+            item.verified = item.fd_error is None or item.fd_error <= TOLERANCE
+            item.why = "" if item.verified else "central"
+            item.why_params["error"] = f"{item.fd_error:.1e}" if item.fd_error is not None else ""
+
+
+def rounds(plan: Plan, copy: str, run) -> None:
+    """Re-run and judge; while a repaired call still fails with a new repairable finding, repair that too and again.
+
+    `run(lines)` runs the copy (already written at `copy`) and returns the re-run's payload. Like cargo fix,
+    a few rounds: a tape made persistent may show that the second target was computed outside it.
+    """
+    for round_ in range(ROUNDS):
+        Path(copy).write_text(plan.patched, encoding="utf-8")
+        rerun = run(lines_to_check(plan))
+        judge(plan, rerun, copy)
+        failed = {plan.moved(item.line) for item in plan.items if item.why == "still_found"}
+        found = [f for f in rerun.get("findings", []) if f.get("file") == copy and f.get("line") in failed]
+        if not found or round_ == ROUNDS - 1:
+            return
+        more = make(copy, found, text=plan.patched)
+        if not more.edits:
+            return
+        plan.extend(more)
+
+
+def run_copy(plan: Plan, args: list[str]) -> None:
+    """Write the patched copy into a scratch folder, re-run it in a child process, and judge the plan."""
+    if not plan.items:
+        return
+    folder = tempfile.mkdtemp(prefix="gradtutor-fix-")
+    try:
+        copy = os.path.join(folder, os.path.basename(plan.script))
+        home = os.path.dirname(os.path.abspath(plan.script))
+        rounds(plan, copy, lambda lines: _run_child(copy, home, lines, args))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_child(copy: str, home: str, lines: list[int], args: list[str]) -> dict:
+    from gradtutor.explain.command import run_child
+
+    rerun = run_child(copy, args, "gradtutor.explain.fix.rerun", (home, json.dumps(lines)), quiet=True)
+    rerun.setdefault("gradients", {})
+    return rerun

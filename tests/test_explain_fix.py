@@ -1,0 +1,215 @@
+"""`explain --fix` without TensorFlow: each cause's source transformation, and --apply's refusals.
+
+The findings here are what `gradtutor explain` reports (cause, the gradient call's line, the
+break line); the verification by re-run is tests/test_explain_fix_corpus.py and _cli.py.
+"""
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+from gradtutor.explain.fix import plan as plans
+from gradtutor.explain.fix import show
+
+pytestmark = pytest.mark.unit
+
+
+def patched(tmp_path, code: str, cause: str, line: int, broke: int | None = None, **facts) -> str:
+    """The script's text after the repair of one finding (also checked: the script itself is not touched)."""
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent(code).lstrip())
+    before = script.read_bytes()
+    finding = {"file": str(script), "line": line, "call": "gradient", "sources": ["w"], "cause": cause,
+               "broke_at": {"file": str(script), "line": broke or line, "code": ""}, "facts": facts}
+    plan = plans.make(str(script), [finding])
+    assert script.read_bytes() == before
+    assert not plan.manual, [(m.cause, m.reason) for m in plan.manual]
+    compile(plan.patched, "patched", "exec")
+    return plan.patched
+
+
+def test_unwatched_watches_the_sources_first_in_the_block(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        w = tf.constant(1.0)
+        with tf.GradientTape() as g:  # a comment kept
+            y = w * w
+        print(g.gradient(y, w))
+        """, "unwatched", 5, 3, why="tensor")
+    assert out.splitlines()[2:5] == ["with tf.GradientTape() as g:  # a comment kept", "    g.watch(w)",
+                                     "    y = w * w"]
+
+
+def test_unwatched_with_watch_accessed_variables_false_drops_the_argument(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        w = tf.Variable(1.0)
+        with tf.GradientTape(watch_accessed_variables=False, persistent=True) as tape:
+            y = w * w
+        print(tape.gradient(y, w))
+        """, "unwatched", 5, 3, why="watch_accessed_variables=False")
+    assert "with tf.GradientTape(persistent=True) as tape:" in out
+
+
+def test_outside_tape_moves_the_steps_into_the_block_and_hoists_a_sliced_target(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        x = tf.Variable([1.0, 2.0])
+        with tf.GradientTape() as tape:
+            y = x * x
+
+        loss = tf.reduce_sum(y)
+        print(tape.gradient(loss[None][0], x))
+        """, "outside-tape", 7, 6)
+    assert out.splitlines()[3:] == ["    y = x * x", "", "    loss = tf.reduce_sum(y)",
+                                    "    target = loss[None][0]", "print(tape.gradient(target, x))"]
+
+
+def test_tape_reused_becomes_persistent(tmp_path):
+    code = """
+        import tensorflow as tf
+        x = tf.Variable(2.0)
+        with tf.GradientTape({}) as tape:
+            a, b = x * x, x * x * x
+        tape.gradient(a, x)
+        tape.gradient(b, x)
+        """
+    assert "tf.GradientTape(persistent=True)" in patched(tmp_path, code.format(""), "tape-reused", 6, 5)
+    assert "tf.GradientTape(persistent=True)" in patched(tmp_path, code.format("persistent=False"),
+                                                         "tape-reused", 6, 5)
+
+
+def test_stop_gradient_is_removed_and_a_self_assignment_deleted(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        w = tf.Variable(1.0)
+        with tf.GradientTape() as tape:
+            y = tf.stop_gradient(w * 2) + 1
+        tape.gradient(y, w)
+        """, "stop-gradient", 5, 4)
+    assert "    y = w * 2 + 1" in out.splitlines()
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        def loss(p):
+            p = tf.stop_gradient(p)
+            return p * p
+        w = tf.Variable(1.0)
+        with tf.GradientTape() as tape:
+            y = loss(w)
+        tape.gradient(y, w)
+        """, "stop-gradient", 8, 3)
+    assert "stop_gradient" not in out and out.count("\n") == 7
+
+
+def test_variable_replaced_assigns(tmp_path):
+    code = """
+        import tensorflow as tf
+        w = tf.Variable(1.0)
+        for _ in range(2):
+            with tf.GradientTape() as tape:
+                y = w * w
+            g = tape.gradient(y, w)
+            {}
+        """
+    assert "    w.assign(w - 0.1 * g)" in patched(tmp_path, code.format("w = w - 0.1 * g"), "variable-replaced", 6, 7)
+    assert "    w.assign_sub(0.1 * g)" in patched(tmp_path, code.format("w -= 0.1 * g"), "variable-replaced", 6, 7)
+
+
+def test_numpy_steps_become_tensorflow_ops_in_the_files_own_aliases(tmp_path):
+    out = patched(tmp_path, """
+        import numpy as onp
+        import tensorflow as tf
+        w = tf.Variable([1.0, 2.0])
+        with tf.GradientTape() as tape:
+            y = float(onp.sum(onp.log(w.numpy()), axis=0))
+        tape.gradient(y, w)
+        """, "leaves-tensorflow", 6, 5)
+    assert "    y = tf.reduce_sum(tf.math.log(w), axis=0)" in out.splitlines()
+
+
+def test_where_over_a_log_or_a_division_gets_the_second_where(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        x = tf.Variable([0.0, 2.0])
+        with tf.GradientTape() as tape:
+            y = tf.where(x > 0, tf.math.log(x), 1.0 / x)
+        tape.gradient(y, x)
+        """, "non-finite", 5, 4)
+    assert ("    y = tf.where(x > 0, tf.math.log(tf.where(x > 0, x, tf.ones_like(x))), "
+            "1.0 / tf.where(x > 0, tf.ones_like(x), x))") in out.splitlines()
+
+
+def test_softmax_sum_asks_for_the_top_class_and_tf_gradients_gets_a_tape(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        z = tf.Variable([[1.0, 2.0]])
+        with tf.GradientTape() as tape:
+            p = tf.nn.softmax(z)
+        print(tape.gradient(p, z))
+        """, "softmax-sum", 5, 4)
+    assert out.splitlines()[4:] == ["    target = tf.reduce_max(p, axis=-1)", "print(tape.gradient(target, z))"]
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        def f(x):
+          loss = tf.reduce_sum(x * x)
+          return tf.gradients(loss, x)
+        f(tf.constant(1.0))
+        """, "tf-gradients-eager", 4)
+    assert out.splitlines()[2:6] == ["  with tf.GradientTape() as tape:", "    tape.watch(x)",
+                                     "    loss = tf.reduce_sum(x * x)", "  return tape.gradient(loss, [x])"]
+
+
+@pytest.mark.parametrize("cause, reason", [("integer-path", "integer_path"), ("saturation", "saturation"),
+                                           ("dead-relu", "dead_relu"), ("wrong-tape", "no_repair")])
+def test_causes_without_a_mechanical_repair_get_no_patch_and_say_why(tmp_path, cause, reason):
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\nw = tf.Variable(1.0)\n")
+    plan = plans.make(str(script), [{"file": str(script), "line": 2, "call": "gradient", "cause": cause,
+                                     "broke_at": {"file": str(script), "line": 2, "code": ""}}])
+    assert (plan.items, [(m.cause, m.reason) for m in plan.manual], plan.diff) == ([], [(cause, reason)], "")
+    assert "by hand" in show.lines(plan)[0] or "fix line" in show.lines(plan)[0]
+
+
+def test_a_break_in_another_file_is_not_patched(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\n")
+    plan = plans.make(str(script), [{"file": str(tmp_path / "helper.py"), "line": 2, "cause": "unwatched",
+                                     "broke_at": None}])
+    assert [(m.reason, m.params) for m in plan.manual] == [("elsewhere", {"file": "helper.py"})]
+
+
+def _plan_for(tmp_path, verified: bool):
+    script = tmp_path / "train.py"
+    script.write_bytes(b"import tensorflow as tf\r\nx = tf.constant(1.0)\r\nwith tf.GradientTape() as t:\r\n"
+                       b"    y = x * x\r\nprint(t.gradient(y, x))\r\n")
+    os.utime(script, ns=(1_000_000_000, 1_000_000_000))
+    plan = plans.make(str(script), [{"file": str(script), "line": 5, "call": "gradient", "cause": "unwatched",
+                                     "broke_at": {"file": str(script), "line": 3, "code": ""}}])
+    for item in plan.items:
+        item.verified, item.why = verified, "" if verified else "zero"
+        item.why_params = {"subject": "x"}
+    return script, plan
+
+
+def test_apply_saves_the_original_byte_for_byte_and_keeps_the_line_endings(tmp_path):
+    script, plan = _plan_for(tmp_path, verified=True)
+    original = script.read_bytes()
+    written, said = show.apply(plan)
+    assert written and said == f"gradtutor explain: patched {script}; the original is saved as {script}.orig"
+    assert (tmp_path / "train.py.orig").read_bytes() == original
+    assert script.read_bytes() == original.replace(b"as t:\r\n", b"as t:\r\n    t.watch(x)\r\n")
+
+
+@pytest.mark.parametrize("case", ["unverified", "backup exists", "changed meanwhile"])
+def test_a_refused_apply_changes_nothing_and_says_why_in_one_line(tmp_path, case):
+    script, plan = _plan_for(tmp_path, verified=case != "unverified")
+    if case == "backup exists":
+        (tmp_path / "train.py.orig").write_text("older")
+    if case == "changed meanwhile":
+        plan.original = plan.original.replace("1.0", "2.0")
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in tmp_path.iterdir()}
+    written, said = show.apply(plan)
+    assert not written and said.startswith(f"gradtutor explain: {script} was not changed: ") and "\n" not in said
+    assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in tmp_path.iterdir()} == before
