@@ -25,6 +25,7 @@ class NoRepair(Exception):
 class Repair:
     edits: list[Edit]
     subject: str  # the sources whose gradient the repair is for, as the user's code names them
+    line: int | None = None  # the gradient call it is judged at, when not the finding's (a watch's next gradient)
     notes: list[str] = field(default_factory=list)
 
 

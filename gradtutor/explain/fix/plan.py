@@ -114,7 +114,8 @@ def make(script: str, findings: list[dict], text: str | None = None) -> Plan:
             plan.manual.append(Manual(finding["cause"], finding.get("line"), "overlap", {"line": broke.get("line")}))
             continue
         taken.extend(new)
-        plan.items.append(Item(finding["cause"], finding["line"], broke.get("line"), repair.subject, repair.edits))
+        plan.items.append(Item(finding["cause"], repair.line or finding["line"], broke.get("line"), repair.subject,
+                               repair.edits))
     plan.edits = taken
     plan.patched = apply(original, taken) if taken else original
     return plan

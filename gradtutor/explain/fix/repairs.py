@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import (Context, NoRepair, Repair, drop_argument, fresh, hoist, indent_unit,
+from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, fresh, hoist, indent_unit,
                                            overlap)
 from gradtutor.explain.fix.source import Edit, Source
 
@@ -24,6 +24,8 @@ UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "recipro
 def unwatched(c: Context) -> Repair:
     """`tape.watch(SOURCES)` as the first line of the `with` block; `watch_accessed_variables=False` dropped."""
     call, tape = c.gradient_call()
+    if c.finding.get("facts", {}).get("why") == "not trainable" and isinstance(call.args[1], ast.Attribute):
+        return not_used(c)  # model.variables holds the non-trainable ones (BatchNormalization's moving mean)
     block, item = c.tape_block(tape)
     made = item.context_expr
     if c.finding.get("facts", {}).get("why") == "watch_accessed_variables=False" and isinstance(made, ast.Call):
@@ -147,24 +149,43 @@ def cannot_watch(c: Context) -> Repair:
     if "'Variable'" not in c.finding.get("facts", {}).get("error", ""):
         raise NoRepair("cannot_watch")
     for call in c.source.nodes_on(c.broke, ast.Call):
-        if isinstance(call.func, ast.Attribute) and call.func.attr == "watch" and len(call.args) == 1:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "watch" and len(call.args) == 1:
             argument = c.source.code(call.args[0])
-            return Repair([Edit(*c.source.span(call.args[0]), f"{argument}.value")], argument)
+            tape = func.value.id if isinstance(func.value, ast.Name) else None
+            asked = [n.lineno for n in ast.walk(c.source.tree) if isinstance(n, ast.Call) and n.lineno > call.lineno
+                     and isinstance(n.func, ast.Attribute) and n.func.attr in GRADIENT_CALLS
+                     and isinstance(n.func.value, ast.Name) and n.func.value.id == tape]
+            return Repair([Edit(*c.source.span(call.args[0]), f"{argument}.value")], argument,
+                          min(asked, default=None))
     raise NoRepair("pattern")
 
 
 def not_used(c: Context) -> Repair:
-    """`model.variables` (which holds non-trainable state) → `model.trainable_variables`."""
+    """`model.variables` (which holds non-trainable state) → `model.trainable_variables`, wherever the step names it."""
     call, _ = c.gradient_call()
     sources = call.args[1]
-    if isinstance(sources, ast.Attribute) and sources.attr in ("variables", "weights"):
-        start, end = c.source.span(sources)
-        return Repair([Edit(end - len(sources.attr), end, "trainable_variables")], c.subject())
-    raise NoRepair("not_used")
+    if not (isinstance(sources, ast.Attribute) and sources.attr in ("variables", "weights")):
+        raise NoRepair("not_used")
+    named, scope = c.source.code(sources), _scope(c, call)
+    edits = []
+    for node in ast.walk(scope):  # the optimizer's zip(grads, model.variables) too: the pairs must stay aligned
+        if isinstance(node, ast.Attribute) and node.attr == sources.attr and c.source.code(node) == named:
+            start, end = c.source.span(node)
+            edits.append(Edit(end - len(node.attr), end, "trainable_variables"))
+    return Repair(edits, c.subject().replace(named, named[:-len(sources.attr)] + "trainable_variables"))
+
+
+def _scope(c: Context, node: ast.AST) -> ast.AST:
+    """The function (or the module) the node is in."""
+    while node in c.source.parents and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        node = c.source.parents[node]
+    return node
 
 
 def leaves_tensorflow(c: Context) -> Repair:
-    """A NumPy step on the break line → the TensorFlow op; `.numpy()` / `float(…)` around a tensor → the tensor.
+    """A NumPy step on the break line → the TensorFlow op; `.numpy()` / `float(…)` around a tensor → the tensor;
+    `model.predict(x)` (NumPy out) → `model(x)`.
 
     The steps can nest (`float(np.sum(t.numpy()))`): the statement is rewritten one step at a
     time, innermost first, and replaced as a whole (its other lines stay as they were)."""
@@ -193,6 +214,9 @@ def _numpy_step(c: Context, text: str, row: int) -> str | None:
                 and func.attr in NUMPY_TO_TF):
             start, end = piece.span(func)
             return text[:start] + f"{c.tf}.{NUMPY_TO_TF[func.attr]}" + text[end:]
+        if isinstance(func, ast.Attribute) and func.attr == "predict" and call.args:
+            start, end = piece.span(call)  # model.predict(x, verbose=0) returns NumPy; model(x) a tensor
+            return text[:start] + f"{piece.code(func.value)}({piece.code(call.args[0])})" + text[end:]
         if isinstance(func, ast.Attribute) and func.attr == "numpy" and not call.args:
             kept = func.value  # t.numpy() → t
         elif isinstance(func, ast.Name) and func.id == "float" and len(call.args) == 1:
