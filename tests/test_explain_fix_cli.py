@@ -1,0 +1,85 @@
+"""`gradtutor explain --fix` as a user runs it: the diff and its verification, --apply, --json; the script untouched.
+
+Each run is two Python processes with TensorFlow (the script, then its patched copy): three runs here.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.tf
+
+REPO = Path(__file__).resolve().parent.parent
+HELPER = "def scale(t):\n    return t * 3.0\n"
+OUTSIDE = ("import sys\nimport tensorflow as tf\nfrom helper import scale\n\n"
+           "w = tf.Variable([1.0, -2.0])\n"
+           "with tf.GradientTape() as tape:\n"
+           "    y = scale(w) * w\n"
+           "loss = tf.reduce_sum(y) * float(sys.argv[1])\n"
+           "print('gradient is None:', tape.gradient(loss, w) is None)\n")
+UNFIXABLE = ("import numpy as np\nimport tensorflow as tf\n\n"
+             "w = tf.Variable([1.0, 2.0])\n"
+             "with tf.GradientTape() as tape:\n"
+             "    y = tf.constant(np.asarray(w).T.copy())\n"  # .T and .copy() are NumPy's: the patch cannot run
+             "    loss = tf.reduce_sum(y * y)\n"
+             "print(tape.gradient(loss, w))\n")
+
+
+def explain(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    return subprocess.run([sys.executable, "-m", "gradtutor", "explain", *args], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+
+
+def snapshot(folder: Path) -> dict:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir() if p.is_file()}
+
+
+def test_fix_shows_a_verified_patch_and_leaves_the_script_alone(tmp_path):
+    (tmp_path / "train.py").write_text(OUTSIDE)
+    (tmp_path / "helper.py").write_text(HELPER)  # the copy, run from a scratch folder, still imports it
+    os.utime(tmp_path / "train.py", ns=(1_500_000_000_000_000_000, 1_500_000_000_000_000_000))
+    before = snapshot(tmp_path)
+    done = explain(tmp_path, "--fix", "train.py", "2")
+    assert done.returncode == 1
+    out = done.stdout.splitlines()
+    assert out[0] == "gradient is None: True"  # the script's own output, once: the copy's is not shown
+    assert ("✓ patch for outside-tape at line 8:  verified: the gradient for w is now finite and non-zero; "
+            "matches central differences to 1e-3") in done.stdout
+    assert "-loss = tf.reduce_sum(y) * float(sys.argv[1])" in out
+    assert "+    loss = tf.reduce_sum(y) * float(sys.argv[1])" in out
+    assert out[-1] == "fix: 1/1 verified, 0 suggested, 0 without a mechanical repair"
+    assert snapshot(tmp_path) == before
+
+
+def test_apply_writes_the_verified_patch_after_keeping_the_original(tmp_path):
+    (tmp_path / "train.py").write_text(OUTSIDE)
+    (tmp_path / "helper.py").write_text(HELPER)
+    done = explain(tmp_path, "--json", "--apply", "train.py", "1")
+    payload = json.loads(done.stdout.splitlines()[-1])
+    assert [(p["cause"], p["verified"]) for p in payload["fix"]["patches"]] == [("outside-tape", True)]
+    assert 0 <= payload["fix"]["patches"][0]["fd_error"] <= 1e-3
+    assert payload["fix"]["diff"].startswith("--- a/train.py\n+++ b/train.py\n")
+    assert "gradtutor explain: patched train.py; the original is saved as train.py.orig" in done.stdout.splitlines()
+    assert (tmp_path / "train.py.orig").read_text() == OUTSIDE
+    assert "    loss = tf.reduce_sum(y) * float(sys.argv[1])\n" in (tmp_path / "train.py").read_text()
+    again = subprocess.run([sys.executable, "train.py", "1"], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=300, check=False)
+    assert again.stdout.splitlines()[-1] == "gradient is None: False"
+
+
+def test_a_refused_apply_changes_nothing_and_says_why_in_one_line(tmp_path):
+    (tmp_path / "train.py").write_text(UNFIXABLE)
+    before = snapshot(tmp_path)
+    done = explain(tmp_path, "--fix", "--apply", "train.py")
+    assert "? patch for leaves-tensorflow at line 6:  not verified: " in done.stdout
+    assert "shown as a suggestion only" in done.stdout
+    assert done.stderr.strip().splitlines()[-1] == (
+        "gradtutor explain: train.py was not changed: 1 of its patches did not verify (see above); "
+        "--apply writes only a patch whose every hunk verified")
+    assert snapshot(tmp_path) == before

@@ -1,0 +1,118 @@
+"""`gradtutor explain --fix` on the explain corpus (tests/explain/): patches verified by re-running, none on correct programs.
+
+One child process (TensorFlow imported once) explains each script, patches it, re-runs the
+patched copy from a scratch folder under the same instrumentation, and checks the repaired
+gradients (tests/support/fix_runner.py): about 20 s for the whole corpus, as each patched
+script runs once more and a correct program, which has no finding, not again.
+
+The mistakes counted are those whose cause the issue gives a mechanical repair, except the
+scripts listed in BY_HAND: their cause is one of those, but this instance needs a decision the
+tool cannot make (each says which).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gradtutor.explain.fix.central import TOLERANCE
+
+pytestmark = pytest.mark.tf
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "explain"
+REPO = HERE.parent
+REQUIRED = 0.80
+REPAIRABLE = {"unwatched", "outside-tape", "tape-reused", "tf-gradients-eager", "variable-replaced",
+              "leaves-tensorflow", "softmax-sum", "non-finite", "stop-gradient", "not-used", "cannot-watch"}
+BY_HAND = {
+    "keras_dqn_target_network.py": "not-used: the loss reads the target network; which network to train is a choice",
+    "keras_model_not_built.py": "not-used: a model with no variables yet; build it before the loop",
+    "keras_raw_variable_untracked.py": "not-used: a raw tf.Variable the model does not track; make it a weight",
+    "notused_fit_wrong_variables.py": "not-used: the other head's variables; which head is a choice",
+    "notused_forgotten_weight.py": "not-used: a weight the layer forgot to use in call()",
+    "notused_gan_wrong_input.py": "not-used: the discriminator fed the wrong tensor",
+    "notused_loss_of_labels.py": "not-used: a loss of the labels alone; what the loss should be is a choice",
+    "cannotwatch_integer_tensor.py": "cannot-watch: an integer tensor has no gradient; which float to use is a choice",
+    "cannotwatch_keras_tensor.py": "cannot-watch: a symbolic Keras tensor is not a value; run the model on data",
+    "nonfinite_norm_zero.py": "non-finite: no tf.where, sqrt's slope at 0; an epsilon would change the values",
+    "nonfinite_sqrt_zero.py": "non-finite: no tf.where, sqrt's slope at 0; an epsilon would change the values",
+    "leaves_numpy_function.py": "leaves-tensorflow: the function given to tf.numpy_function must be rewritten",
+    "leaves_model_copy_weights.py": "leaves-tensorflow: set_weights copies values; the copy needs other code",
+}
+
+
+def _expected(text: str) -> str | None:
+    for line in text.splitlines():
+        if line.startswith("# expect: "):
+            return None if line == "# expect: clean" else line.split("cause=")[1].split()[0]
+    raise AssertionError("no `# expect:` header")
+
+
+@pytest.fixture(scope="module")
+def corpus() -> dict[str, dict]:
+    found = {}
+    for script in sorted(CORPUS.glob("*.py")):
+        text = script.read_text()
+        if "# keras: 2" not in text:
+            found[script.name] = {"cause": _expected(text)}
+    return found
+
+
+@pytest.fixture(scope="module")
+def results(corpus, tmp_path_factory) -> dict[str, dict]:
+    out = tmp_path_factory.mktemp("explain-fix") / "fix.jsonl"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, str(HERE / "support" / "fix_runner.py"), str(out), *sorted(corpus)],
+                          cwd=CORPUS, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900,
+                          check=False)
+    assert done.returncode == 0
+    return {row["script"]: row for row in map(json.loads, out.read_text().splitlines())}
+
+
+def test_the_by_hand_list_names_real_scripts_of_repairable_causes(corpus):
+    assert {name: corpus[name]["cause"] for name in BY_HAND} == {
+        name: why.split(":")[0] for name, why in BY_HAND.items()}
+    assert set(BY_HAND) <= {name for name, e in corpus.items() if e["cause"] in REPAIRABLE}
+
+
+def test_most_repairable_mistakes_get_a_verified_patch_and_correct_programs_none(corpus, results):
+    counted = [name for name, e in corpus.items() if e["cause"] in REPAIRABLE and name not in BY_HAND]
+    verified = [name for name in counted if results[name]["patched"]
+                and all(item["verified"] for item in results[name]["patched"])]
+    suggested = [name for name, row in results.items() if row["patched"]
+                 and not all(item["verified"] for item in row["patched"])]
+    correct = [name for name, e in corpus.items() if e["cause"] is None]
+    on_correct = [name for name in correct if results[name]["patched"] or results[name]["diff"]]
+    print(f"\nfix: {len(verified)}/{len(counted)} verified, {len(suggested)} suggested, "
+          f"{len(on_correct)} on correct programs")
+    for name in sorted(set(counted) - set(verified)):
+        print("  not verified:", name, [(i["cause"], i["why"], i["fd_error"]) for i in results[name]["patched"]],
+              results[name]["manual"])
+    assert len(counted) >= 30 and len(correct) >= 25
+    assert on_correct == []
+    assert len(verified) / len(counted) >= REQUIRED
+
+
+def test_verified_patches_match_central_differences(results):
+    verified = [item for row in results.values() for item in row["patched"] if item["verified"]]
+    measured = [item["fd_error"] for item in verified if item["fd_error"] is not None]
+    print(f"\nfix: {len(measured)}/{len(verified)} verified patches cross-checked by central differences, "
+          f"largest error {max(measured):.1e}")
+    assert all(error <= TOLERANCE for error in measured)
+    assert len(measured) >= 0.8 * len(verified)
+
+
+def test_causes_without_a_mechanical_repair_get_no_patch_and_a_reason(corpus, results):
+    for name, e in corpus.items():
+        if e["cause"] in ("integer-path", "saturation", "dead-relu"):
+            assert results[name]["patched"] == [] and results[name]["diff"] == ""
+            assert {m["reason"] for m in results[name]["manual"]} == {e["cause"].replace("-", "_")}
+
+
+def test_no_script_of_the_corpus_was_modified(results):
+    assert [name for name, row in results.items() if not row["unchanged"]] == []
