@@ -165,3 +165,36 @@ def test_a_frozen_variable_watched_after_the_loss_is_unwatched_at_the_watch_line
         assert tape.gradient(loss, w) is None
     [finding] = evidence.analyse(record)
     assert finding["cause"] == "unwatched" and finding["broke_at"]["code"] == "tape.watch(w)"
+
+
+class FixShell(FakeShell):
+    """The shell with the namespace name IPython gives it."""
+
+    def __init__(self):
+        super().__init__()
+        self.user_ns = self.namespace
+
+
+def test_the_cell_magic_with_fix_shows_the_verified_patched_cell(capsys):
+    shell = FixShell()
+    gradtutor.load_ipython_extension(shell)
+    cell = ("x = tf.constant([1.0, 2.0])\nwith tf.GradientTape() as t:\n    y = tf.reduce_sum(x * x)\n"
+            "g = t.gradient(y, x)\n")
+    shell.magics[("cell", "explain")]("--fix", cell)
+    out = capsys.readouterr().out
+    assert shell.namespace["g"] is None  # the notebook's own names are the cell's, not the patched copy's
+    assert "verified: the gradient for x is now finite and non-zero; matches central differences" in out
+    assert "+    t.watch(x)" in out and "fix: 1/1 verified" in out
+
+
+def test_explain_fix_true_logs_the_patch_for_the_enclosing_cell(capsys):
+    import linecache
+
+    code = ("import gradtutor\nv = tf.constant(2.0)\nwith gradtutor.explain(fix=True):\n"
+            "    with tf.GradientTape() as tape:\n        y = v * v\n    g = tape.gradient(y, v)\n")
+    linecache.cache["<block>"] = (len(code), None, code.splitlines(keepends=True), "<block>")
+    namespace = {"tf": tf}
+    exec(compile(code, "<block>", "exec"), namespace)  # noqa: S102 - a notebook cell, as IPython runs it
+    out = capsys.readouterr().out
+    assert namespace["g"] is None and "[unwatched]" in out
+    assert "+        tape.watch(v)" in out and "fix: 1/1 verified" in out

@@ -32,8 +32,8 @@ def load_ipython_extension(ipython) -> None:
 class _CallableModule(types.ModuleType):
     """`gradtutor.explain()` is the context manager, while `gradtutor.explain` stays a package."""
 
-    def __call__(self, show: bool = True):
-        return explaining(show)
+    def __call__(self, show: bool = True, fix: bool = False):
+        return explaining(show, fix)
 
 
 sys.modules[__name__].__class__ = _CallableModule

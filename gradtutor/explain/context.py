@@ -6,21 +6,29 @@ import sys
 
 
 @contextlib.contextmanager
-def explaining(show: bool = True):
+def explaining(show: bool = True, fix: bool = False):
     """Instrument every tape inside the block; on the way out, show the findings (HTML in Jupyter).
 
     Yields the evidence Record; `gradtutor.evidence.analyse(record)` gives the findings as dicts.
-    Outside the block nothing of TensorFlow is patched.
+    Outside the block nothing of TensorFlow is patched. With `fix`, the verified patch for the
+    file the block is in is shown too (gradtutor.explain.fix.cell).
     """
     import gradtutor.quiet  # noqa: F401 - TensorFlow without its start-up noise
     from gradtutor import evidence
 
+    caller = sys._getframe(2)  # the `with` statement's frame (this generator, then contextmanager's __enter__)
     try:
         with evidence.recording() as record:
             yield record
     finally:
         if show:
             display(evidence.analyse(record), record.gradient_calls)
+        if fix:
+            from gradtutor.explain.fix import cell
+
+            plan = cell.fix_block(caller.f_code.co_filename, evidence.analyse(record), caller.f_globals)
+            if plan is not None:
+                cell.display(plan, plan.original)
 
 
 def display(findings: list[dict], gradient_calls: int = 1) -> None:

@@ -36,7 +36,9 @@ def one(script: str, scratch: str, sink) -> dict:
         if plan.items:
             copy = os.path.join(scratch, os.path.basename(script))
 
-            def run(lines):
+            def run(text, lines):
+                with open(copy, "w", encoding="utf-8") as handle:
+                    handle.write(text)
                 rerun = run_patched(copy, os.path.dirname(script), lines, [])
                 sys.path[0] = path0
                 return rerun

@@ -5,8 +5,10 @@
 
 Modules: source (the file's text, tree and edits; the diff), context and repairs (one source
 transformation per cause), plan (findings → one patch), rerun (the patched copy's child:
-the gradients its calls returned), verify (scratch copy, re-run, judgement), show (terminal,
-JSON, --apply). The user's file is only read, except by --apply.
+the gradients its calls returned), central (the central-difference cross-check), verify
+(scratch copy, re-run, judgement, follow-up rounds), show (terminal, JSON, --apply), cell
+(`%%explain --fix`, `with gradtutor.explain(fix=True)`). The user's file is only read, except
+by --apply.
 """
 from __future__ import annotations
 

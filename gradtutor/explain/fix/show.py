@@ -47,6 +47,13 @@ def lines(plan: Plan) -> list[str]:
     return out
 
 
+def plain_lines(plan: Plan) -> list[str]:
+    """The report's lines without markup."""
+    from rich.text import Text
+
+    return [Text.from_markup(line).plain for line in lines(plan)]
+
+
 def as_dict(plan: Plan) -> dict:
     return {"diff": plan.diff, **counts(plan),
             "patches": [{"cause": item.cause, "line": item.line, "broke_line": item.broke_line,

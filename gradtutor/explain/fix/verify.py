@@ -52,12 +52,11 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
 def rounds(plan: Plan, copy: str, run) -> None:
     """Re-run and judge; while a repaired call still fails with a new repairable finding, repair that too and again.
 
-    `run(lines)` runs the copy (already written at `copy`) and returns the re-run's payload. Like cargo fix,
+    `run(text, lines)` runs the patched text as `copy` and returns the re-run's payload. Like cargo fix,
     a few rounds: a tape made persistent may show that the second target was computed outside it.
     """
     for round_ in range(ROUNDS):
-        Path(copy).write_text(plan.patched, encoding="utf-8")
-        rerun = run(lines_to_check(plan))
+        rerun = run(plan.patched, lines_to_check(plan))
         judge(plan, rerun, copy)
         failed = {plan.moved(item.line) for item in plan.items if item.why == "still_found"}
         found = [f for f in rerun.get("findings", []) if f.get("file") == copy and f.get("line") in failed]
@@ -77,7 +76,12 @@ def run_copy(plan: Plan, args: list[str]) -> None:
     try:
         copy = os.path.join(folder, os.path.basename(plan.script))
         home = os.path.dirname(os.path.abspath(plan.script))
-        rounds(plan, copy, lambda lines: _run_child(copy, home, lines, args))
+
+        def run(text: str, lines: list[int]) -> dict:
+            Path(copy).write_text(text, encoding="utf-8")
+            return _run_child(copy, home, lines, args)
+
+        rounds(plan, copy, run)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
