@@ -198,3 +198,21 @@ def test_explain_fix_true_logs_the_patch_for_the_enclosing_cell(capsys):
     out = capsys.readouterr().out
     assert namespace["g"] is None and "[unwatched]" in out
     assert "+        tape.watch(v)" in out and "fix: 1/1 verified" in out
+
+
+@pytest.mark.parametrize("slope, wrong", [(3.0, False), (2.0, True)])
+def test_the_central_difference_check_catches_a_wrong_gradient(slope, wrong):
+    """A custom gradient that lies (2x² said to have slope 2x instead of 4x): the replayed ops say otherwise."""
+    from gradtutor.explain.fix import central
+
+    @tf.custom_gradient
+    def f(x):
+        return 1.5 * x * x, lambda upstream: upstream * slope * x
+
+    v = tf.Variable([1.0, -2.0, 0.5])
+    with evidence.recording() as record:
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(f(v))
+        grad = tape.gradient(y, v)
+        error = central.error(record.graph, y, v, grad)
+    assert error is not None and (error > 0.1) == wrong and (error < 1e-6) == (not wrong)

@@ -2,7 +2,7 @@
 
 At the repaired `tape.gradient` call of the re-run, the sources are moved along one random
 ±1 direction by ±h and ±h/2, the ops the op callback recorded between them and the target
-are run again on the moved values (at three step sizes) (TensorFlow's kernels directly, outside every tape, as the
+are run again on the moved values (in float64 where the kernels allow, at three step sizes) (TensorFlow's kernels directly, outside every tape, as the
 saturation probe does), and Richardson's combination of the two central differences is
 compared with the gradient's projection on the same direction. Only where the sources hold at
 most MAX_ELEMENTS values; a path that cannot be replayed (an op whose tensors were let go, a
@@ -18,8 +18,8 @@ from gradtutor.value_evidence import kept_value
 
 MAX_ELEMENTS = 10_000
 TOLERANCE = 1e-3
-STEPS = (1e-2, 1e-3, 1e-4)  # relative to the sources' largest value (at least 1): float32 rounding favours a long
-# step, a ReLU's kink or a sigmoid's curvature a short one; the error is the one at the best of them
+STEPS = (1e-3, 1e-5, 1e-7)  # relative to the sources' largest value (at least 1); float32 rounding favours a
+# long step, a ReLU's kink or a sigmoid's curvature a short one: the error is the one at the best of them
 MAX_OPS = 2_000
 
 
@@ -120,16 +120,43 @@ def _chain(graph, starts: set, target):
 
 
 def _replay(chain, start_values: dict, target):
+    """The target's sum with the starts moved: the chain run again in float64 where its kernels allow."""
+    try:
+        return _run(chain, start_values, target, wide=True)
+    except Exception:  # noqa: BLE001 - an op without a float64 kernel: the recorded precision
+        return _run(chain, start_values, target, wide=False)
+
+
+def _run(chain, start_values: dict, target, wide: bool):
     import tensorflow as tf
     from tensorflow.python.eager import context, execute
 
     ctx = context.context()
-    new = {}
-    for node, value in start_values.items():
-        new[node] = tf.constant(value, dtype=node.dtype)
+    new = {node: tf.constant(value, dtype=tf.float64 if wide and node.dtype == tf.float32 else node.dtype)
+           for node, value in start_values.items()}
     for op in chain:
         inputs = [new.get(node, tensor) for node, tensor in zip(op.inputs, op.values[0])]
-        outputs = execute.quick_execute(op.type, len(op.outputs), inputs, op.attrs, ctx)
+        attrs = op.attrs
+        if wide:
+            inputs = [tf.cast(t, tf.float64) if t.dtype == tf.float32 else t for t in inputs]
+            attrs = _widened(op.type, attrs)
+        outputs = execute.quick_execute(op.type, len(op.outputs), inputs, attrs, ctx)
         new.update(zip(op.outputs, outputs))
     result = new.get(target)
     return None if result is None else float(np.sum(kept_value(result), dtype=np.float64))
+
+
+def _widened(op_type: str, attrs: tuple) -> tuple:
+    """The op's attrs with every float32 type attr made float64 (the op's definition says which attrs are types)."""
+    from tensorflow.python.framework import dtypes, op_def_registry
+
+    kinds = {attr.name: attr.type for attr in op_def_registry.get(op_type).attr}
+    wide, narrow = dtypes.float64.as_datatype_enum, dtypes.float32.as_datatype_enum
+    out = list(attrs)
+    for i in range(0, len(out), 2):
+        kind = kinds.get(out[i])
+        if kind == "type" and out[i + 1] == narrow:
+            out[i + 1] = wide
+        elif kind == "list(type)":
+            out[i + 1] = [wide if t == narrow else t for t in out[i + 1]]
+    return tuple(out)
