@@ -48,7 +48,7 @@ def one(script: str, scratch: str, sink) -> dict:
     with open(script, "rb") as handle:
         unchanged = handle.read() == data and after.st_mtime_ns == before.st_mtime_ns
     return {"script": os.path.basename(script), "findings": payload["findings"], "diff": plan.diff,
-            "patched": [{"cause": i.cause, "line": i.line, "verified": i.verified, "why": i.why,
+            "patched": [{"cause": i.cause, "line": i.line, "subject": i.subject, "verified": i.verified, "why": i.why,
                          "fd_error": i.fd_error} for i in plan.items],
             "manual": [{"cause": m.cause, "reason": m.reason} for m in plan.manual], "unchanged": unchanged}
 
