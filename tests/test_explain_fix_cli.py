@@ -83,3 +83,18 @@ def test_a_refused_apply_changes_nothing_and_says_why_in_one_line(tmp_path):
         "gradtutor explain: train.py was not changed: 1 of its patches did not verify (see above); "
         "--apply writes only a patch whose every hunk verified")
     assert snapshot(tmp_path) == before
+
+
+def test_a_block_with_fix_true_logs_the_verified_patch_for_its_script(tmp_path):
+    (tmp_path / "block.py").write_text(
+        "import tensorflow as tf\nimport gradtutor\n\nx = tf.constant(3.0)\n"
+        "with gradtutor.explain(fix=True):\n    with tf.GradientTape() as tape:\n        y = x * x\n"
+        "    print('gradient:', tape.gradient(y, x))\n")
+    before = snapshot(tmp_path)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, "block.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.stdout.count("gradient: None") == 1  # the patched copy ran too, but quietly
+    assert "✓ patch for unwatched at line 6:  verified: the gradient for x is now finite and non-zero" in done.stdout
+    assert "+        tape.watch(x)" in done.stdout.splitlines()
+    assert snapshot(tmp_path) == before

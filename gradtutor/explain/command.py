@@ -87,7 +87,7 @@ def cmd_explain(args) -> int:
         print(say("explain.error.died", script=args.script, code=code), file=sys.stderr)
     if not args.json:
         report.print_text(findings, args.script, code, payload.get("gradient_calls", 0))
-    plan = fix.run(args.script, list(args.args), findings, args.apply, not args.json) \
+    plan = fix.run(args.script, list(args.args), findings, run_child, args.apply, not args.json) \
         if args.fix or args.apply else None
     if args.json:
         extra = {"fix": fix.as_dict(plan)} if plan else {}

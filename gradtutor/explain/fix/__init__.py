@@ -22,14 +22,15 @@ def add_options(parser) -> None:
     parser.add_argument("--apply", action="store_true", help=say("fix.cli.apply"))
 
 
-def run(script: str, args: list[str], findings: list[dict], apply: bool = False, show: bool = True):
-    """Patch, verify and (with apply) write; prints the report when `show`; returns the plan."""
+def run(script: str, args: list[str], findings: list[dict], run_child, apply: bool = False, show: bool = True):
+    """Patch, verify (re-running the copy with explain's `run_child`) and, with apply, write; prints the report
+    when `show`; returns the plan."""
     from gradtutor.explain.fix import plan as plans
     from gradtutor.explain.fix import show as shown
     from gradtutor.explain.fix import verify
 
     plan = plans.make(script, findings)
-    verify.run_copy(plan, args)
+    verify.run_copy(plan, args, run_child)
     if show:
         from rich.console import Console
 

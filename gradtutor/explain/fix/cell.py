@@ -13,9 +13,8 @@ import os
 import sys
 
 from gradtutor.explain.fix import plan as plans
-from gradtutor.explain.fix import show, verify
+from gradtutor.explain.fix import rerun, show, verify
 
-RERUNNING = False  # set in a re-run's child: a `with gradtutor.explain(fix=True)` there must not re-run again
 LABEL = "<gradtutor-fix-cell>"
 
 
@@ -25,13 +24,11 @@ def fix_cell(cell: str, findings: list[dict], namespace: dict, label: str):
 
     def run(text: str, lines: list[int]) -> dict:
         from gradtutor import evidence
-        from gradtutor.explain.fix.rerun import capturing
 
-        global RERUNNING
         linecache.cache[LABEL] = (len(text), None, text.splitlines(keepends=True), LABEL)
-        code, RERUNNING = 0, True
+        code, rerun.RERUNNING = 0, True
         try:
-            with capturing(LABEL, set(lines)) as (seen, errors):
+            with rerun.capturing(LABEL, set(lines)) as (seen, errors):
                 with evidence.recording() as record, open(os.devnull, "w") as sink, \
                         contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):  # shown once already
                     try:
@@ -40,7 +37,7 @@ def fix_cell(cell: str, findings: list[dict], namespace: dict, label: str):
                         code = 1
                 found = evidence.analyse(record)
         finally:
-            RERUNNING = False
+            rerun.RERUNNING = False
         return {"findings": found, "script_exit": code, "gradients": {str(k): v for k, v in seen.items()},
                 "central": {str(k): v for k, v in errors.items()}}
 
@@ -68,11 +65,13 @@ def label_of(cell: str, findings: list[dict]) -> str | None:
 
 def fix_block(file: str, findings: list[dict], namespace: dict):
     """`with gradtutor.explain(fix=True)` ended: the patch for the file the block is in, verified (None: no patch)."""
-    if RERUNNING or not findings:
+    if rerun.RERUNNING or not findings:
         return None
     if os.path.isfile(file):
+        from gradtutor.explain.command import run_child
+
         plan = plans.make(file, findings)
-        verify.run_copy(plan, sys.argv[1:])
+        verify.run_copy(plan, sys.argv[1:], run_child)
         return plan
     cell = "".join(linecache.getlines(file))
     return fix_cell(cell, findings, namespace, file) if cell else None

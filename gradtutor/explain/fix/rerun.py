@@ -17,6 +17,7 @@ import os
 import sys
 
 CALLS_KEPT = 8  # per line: a training loop asks the same line every step
+RERUNNING = False  # True while a patched copy runs: a `with gradtutor.explain(fix=True)` in it must not re-run again
 
 
 def summary(value) -> str:
@@ -106,11 +107,10 @@ def _central(record, target, sources, result) -> float | None:
 
 
 def main() -> None:
-    from gradtutor.explain.fix import cell
-
+    global RERUNNING
     fd, copy, home, lines, args = int(sys.argv[1]), sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), sys.argv[5:]
     sys.dont_write_bytecode = True
-    cell.RERUNNING = True
+    RERUNNING = True
     payload = run_patched(copy, home, lines, args)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):

@@ -68,8 +68,10 @@ def rounds(plan: Plan, copy: str, run) -> None:
         plan.extend(more)
 
 
-def run_copy(plan: Plan, args: list[str]) -> None:
-    """Write the patched copy into a scratch folder, re-run it in a child process, and judge the plan."""
+def run_copy(plan: Plan, args: list[str], run_child) -> None:
+    """Write the patched copy into a scratch folder, re-run it in a child process, and judge the plan.
+
+    `run_child` is explain's (gradtutor.explain.command.run_child), given by the caller."""
     if not plan.items:
         return
     folder = tempfile.mkdtemp(prefix="gradtutor-fix-")
@@ -79,16 +81,10 @@ def run_copy(plan: Plan, args: list[str]) -> None:
 
         def run(text: str, lines: list[int]) -> dict:
             Path(copy).write_text(text, encoding="utf-8")
-            return _run_child(copy, home, lines, args)
+            rerun = run_child(copy, args, "gradtutor.explain.fix.rerun", (home, json.dumps(lines)), quiet=True)
+            rerun.setdefault("gradients", {})
+            return rerun
 
         rounds(plan, copy, run)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def _run_child(copy: str, home: str, lines: list[int], args: list[str]) -> dict:
-    from gradtutor.explain.command import run_child
-
-    rerun = run_child(copy, args, "gradtutor.explain.fix.rerun", (home, json.dumps(lines)), quiet=True)
-    rerun.setdefault("gradients", {})
-    return rerun
