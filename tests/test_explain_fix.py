@@ -213,3 +213,10 @@ def test_a_refused_apply_changes_nothing_and_says_why_in_one_line(tmp_path, case
     written, said = show.apply(plan)
     assert not written and said.startswith(f"gradtutor explain: {script} was not changed: ") and "\n" not in said
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in tmp_path.iterdir()} == before
+
+
+def test_a_script_without_findings_gets_no_fix_report(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\n")
+    plan = plans.make(str(script), [])
+    assert (plan.items, plan.manual, plan.diff, show.lines(plan)) == ([], [], "", [])

@@ -28,9 +28,11 @@ def counts(plan: Plan) -> dict[str, int]:
 
 
 def lines(plan: Plan) -> list[str]:
-    """The report as rich markup lines (escape-safe)."""
+    """The report as rich markup lines (escape-safe); none when there was nothing to repair."""
     from rich.markup import escape
 
+    if not plan.items and not plan.manual:
+        return []
     out = []
     for item in plan.items:
         mark = "[green]✓[/green]" if item.verified else "[yellow]?[/yellow]"
