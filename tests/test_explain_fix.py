@@ -220,3 +220,18 @@ def test_a_script_without_findings_gets_no_fix_report(tmp_path):
     script.write_text("import tensorflow as tf\n")
     plan = plans.make(str(script), [])
     assert (plan.items, plan.manual, plan.diff, show.lines(plan)) == ([], [], "", [])
+
+
+def test_outside_tape_moves_a_step_made_before_the_block_after_its_watch(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        r = tf.constant([1.0, 2.0])
+        noisy = r + 0.1
+        other = 3
+        with tf.GradientTape() as tape:
+            tape.watch(r)
+            y = tf.reduce_sum(noisy * noisy)
+        print(tape.gradient(y, r))
+        """, "outside-tape", 8, 3)
+    assert out.splitlines()[2:7] == ["other = 3", "with tf.GradientTape() as tape:", "    tape.watch(r)",
+                                     "    noisy = r + 0.1", "    y = tf.reduce_sum(noisy * noisy)"]

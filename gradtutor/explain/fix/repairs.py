@@ -59,8 +59,31 @@ def outside_tape(c: Context) -> Repair:
     if not isinstance(call.args[0], ast.Name):
         edits += hoist(c, call, block, moved[-1] if moved else block.body[-1], "{}")
     if not edits:
-        raise NoRepair("pattern")
+        edits = _step_before(c, body, block)
     return Repair(edits, c.subject())
+
+
+def _step_before(c: Context, body: list, block: ast.With) -> list[Edit]:
+    """A step computed from the source before the block (`x2 = x + noise`, then `with`, `tape.watch(x)`) moves
+    into the block, after its `tape.watch` calls — when nothing between it and the block uses what it makes."""
+    step = c.source.statement_at(c.broke)
+    if step not in body or body.index(step) >= body.index(block) or step.lineno != step.end_lineno \
+            or not isinstance(step, ast.Assign):
+        raise NoRepair("pattern")
+    made = {n.id for t in step.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    between = body[body.index(step) + 1:body.index(block)]
+    if any(isinstance(n, ast.Name) and n.id in made for s in between for n in ast.walk(s)):
+        raise NoRepair("pattern")
+    watches = [s for s in block.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+               and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "watch"]
+    first = block.body[len(watches)] if len(watches) < len(block.body) else None
+    if first is None or block.body[:len(watches)] != watches:
+        raise NoRepair("pattern")
+    start = c.source.line_start(step.lineno)
+    line = c.source.lines[step.lineno - 1]
+    at = c.source.line_start(first.lineno)
+    moved = c.source.indent(first.lineno) + line[len(c.source.indent(step.lineno)):]
+    return [Edit(start, start + len(line), ""), Edit(at, at, moved)]
 
 
 def softmax_sum(c: Context) -> Repair:
