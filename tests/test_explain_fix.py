@@ -235,3 +235,13 @@ def test_outside_tape_moves_a_step_made_before_the_block_after_its_watch(tmp_pat
         """, "outside-tape", 8, 3)
     assert out.splitlines()[2:7] == ["other = 3", "with tf.GradientTape() as tape:", "    tape.watch(r)",
                                      "    noisy = r + 0.1", "    y = tf.reduce_sum(noisy * noisy)"]
+
+
+def test_the_notebook_view_puts_the_patched_cell_beside_the_original(tmp_path):
+    from gradtutor.explain.fix import cell
+
+    script, plan = _plan_for(tmp_path, verified=True)
+    page = cell.html(plan, plan.original)
+    assert page.count("<pre>") == 2 and "t.watch(x)" in page.split("<pre>")[2]
+    assert "t.watch(x)" not in page.split("<pre>")[1]
+    assert "verified: the gradient for x is now finite and non-zero" in page
