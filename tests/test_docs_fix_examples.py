@@ -15,6 +15,12 @@ REPO = Path(__file__).resolve().parent.parent
 GUIDE = {"en": REPO / "docs" / "why-is-my-gradient-none.md", "zh": REPO / "docs" / "why-is-my-gradient-none.zh.md"}
 
 
+@pytest.fixture(scope="module", autouse=True)
+def one_child_for_every_example():
+    """The guide's examples and the failing one below, made in one child process (as a build makes them)."""
+    fix_examples.run([*fix_examples.MARKER.findall(GUIDE["en"].read_text()), "leaves_gan_numpy.py"])
+
+
 def _page(markdown: str, locale: str) -> str:
     plugin = types.SimpleNamespace(current_language=locale, default_language="en", build_languages=["en", "zh"])
     config = types.SimpleNamespace(plugins={"i18n": plugin})

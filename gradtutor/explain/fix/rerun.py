@@ -21,13 +21,18 @@ RERUNNING = False  # True while a patched copy runs: a `with gradtutor.explain(f
 
 
 def summary(value) -> str:
+    """none, nonfinite, zero or ok; a symbolic gradient (a traced tf.function) is known only not to be None."""
     if value is None:
         return "none"
     values = getattr(value, "values", value)  # IndexedSlices: the gradient's rows
-    array = values._numpy() if hasattr(values, "_numpy") else values
+    if not hasattr(values, "_numpy"):
+        return "ok"
     import numpy as np
 
-    array = np.asarray(array)
+    try:
+        array = np.asarray(values._numpy())
+    except Exception:  # noqa: BLE001 - a resource or variant: nothing to say of its values
+        return "ok"
     if array.dtype.kind not in "fc":
         return "ok"
     if not np.isfinite(array).all():
@@ -54,11 +59,7 @@ def capturing(copy: str, lines: set[int]):
             result = original(tape, target, sources, *args, **kwargs)
             line = _line_in(copy)
             if line in lines and len(seen.setdefault(line, [])) < CALLS_KEPT:
-                import tensorflow as tf
-
-                seen[line].append([summary(g) for g in tf.nest.flatten(result, expand_composites=False)])
-                if line not in errors:
-                    errors[line] = _central(record, target, sources, result)
+                _note(seen[line], errors, line, record, target, sources, result)
             return result
 
         tape_class.gradient = functools.wraps(original)(gradient)
@@ -72,6 +73,18 @@ def capturing(copy: str, lines: set[int]):
         instrument.install = install
         if "class" in state:
             state["class"].gradient = state["gradient"]
+
+
+def _note(calls: list, errors: dict, line: int, record, target, sources, result) -> None:
+    """What one gradient call returned; never an error in the script's own call."""
+    import tensorflow as tf
+
+    try:
+        calls.append([summary(g) for g in tf.nest.flatten(result, expand_composites=False)])
+    except Exception:  # noqa: BLE001 - an unusual result: this call says nothing
+        return
+    if line not in errors:
+        errors[line] = _central(record, target, sources, result)
 
 
 def _line_in(copy: str) -> int | None:
