@@ -10,7 +10,7 @@ from pathlib import Path
 
 from gradtutor import defaults
 from gradtutor.errors import ClassroomError, UsageError
-from gradtutor.classroom import lms_commands
+from gradtutor.classroom import lms_commands, serve
 from gradtutor.classroom.course_folder import init_course
 from gradtutor.classroom.gradebook import zero_submission, zeroed_notebooks
 from gradtutor.classroom.nbgrader_glue import assignment_name, ensure_assignment, read_course
@@ -47,6 +47,7 @@ def add_verbs(verbs) -> None:
     init.add_argument("--course-id", default="gradtutor", metavar="ID", help=helptext("course_id"))
     init.set_defaults(func=cmd_classroom_init)
     lms_commands.add_roster_verb(sub)
+    serve.add_serve_verb(sub)
     p.set_defaults(func=_classroom_usage)
 
 
