@@ -77,6 +77,11 @@ class LocalChecks:
                                                             "feedback"))) if p.exists()]
         self.checker = Checker(prepare_next=True, hide=hide)
 
+    def warm(self, lessons) -> None:
+        """References computed and a child ready before the first student submits (TensorFlow imported)."""
+        for lesson in lessons:
+            self.checker.prepare(lesson, "visible")
+
     def page(self, lesson, cells, timestamp: str) -> tuple[str, str]:
         return pages.verdict_page(self.checker, lesson, cells, timestamp)
 
@@ -105,6 +110,7 @@ def cmd_serve(args) -> int:
         raise ClassroomError(say("classroom.serve.no_inbound", inbound=exchange.inbound))
     checks = ClusterChecks(args.scheduler) if args.scheduler else LocalChecks(course_dir, exchange)
     limiter = Limiter(course_dir / STATE_FILE, args.limit)
+    checks.warm(released(exchange))
     console.print(say("classroom.serve.watching", inbound=exchange.inbound, limit=args.limit), markup=False)
     try:
         serve(exchange, checks, limiter, args.poll, args.once, lambda line: console.print(line, markup=False))
@@ -113,6 +119,13 @@ def cmd_serve(args) -> int:
     finally:
         checks.close()
     return 0
+
+
+def released(exchange: ex.Exchange) -> list:
+    """The course lessons released in the exchange (outbound/<lesson>/): those students will submit."""
+    lessons = {lesson.id: lesson for lesson in course.load().lessons}
+    outbound = exchange.root / exchange.course_id / "outbound"
+    return [lessons[p.name] for p in sorted(outbound.glob("*")) if p.name in lessons and p.is_dir()]
 
 
 def serve(exchange: ex.Exchange, checks, limiter: Limiter, poll: float, once: bool, log) -> None:

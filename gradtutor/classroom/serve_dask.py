@@ -45,6 +45,9 @@ class ClusterChecks:
             raise ClassroomError(say("classroom.dask.unreachable", address=address,
                                      error=str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__)) from None
 
+    def warm(self, lessons) -> None:
+        """Nothing to warm here: each worker's checker starts with its first task."""
+
     def page(self, lesson, cells, timestamp: str) -> tuple[str, str]:
         from gradtutor.messages import language
 
