@@ -17,13 +17,12 @@ import re
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 from gradtutor import course
 from tests.support.classroom import answers_of, solution_code, tool_env
-from tests.support.exchange import LESSON, make_classroom, nbgrader, wait_for_new_page, with_answers
+from tests.support.exchange import LESSON, make_classroom, nbgrader, submit_and_wait, with_answers
 FEEDBACK_WITHIN = 30.0  # seconds from `nbgrader submit` starting to the page being there
 
 
@@ -52,11 +51,8 @@ def submit(classroom, notebook_text: str) -> tuple[str, float, str]:
     """Write the student's notebook, submit it; return (its timestamp, seconds to its page, the page)."""
     folder, feedback, home, env, serve = classroom
     (home / LESSON / f"{LESSON}.ipynb").write_text(notebook_text, encoding="utf-8")
-    before = {p.name for p in feedback.glob("*.html")} if feedback.is_dir() else set()
-    started = time.monotonic()  # from the start of `nbgrader submit` (its own ~1 s start included)
-    nbgrader("submit", LESSON, "--student", "alice", cwd=home, env=env)
-    page, seconds = wait_for_new_page(feedback, before, serve, started)
-    print(f"submit -> feedback page: {seconds:.1f} s (from the start of `nbgrader submit`)")
+    page, seconds, submitting = submit_and_wait(home, env, feedback, serve)
+    print(f"submit -> feedback page: {seconds:.1f} s (from the start of `nbgrader submit`, which took {submitting:.1f} s)")
     cache = home / "data" / "nbgrader_cache"
     stamps = sorted(p.read_text() for p in cache.glob(f"*/alice+{LESSON}+*/timestamp.txt"))
     return stamps[-1], seconds, html.unescape(page.read_text(encoding="utf-8"))

@@ -28,15 +28,30 @@ def student_env(home: Path) -> dict:
     return dict(tool_env(), JUPYTER_DATA_DIR=str(home / "data"), JUPYTER_CONFIG_DIR=str(home / "config"))
 
 
-def wait_for_new_page(feedback: Path, before: set[str], process, started: float) -> tuple[Path, float]:
-    while time.monotonic() - started < 120:
+def submit_and_wait(home: Path, env: dict, feedback: Path, serve) -> tuple[Path, float, float]:
+    """`nbgrader submit` as the student, watching for its page meanwhile: (page, seconds to it, seconds submit took).
+
+    Both from the moment `nbgrader submit` starts; the page may well be there before the command returns.
+    """
+    before = {p.name for p in feedback.glob("*.html")} if feedback.is_dir() else set()
+    started = time.monotonic()
+    submit = subprocess.Popen([str(BIN / "nbgrader"), "submit", LESSON, "--student", "alice"], cwd=home, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    page = submitted = None
+    while time.monotonic() - started < 120 and (page is None or submitted is None):
+        if submitted is None and submit.poll() is not None:
+            submitted = time.monotonic() - started
+            assert submit.returncode == 0, submit.stdout.read()
         new = {p.name for p in feedback.glob("*.html")} - before if feedback.is_dir() else set()
-        if new:
+        if page is None and new:
             assert len(new) == 1, new
-            return feedback / new.pop(), time.monotonic() - started
-        assert process.poll() is None, process.stdout.read()
-        time.sleep(0.1)
-    raise AssertionError(f"no feedback page in {feedback} after 120 s")
+            page = (feedback / new.pop(), time.monotonic() - started)
+        assert serve.poll() is None, serve.stdout.read() if serve.stdout else serve.returncode
+        time.sleep(0.05)
+    if page is None or submitted is None:
+        submit.kill()
+        raise AssertionError(f"no feedback page in {feedback} after 120 s")
+    return page[0], page[1], submitted
 
 
 def make_classroom(root: Path) -> tuple[Path, Path, Path, dict]:
