@@ -14,7 +14,7 @@ HERE = Path(__file__).resolve().parent
 # (script, arguments): the hostile corpus both through `gradtutor check` and under nbgrader
 SUITES = [("bench_check", []), ("bench_jacobian", []), ("bench_grading", ["--lesson", "lesson2"]),
           ("bench_grading", ["--lesson", "lesson4"]), ("bench_hostile", ["--nbgrader"]),
-          ("bench_explain", []), ("bench_repeat_check", [])]
+          ("bench_explain", []), ("bench_repeat_check", []), ("bench_serve", [])]
 
 
 def main() -> int:

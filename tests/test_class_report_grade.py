@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import csv
 import html
+import os
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -20,6 +22,7 @@ import nbformat
 import pytest
 
 from gradtutor import course
+from gradtutor.classroom.cause_lessons import lesson_for
 from tests.support.classroom import (Slot, Student, answers_of, gradtutor, make_course, read_gradebook, solution_code,
                                      submission)
 
@@ -78,9 +81,28 @@ def graded(tmp_path_factory):
     lesson = course.load().lesson(LESSON)
     expected = build_class(folder, lesson)
     report = folder.parent / "report"
-    done = gradtutor("grade", str(folder), LESSON, "--jobs", "2", "--report", str(report), cwd=folder.parent)
+    records = write_roster(folder.parent / "roster.csv", sorted(expected))
+    imported = gradtutor("classroom", "roster", str(folder.parent / "roster.csv"), cwd=folder)
+    assert imported.returncode == 0 and f"{len(records)} student(s) added" in imported.stdout, imported.stderr
+    exports = [arg for fmt in ("canvas", "moodle", "csv") for arg in ("--export", fmt, str(report.parent / f"{fmt}.csv"))]
+    done = gradtutor("grade", str(folder), LESSON, "--jobs", "2", "--report", str(report), *exports, cwd=folder.parent)
     assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
-    return folder, report, expected, done.stdout, lesson
+    return folder, report, expected, done.stdout, lesson, records
+
+
+def write_roster(path: Path, students: list[str]) -> dict[str, dict[str, str]]:
+    """The class's records as an LMS gives them: drawn names with accents and commas, a Canvas id, an email."""
+    seed = int.from_bytes(os.urandom(4), "big")
+    rng = random.Random(seed)
+    names = ["Zoë", "Nguyễn", "王", "O'Brien", "Anne-Marie", "José", "Smith, Jr.", "Łukasz"]
+    records = {s: {"id": s, "first_name": rng.choice(names), "last_name": rng.choice(names),
+                   "email": f"{s}.{rng.randint(1, 999)}@uni.example", "lms_user_id": str(rng.randint(10_000, 99_999) * 100 + n)}
+               for n, s in enumerate(students)}
+    with path.open("w", newline="", encoding="utf-8-sig") as handle:  # as a spreadsheet saves "CSV UTF-8"
+        writer = csv.DictWriter(handle, ["id", "first_name", "last_name", "email", "lms_user_id"])
+        writer.writeheader()
+        writer.writerows(records.values())
+    return records
 
 
 def _csv(path: Path) -> list[dict]:
@@ -89,7 +111,7 @@ def _csv(path: Path) -> list[dict]:
 
 
 def test_the_report_counts_each_known_wrong_answers_cause(graded):
-    _, report, expected, _, lesson = graded
+    _, report, expected, _, lesson, _ = graded
     rows = _csv(report / "summary.csv")
     for exercise in lesson.exercises:
         want = Counter(e[exercise.id] for e in expected.values() if e[exercise.id] is not None)
@@ -103,7 +125,7 @@ def test_the_report_counts_each_known_wrong_answers_cause(graded):
 
 
 def test_the_grades_csv_opens_with_csv_and_sums_to_the_gradebook(graded):
-    folder, report, expected, _, lesson = graded
+    folder, report, expected, _, lesson, _ = graded
     rows = _csv(report / "grades.csv")
     book = read_gradebook(folder, LESSON)
     assert [r["student_id"] for r in rows] == sorted(expected)
@@ -117,7 +139,7 @@ def test_the_grades_csv_opens_with_csv_and_sums_to_the_gradebook(graded):
 
 
 def test_identical_answers_are_flagged_and_independent_ones_are_not(graded):
-    _, report, _, output, lesson = graded
+    _, report, _, output, lesson, _ = graded
     flags = {(r["exercise"], r["identical to"], r["students"]) for r in _csv(report / "similar.csv")}
     want = {(e.id, "the shipped solution", "copier") for e in lesson.exercises}
     want.add((lesson.exercises[0].id, "each other", "twin_a; twin_b"))
@@ -127,7 +149,7 @@ def test_identical_answers_are_flagged_and_independent_ones_are_not(graded):
 
 
 def test_the_terminal_table_fits_80_columns_and_names_the_causes(graded):
-    _, _, expected, output, lesson = graded
+    _, _, expected, output, lesson, _ = graded
     table = output[output.index("What the class got wrong"):output.index("Class report: ")]  # then its paths
     lines = table.splitlines()
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
@@ -137,7 +159,7 @@ def test_the_terminal_table_fits_80_columns_and_names_the_causes(graded):
 
 
 def test_every_student_has_a_feedback_page_with_each_verdict(graded):
-    _, report, expected, _, lesson = graded
+    _, report, expected, _, lesson, _ = graded
     index = (report / "index.html").read_text()
     assert "<script" not in index and "http" not in index  # self-contained: works offline
     wrong = answers_of(LESSON)[0]
@@ -151,3 +173,46 @@ def test_every_student_has_a_feedback_page_with_each_verdict(graded):
                 assert causes[exercise.id] in page, (student, exercise.id)
     first = html.unescape((report / "students" / "wrong01.html").read_text())
     assert "not attempted" not in first and wrong["exercise"] in first and "fail" in first
+
+
+def test_the_lms_exports_carry_each_students_ids_and_the_gradebooks_points(graded):
+    folder, report, expected, output, lesson, records = graded
+    book = read_gradebook(folder, LESSON)
+    points = float(sum(e.points for e in lesson.exercises))
+    assert "Grades for canvas written" in output and "Grades for moodle written" in output
+    canvas = list(csv.reader((report.parent / "canvas.csv").open(newline="", encoding="utf-8")))
+    assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", LESSON]
+    assert canvas[1][0] == "Points Possible" and float(canvas[1][5]) == points
+    by_lms_id = {r["lms_user_id"]: s for s, r in records.items()}
+    assert sorted(by_lms_id[row[1]] for row in canvas[2:]) == sorted(expected)
+    for row in canvas[2:]:
+        student = by_lms_id[row[1]]
+        assert row[0] == f"{records[student]['last_name']}, {records[student]['first_name']}"
+        assert float(row[5]) == book[student]["score"], (student, row)
+    moodle = _csv(report.parent / "moodle.csv")
+    by_email = {r["email"]: s for s, r in records.items()}
+    assert sorted(by_email[row["Email address"]] for row in moodle) == sorted(expected)
+    for row in moodle:
+        assert float(row[LESSON]) == book[by_email[row["Email address"]]]["score"]
+        assert len(row) == 7 and None not in row
+    plain = {row["student_id"]: row for row in _csv(report.parent / "csv.csv")}
+    assert set(plain) == set(expected)
+    for student, row in plain.items():
+        assert (row["lms_user_id"], row["email"]) == (records[student]["lms_user_id"], records[student]["email"])
+        assert float(row[LESSON]) == book[student]["score"] and float(row[f"{LESSON} max"]) == points
+
+
+def test_the_report_says_per_student_each_cause_and_the_lesson_that_teaches_it(graded):
+    _, report, expected, _, _, _ = graded
+    rows = _csv(report / "causes.csv")
+    got: dict[str, dict[str, str]] = {}
+    for row in rows:
+        got.setdefault(row["student_id"], {})[row["cause"]] = row["lesson"]
+        assert row["lesson title"] == course.load().lesson(row["lesson"]).title
+    for student, causes in expected.items():
+        hit = {c for c in causes.values() if c is not None and c != "not-attempted"}
+        assert got.get(student, {}) == {c: lesson_for(c, LESSON) for c in hit}, student
+        page = html.unescape((report / "students" / f"{student}.html").read_text())
+        for cause in hit:
+            assert f"{cause} (" in page and "What to read" in page
+    assert any(lesson == "lesson2" for causes in got.values() for c, lesson in causes.items() if c == "outside-tape")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from gradtutor import defaults
 from gradtutor.errors import ClassroomError, UsageError
+from gradtutor.classroom import lms_commands, serve
 from gradtutor.classroom.course_folder import init_course
 from gradtutor.classroom.gradebook import zero_submission, zeroed_notebooks
 from gradtutor.classroom.nbgrader_glue import assignment_name, ensure_assignment, read_course
@@ -36,6 +37,7 @@ def add_verbs(verbs) -> None:
     p.add_argument("--verbose", "-v", action="store_true", help=helptext("verbose"))
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help=helptext("scheduler"))
     p.add_argument("--report", type=Path, metavar="DIR", help=helptext("report"))
+    lms_commands.add_export_option(p)
     p.set_defaults(func=cmd_grade)
 
     p = verbs.add_parser("classroom", help=helptext("classroom"))
@@ -44,6 +46,8 @@ def add_verbs(verbs) -> None:
     init.add_argument("folder", type=Path, metavar="DIR", help=helptext("folder"))
     init.add_argument("--course-id", default="gradtutor", metavar="ID", help=helptext("course_id"))
     init.set_defaults(func=cmd_classroom_init)
+    lms_commands.add_roster_verb(sub)
+    serve.add_serve_verb(sub)
     p.set_defaults(func=_classroom_usage)
 
 
@@ -88,12 +92,14 @@ def cmd_grade(args) -> int:
     from gradtutor.classroom import report_files
 
     report_dir = report_files.prepare(args.report) if args.report else None  # before an hour of grading, not after
+    exports = lms_commands.prepare_exports(args)
     console = Console(highlight=False, soft_wrap=True)  # one result line per notebook, never wrapped
     started = time.monotonic()
     results = grade(args.course, args.lesson, jobs=args.jobs, students=args.student, force=args.force,
                     timeout=args.timeout, console=console, verbose=args.verbose, scheduler=args.scheduler)
     _print_summary(console, args, results, time.monotonic() - started)
     _class_report(console, args, results, report_dir)
+    lms_commands.write_exports(console, Path(args.course).expanduser().resolve(), exports)
     return 0 if all(r.graded or r.skipped for r in results) else 1
 
 

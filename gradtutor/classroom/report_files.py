@@ -4,6 +4,7 @@ DIR/index.html      the class table, the identical-answer flags, every student's
 DIR/summary.csv     one row per exercise and diagnosis (cause id, count, students)
 DIR/grades.csv      student_id, each exercise's points, total (the gradebook's) — for an LMS import
 DIR/similar.csv     the identical-answer flags
+DIR/causes.csv      per student, each cause and the lesson that teaches it
 DIR/students/ID.html  each student's feedback
 The folder is checked before grading starts, so a typo does not cost a whole grading run.
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from gradtutor.classroom import report_html
 from gradtutor.classroom.report import ClassReport, flag_rows, grade_rows, summary_rows
+from gradtutor.classroom.report_causes import cause_rows
 from gradtutor.errors import ClassroomError
 from gradtutor.messages import say
 
@@ -39,7 +41,7 @@ def write(report: ClassReport, folder: Path) -> list[Path]:
     """Every file of the report; returns the paths written."""
     folder = prepare(folder)
     written = [_csv(folder / "summary.csv", summary_rows(report)), _csv(folder / "grades.csv", grade_rows(report)),
-               _csv(folder / "similar.csv", flag_rows(report)),
+               _csv(folder / "similar.csv", flag_rows(report)), _csv(folder / "causes.csv", cause_rows(report)),
                _text(folder / "index.html", report_html.class_page(report))]
     for student in report.students:
         written.append(_text(folder / "students" / report_html.student_file(student.student),

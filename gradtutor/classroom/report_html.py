@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import quote
 
+from gradtutor.classroom.report_causes import reading_html
 from gradtutor.classroom.report import ClassReport, Outcome, StudentReport, diagnosis_text, flag_text
 from gradtutor.messages import language, say
 from gradtutor.protocol import Status
@@ -86,7 +87,8 @@ def class_page(report: ClassReport) -> str:
                     f'<td class="n">{_n(student.score)}/{_n(student.max_score)}</td>'
                     f"<td>{escape(', '.join(f'{o.exercise} ({diagnosis_text(o.diagnosis)})' for o in lost))}</td></tr>")
     files = {name: f'<a href="{name}.csv">{name}.csv</a>' for name in ("summary", "grades", "similar")}
-    body.append(f"</table><p>{text('classroom.report.html.files', **files)}</p>")
+    causes = text("classroom.lms.reading.file", causes='<a href="causes.csv">causes.csv</a>')
+    body.append(f"</table><p>{text('classroom.report.html.files', **files)} {causes}</p>")
     return page(say("classroom.report.html.class_title", assignment=report.assignment), "\n".join(body))
 
 
@@ -106,7 +108,8 @@ def student_page(assignment: str, student: StudentReport) -> str:
                     f'<td class="n">{_n(outcome.points)}/{_n(outcome.max_points)}</td>'
                     f"<td><code>{escape(diagnosis_text(outcome.diagnosis) if outcome.diagnosis else '')}</code></td>"
                     f'<td class="msg">{escape(outcome.message)}</td></tr>')
-    body.append(f'</table><p><a href="../index.html">{text("classroom.report.html.back")}</a></p>')
+    body.append("</table>" + reading_html(assignment, student))
+    body.append(f'<p><a href="../index.html">{text("classroom.report.html.back")}</a></p>')
     return page(f"{assignment}: {student.student}", "\n".join(body))
 
 
