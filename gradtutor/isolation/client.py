@@ -18,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from gradtutor import messages
 from gradtutor.defaults import MEMORY_MB, WORKER_IMPORT_TIMEOUT
 from gradtutor.errors import CheckerUnavailable as WorkerFailed  # noqa: F401 - raised here, caught by its base class
 from gradtutor.isolation import ipc
@@ -53,6 +54,7 @@ class Worker:
     def start(self) -> None:
         env = dict(os.environ)
         env["PYTHONHASHSEED"] = "0"  # same verdicts whatever the caller's hash seed
+        env["GRADTUTOR_LANG"] = messages.language()  # its problems in our words, though it runs in another folder
         self._process = subprocess.Popen(
             [sys.executable, "-m", SERVER],
             stdin=subprocess.PIPE,
