@@ -86,3 +86,46 @@ def test_are_sentences_made_of_parts_chinese_too():
 def test_is_an_index_said_the_way_python_counts():
     assert messages.say("check.table.element", LANG, element=1) == "下标为 1 的元素"
     assert "下标为 0 的元素" in messages.say("diagnosis.subject_element", LANG, function="f", element=0)
+
+
+def test_are_the_chinese_docs_flowcharts_chinese():
+    """Is every box and arrow label of a flowchart on a Chinese docs page in Chinese (or code alone)?"""
+    from tests.support import REPO
+
+    labels = []
+    for page in sorted((REPO / "docs").rglob("*.zh.md")):
+        for chart in re.findall(r"```mermaid\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL):
+            labels += [(page.name, label) for label in re.findall(r'\["([^"]*)"\]|\(\["([^"]*)"\]\)|\|"?([^|"]*)"?\|', chart)]
+    labels = [(name, next(part for part in found if part)) for name, found in labels if any(found)]
+    assert len(labels) >= 20, labels
+    english = [(name, label) for name, label in labels
+               if not re.search(f"[{HAN}]", label) and len(re.findall(r"(?<![\w.(])[a-z]{2,}(?= |$|<)", label)) >= 2]
+    assert not english, english
+    assert not [(name, label) for name, label in labels if problems(label.replace("<br/>", ""))]
+
+
+def test_do_the_labels_made_in_code_speak_chinese(tmp_path, monkeypatch):
+    """The sandbox's PermissionError, an input an exercise changed: ids, not inline English."""
+    import os
+
+    import numpy as np
+
+    from gradtutor.isolation import input_copies, policy
+
+    monkeypatch.setattr(input_copies, "_numbers", lambda arg: [np.array(arg)])  # a tensor's numbers, without Keras
+
+    (tmp_path / "scratch").mkdir()
+    messages.use(LANG, export=False)
+    try:
+        hook = policy.audit_hook(policy.Scratch(str(tmp_path / "scratch")))
+        with pytest.raises(PermissionError) as refused:
+            hook("open", (str(tmp_path / "elsewhere.txt"), "w", os.O_WRONLY))
+        with pytest.raises(PermissionError) as spawned:
+            hook("subprocess.Popen", ("ls", ["ls"], None, None))
+        changed = input_copies.changed([[1.0, 2.0]], [[np.array([1.0, 3.0])]])
+    finally:
+        messages.use(None, export=False)
+    assert str(refused.value).startswith("练习代码不能在它的临时文件夹之外写文件：") and "不能启动其他进程" in str(spawned.value)
+    assert changed == ["下标为 0 的输入（一个张量）"]
+    for text in (str(refused.value), str(spawned.value), *changed):
+        assert not problems(text), text

@@ -191,7 +191,7 @@ class Worker:
         if not started or "pid" not in started:
             self.close()
             shutil.rmtree(out, ignore_errors=True)
-            return Outcome([None] * count, None, problem="the checker's worker stopped unexpectedly")
+            return Outcome([None] * count, None, problem=messages.say("check.worker_problem.stopped_unexpectedly"))
         return Prepared(out, nonce, started["pid"], count)
 
     def _finish_job(self, job: "Prepared", timeout: float) -> Outcome:
@@ -204,7 +204,7 @@ class Worker:
                 _kill_group(job.pid)
                 self.close()
                 return Outcome([None] * job.count, None, timed_out=timed_out,
-                               problem="the checker's worker was stopped while it ran (did the code kill other processes?)")
+                               problem=messages.say("check.worker_problem.stopped_while_running"))
             return collect(job.out, job.nonce, job.count, finished.get("exit"), timed_out)
         finally:
             shutil.rmtree(job.out, ignore_errors=True)
