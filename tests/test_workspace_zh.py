@@ -3,7 +3,8 @@
 `gradtutor init --lang zh` writes the workspace's language into its marker; inside that workspace it
 is the default for every command and for a notebook's check() (after --lang and GRADTUTOR_LANG,
 before the locale). Checked the way a learner meets it: LANG=C.UTF-8 (containers, Colab, most
-servers), no GRADTUTOR_LANG, each command run from inside the workspace, on a real wrong answer.
+servers), no GRADTUTOR_LANG, each command run from inside the workspace, on a real wrong answer; the
+console samples docs/getting-started.zh.md quotes are these runs' output.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import nbformat
 import pytest
 
 from gradtutor import course, messages
+from tests.support import REPO
 from tests.support.cli import run_cli
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -80,13 +82,37 @@ def test_do_a_language_asked_for_and_an_english_workspace_still_win(chinese_work
     assert "Hint" in english.stdout, english.stdout  # the English workspace's language outranks a Chinese locale
 
 
+def _sample(command: str) -> list[str]:
+    """The lines docs/getting-started.zh.md shows for `$ command` (its "..." lines stand for lines left out)."""
+    text = (REPO / "docs" / "getting-started.zh.md").read_text(encoding="utf-8")
+    block = text.split(f"```console\n$ {command}\n", 1)[1].split("```", 1)[0]
+    return [line.rstrip() for line in block.splitlines() if line.strip() != "..."]
+
+
+def _shows(shown, sample: list[str]) -> None:
+    """Every line of the docs' sample, in order, among the lines the real run printed."""
+    printed = [line.rstrip() for line in shown.stdout.splitlines()]
+    at = 0
+    for line in sample:
+        assert line in printed[at:], (line, shown.stdout)
+        at = printed.index(line, at) + 1
+
+
+@pytest.mark.unit
+def test_is_the_docs_hint_sample_what_hint_prints(chinese_workspace):
+    shown = run_cli("hint", "lesson1", "watch_constant", cwd=chinese_workspace, env=dict(C_LOCALE, COLUMNS="80"))
+    _shows(shown, _sample("gradtutor hint lesson1 watch_constant"))
+
+
 @pytest.mark.tf
 def test_does_check_of_a_wrong_lesson1_answer_speak_chinese(chinese_workspace):
+    """`gradtutor check lesson1` on a wrong first answer: Chinese, and what getting-started.zh shows."""
     _answer_wrongly(chinese_workspace)
-    shown = run_cli("check", "lesson1", EXERCISE.id, cwd=chinese_workspace / "lesson1", env=C_LOCALE)
+    shown = run_cli("check", "lesson1", cwd=chinese_workspace / "lesson1", env=dict(C_LOCALE, COLUMNS="80"))
     assert shown.returncode == 1, shown.stdout + shown.stderr
     assert "未通过" in shown.stdout and "tape.watch" in shown.stdout, shown.stdout
     _chinese(shown, lines_with_cjk=3)
+    _shows(shown, _sample("gradtutor check lesson1"))
 
 
 @pytest.mark.tf
