@@ -111,3 +111,8 @@ def test_is_the_notebook_heading_the_course_title(lesson, lang):
         title = messages.course_text(f"{lesson.id}.title", lesson.title, lang)
         expected = "# " + messages.say("docs.lesson.title", lang, number=lesson.number, title=title)
         assert first.splitlines()[0] == expected, (kind, lang)
+        if lang != messages.DEFAULT:  # a Chinese dash is "——", never a lone "—" between spaces
+            headings = [line for cell in _cells(REPO / kind / lesson.id / lesson.notebook_name(lang))["cells"]
+                        if cell["cell_type"] == "markdown" for line in "".join(cell["source"]).splitlines()
+                        if line.startswith("#")]
+            assert not [line for line in headings if " — " in line], (kind, headings)
