@@ -12,21 +12,18 @@ import sys
 from pathlib import Path
 
 from gradtutor import __version__, course, messages, workspace
+from gradtutor.cli_parser import Parser
 from gradtutor.errors import GradtutorError, UsageError
 from gradtutor.messages import course_text, say
 
 DEFAULT_WORKSPACE = "gradtutor-course"
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not argparse's usage block
-        raise UsageError(say("cli.usage", message=message, prog=self.prog))
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gradtutor", description=say("cli.description"))
-    parser.add_argument("--version", action="version", version=f"gradtutor {__version__}")
-    verbs = parser.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser)
+    parser = Parser(prog="gradtutor", description=say("cli.description"))  # argparse's own words translated too
+    parser.add_argument("--version", action="version", version=f"gradtutor {__version__}",
+                        help=say("cli.argparse.version"))
+    verbs = parser.add_subparsers(dest="verb", metavar="COMMAND", parser_class=Parser)
 
     verbs.add_parser("list", help=say("cli.help.list"))
 
@@ -103,8 +100,11 @@ def _limits(parser) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        # before the parser is built, so its help is in that language; a GRADTUTOR_LANG naming none stops here
-        messages.use(messages.from_command_line(argv) or messages.from_environment())
+        # before the parser is built, so its help is in that language; a GRADTUTOR_LANG naming none stops here.
+        # Inside a workspace its language comes next (before the locale), exported like --lang: the warm
+        # checker and the worker, which run in other folders, speak it too.
+        messages.use(messages.from_command_line(argv) or messages.from_environment()
+                     or messages.workspace_here())
         args = build_parser().parse_args(argv)
         if not args.verb:
             return cmd_list(args)
@@ -178,6 +178,8 @@ def cmd_init(args) -> int:
     for path, what in workspace.init(folder):
         console.print(f"  {what:<20} {path}", markup=False)
     console.print("\n" + say("cli.init.next", folder=folder), markup=False)
+    spoken = workspace.language(folder.expanduser())
+    console.print(say("cli.workspace_language.said", language=say(f"cli.workspace_language.{spoken}")), markup=False)
     return 0
 
 

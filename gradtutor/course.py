@@ -7,7 +7,7 @@ from pathlib import Path
 
 from gradtutor import course_schema
 from gradtutor.errors import CourseError, UnknownLesson  # noqa: F401 - raised here, caught by their base class
-from gradtutor.messages import say
+from gradtutor.messages import join, say
 
 try:  # Python 3.11+
     import tomllib
@@ -66,7 +66,7 @@ class Lesson:
         for number, exercise in enumerate(self.exercises, start=1):
             if ref in (exercise.id, exercise.function, str(number)):
                 return exercise
-        names = ", ".join(e.id for e in self.exercises)
+        names = join(e.id for e in self.exercises)
         raise UnknownLesson(say("lessons.no_exercise", lesson=self.id, ref=repr(ref), names=names))
 
     def release_notebook(self, lang: str = "en") -> Path:
@@ -99,7 +99,7 @@ class Course:
         for lesson in self.lessons:
             if key in (lesson.id, str(lesson.number), lesson.slug):
                 return lesson
-        names = ", ".join(f"{l.id} ({l.slug})" for l in self.lessons)
+        names = join(f"{l.id} ({l.slug})" for l in self.lessons)
         raise UnknownLesson(say("lessons.no_lesson", ref=repr(ref), names=names))
 
 

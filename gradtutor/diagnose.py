@@ -15,7 +15,7 @@ import re
 
 from gradtutor.compare import ElementReport
 from gradtutor.course import Diagnosis, Exercise
-from gradtutor.messages import course_text, has, say
+from gradtutor.messages import course_text, has, join, say
 from gradtutor.protocol import Cause
 
 # Why a gradient is None (or zero after unconnected_gradients=ZERO), from the facts, in order of precedence.
@@ -170,7 +170,7 @@ def error_cause(error: dict, facts: dict | None) -> Cause:
 
 
 def inputs_modified(exercise: Exercise, changed: list[str]) -> str:
-    return say("diagnosis.inputs_modified", function=exercise.function, changed=", ".join(changed))
+    return say("diagnosis.inputs_modified", function=exercise.function, changed=join(changed))
 
 
 def _matching_rule(rules, symptom, element, source, error_text, cause, facts) -> Diagnosis | None:

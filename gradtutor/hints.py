@@ -64,7 +64,7 @@ def hint(lesson: str, exercise: str, level: int | None = None) -> None:
             else say("hints.last", lesson=the_lesson.id, exercise=the_exercise.id))
     title = say("hints.title", level=level, count=len(ladder), function=the_exercise.function)
     text = hint_text(the_lesson, the_exercise, level)
-    _show(f"{title}:\n{text}\n{more}", _box("#1f6feb", title, f"<p>{html.escape(text)}</p>", more))
+    _show(f"{say('hints.shown.heading', title=title)}\n{text}\n{more}", _box("#1f6feb", title, f"<p>{html.escape(text)}</p>", more))
 
 
 def solution(lesson: str, exercise: str, *, anyway: bool = False) -> None:
@@ -75,11 +75,11 @@ def solution(lesson: str, exercise: str, *, anyway: bool = False) -> None:
         title = say("hints.try_first", function=the_exercise.function)
         body = say("hints.try_first_body", lesson=the_lesson.id, exercise=the_exercise.id)
         anyway_line = say("hints.anyway", lesson=the_lesson.id, exercise=the_exercise.id)
-        _show(f"{title}. {body}\n{anyway_line}", _box("#9a6700", title, f"<p>{html.escape(body)}</p>", anyway_line))
+        _show(f"{say('hints.shown.then', title=title, body=body)}\n{anyway_line}", _box("#9a6700", title, f"<p>{html.escape(body)}</p>", anyway_line))
         return
     code = solution_code(the_lesson, the_exercise)
     title = say("hints.solution_title", lesson=the_lesson.id, exercise=the_exercise.id)
-    _show(f"{title}:\n{code}", _box("#1a7f37", title, f"<pre>{html.escape(code)}</pre>", say("hints.compare")))
+    _show(f"{say('hints.shown.heading', title=title)}\n{code}", _box("#1a7f37", title, f"<pre>{html.escape(code)}</pre>", say("hints.compare")))
 
 
 def hint_text(lesson: course.Lesson, exercise: course.Exercise, level: int) -> str:
@@ -125,7 +125,8 @@ def print_hint(console, lesson_ref: str, exercise_ref: str, level: int) -> int:
         raise UsageError(say("hints.none", lesson=lesson.id, exercise=exercise.id))
     if not 1 <= level <= count:
         raise UsageError(say("hints.bad_level", lesson=lesson.id, exercise=exercise.id, count=count, level=level))
-    console.print(f"[bold]{escape(say('hints.title', level=level, count=count, function=exercise.function))}[/]:")
+    title = say('hints.title', level=level, count=count, function=exercise.function)
+    console.print(f"[bold]{escape(say('hints.shown.heading', title=title))}[/]")
     console.print(hint_text(lesson, exercise, level), markup=False)
     if level < count:
         console.print(f"[dim]{escape(say('hints.more', lesson=lesson.id, exercise=exercise.id, next=level + 1))}[/]")

@@ -227,6 +227,9 @@ def _show(lesson_id: str, answer: dict) -> None:
     except ImportError:
         pass
     if answer["status"] == "pass":
-        print(f"✓ {lesson_id} / {answer['id']}: {answer['message']}")
+        from gradtutor.report import verdict_head
+
+        print(verdict_head(lesson_id, answer["id"], answer["status"]))
+        print(answer["message"])
     if note:
         print(f"  ({note})")

@@ -64,7 +64,7 @@ def print_lesson(console, result: LessonResult, verbose: bool = False) -> None:
         if exercise.status is Status.PASS and not verbose:
             continue
         shown = exercise.status.display
-        console.print(f"[{shown.style}]{shown.mark} {exercise.id}[/]: ", end="")
+        console.print(f"[{shown.style}]{shown.mark} {exercise.id}[/]{escape(say('check.verdict.colon'))}", end="")
         console.print(exercise.message, markup=False, highlight=False, soft_wrap=True)  # one line, for grep
         if exercise.status == "fail" and exercise.reports:
             _print_comparison(console, exercise)
@@ -103,13 +103,19 @@ def _print_comparison(console, exercise: ExerciseResult) -> None:
 # --------------------------------------------------------------------------- notebook
 
 
+def verdict_head(lesson_id: str, exercise_id: str, status: Status | str) -> str:
+    """A verdict's first line: "✓ lesson1 / watch_constant: pass", in the messages' language."""
+    shown = Status(status).display
+    return say("check.verdict.head", mark=shown.mark, lesson=lesson_id, exercise=exercise_id, status=shown.label)
+
+
 def verdict_html(lesson_id: str, exercise_id: str, status: Status | str, message: str, rows: list[dict]) -> str:
     """One exercise's verdict for a notebook: a coloured line, and the comparison table on a failure."""
     status = Status(status)
     colour = status.display.colour
     head = (f'<div style="border-left:4px solid {colour};padding:4px 10px;margin:4px 0">'
-            f'<b style="color:{colour}">{status.display.mark} {html.escape(lesson_id)} / '
-            f'{html.escape(exercise_id)}: {status.display.label}</b><br>{html.escape(message)}')
+            f'<b style="color:{colour}">{html.escape(verdict_head(lesson_id, exercise_id, status))}</b>'
+            f'<br>{html.escape(message)}')
     if rows:
         cells = "".join(f"<th style='text-align:left;padding:2px 8px'>{html.escape(k)}</th>" for k in rows[0])
         body = "".join(

@@ -17,8 +17,8 @@ from gradtutor.kernelspec import copy_for_learner  # the learner's copy names th
 from gradtutor.errors import WorkspaceError  # noqa: F401 - raised here, caught by its base class
 from gradtutor.messages import say
 
-MARKER = ".gradtutor-workspace"
-LANGUAGE_LINE = "language: "  # the marker's line naming the notebooks' language
+MARKER = messages.WORKSPACE_MARKER
+LANGUAGE_LINE = messages.LANGUAGE_LINE  # the marker's line naming the notebooks' language
 
 
 def init(folder: Path, lang: str | None = None) -> list[tuple[Path, str]]:
@@ -35,6 +35,7 @@ def init(folder: Path, lang: str | None = None) -> list[tuple[Path, str]]:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / MARKER).write_text(say("workspace.marker", lang=lang) + f"\n{LANGUAGE_LINE}{lang}\n",
                                  encoding="utf-8")
+    messages.workspace_language.cache_clear()  # from now on, this folder speaks `lang`
     done = []
     for lesson in course.load().lessons:
         target = notebook_path(folder, lesson)
@@ -49,12 +50,7 @@ def init(folder: Path, lang: str | None = None) -> list[tuple[Path, str]]:
 
 def language(home: Path) -> str:
     """The language a workspace's notebooks were copied in (its marker's last language line; English before)."""
-    try:
-        lines = (home / MARKER).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return messages.DEFAULT
-    chosen = [line[len(LANGUAGE_LINE):].strip() for line in lines if line.startswith(LANGUAGE_LINE)]
-    return (messages.normalise(chosen[-1]) if chosen else None) or messages.DEFAULT
+    return messages.marker_language(home) or messages.DEFAULT
 
 
 def find(start: Path | None = None) -> Path | None:

@@ -41,7 +41,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     # The checker: isolation and checking put together, one warm worker.
     ("checker", ["checker"]),
     # What people and other programs call: the CLI, notebooks' check(), nbgrader grading, authoring tools.
-    ("front ends", ["__init__", "__main__", "cli", "notebook", "judge", "watch", "report", "workspace", "release",
+    ("front ends", ["__init__", "__main__", "cli", "cli_parser", "notebook", "judge", "watch", "report", "workspace", "release",
                     "classroom", "classroom.*", "dev", "dev.*", "explain", "explain.*",
                     # the learner's path: JupyterLab and its kernel, hint()/solution(), what a learner has done,
                     # and the warm checker behind `gradtutor check`

@@ -43,8 +43,8 @@ def test_does_reset_give_back_the_workspace_language(tmp_path):
     notebook = tmp_path / lesson.id / lesson.notebook
     notebook.write_text(notebook.read_text(encoding="utf-8").replace("raise NotImplementedError()", "return 1"),
                         encoding="utf-8")
-    reset = run_cli("reset", "lesson2", cwd=tmp_path, env=ENGLISH)  # an English terminal: the words are English
-    assert reset.returncode == 0 and "your previous file is kept" in reset.stdout, reset.stdout + reset.stderr
+    reset = run_cli("reset", "lesson2", cwd=tmp_path, env=ENGLISH)  # an English terminal: the workspace's words
+    assert reset.returncode == 0 and "你原来的文件保留为" in reset.stdout, reset.stdout + reset.stderr
     assert _cells(notebook) == _cells(lesson.release_notebook("zh_CN"))  # the Chinese starter again
 
 

@@ -279,7 +279,7 @@ def test_lessons_with_plots_are_found(visits):
 @pytest.mark.parametrize("prefix, lesson", LESSON_PAGES, ids=map(_lesson_id, LESSON_PAGES))
 def test_lesson_page_folds_its_solutions_and_shows_real_verdicts(visits, prefix, lesson):
     """Are solutions in collapsed "Solution" (参考答案) blocks, hidden tests gone, and every exercise's check
-    shown passing (the checks' own output is the English run's, on both languages' pages)?"""
+    shown passing, in the page's language (a Chinese page's checks ran in Chinese: no English verdict on it)?"""
     lang = LOCALES[prefix]
     nb = _solutions_notebook(lesson, lang)
     visit = visits[f"{prefix}lessons/{lesson.id}/"]
@@ -289,8 +289,15 @@ def test_lesson_page_folds_its_solutions_and_shows_real_verdicts(visits, prefix,
     assert not any(is_open for _, is_open in visit.solutions)
     assert "BEGIN SOLUTION" not in visit.text and "HIDDEN TESTS" not in visit.text
     assert visit.text.count("raise NotImplementedError()") >= len(solution_cells)
+    passed = messages.say("check.status.pass", lang=lang)
     for exercise in lesson.exercises:
-        assert f"✓ {lesson.id} / {exercise.id}: pass" in visit.text, exercise.id
+        head = messages.say("check.verdict.head", lang=lang, mark="✓", lesson=lesson.id, exercise=exercise.id,
+                            status=passed)
+        assert head in visit.text, exercise.id
+    said = messages.catalogue(lang)["check.passed"].rsplit("}", 1)[1].strip()  # "inputs", "组输入上都与参考梯度一致"
+    assert visit.text.count(said) >= len(lesson.exercises), said
+    if lang != "en":
+        assert not re.search(r"✓ lesson\d / \w+: pass|matches the reference|reference gradients", visit.text), visit.text
     assert "ExerciseResult(" not in visit.text
     assert "absl::InitializeLog" not in visit.text and "cudart_stub" not in visit.text
 
@@ -448,8 +455,9 @@ def test_chinese_search_finds_the_stateful_rnn_lesson(browser, visits):
 
 
 def test_screenshots_of_the_chinese_site(browser, visits):
-    """Screenshots of the Chinese home and lesson 4 with its plot (test-output/docs-zh-*.png), with the Chinese
-    drawn in a CJK font: a missing font draws boxes, or nothing, instead of the characters."""
+    """Screenshots of the Chinese home, lesson 4 with its plot and lesson 1 at its first check() verdict
+    (test-output/docs-zh-*.png), with the Chinese drawn in a CJK font: a missing font draws boxes, or
+    nothing, instead of the characters."""
     SCREENSHOTS.mkdir(exist_ok=True)
     page = browser.context.new_page()
     page.goto(browser.base + "zh/", wait_until="networkidle")
@@ -466,9 +474,16 @@ def test_screenshots_of_the_chinese_site(browser, visits):
     page.locator("figure.gt-figure").first.scroll_into_view_if_needed()
     page.wait_for_timeout(500)  # the header's title swap animates on scroll
     page.screenshot(path=str(SCREENSHOTS / "docs-zh-lesson4-plot.png"))
+    page.goto(browser.base + "zh/lessons/lesson1/", wait_until="networkidle")  # a check() verdict, run in Chinese
+    verdict = page.get_by_text(messages.say("check.verdict.head", lang="zh_CN", mark="✓", lesson="lesson1",
+                                            exercise="watch_constant", status=messages.say("check.status.pass",
+                                                                                           lang="zh_CN")))
+    verdict.first.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(SCREENSHOTS / "docs-zh-lesson1-verdict.png"))
     page.close()
     assert different, "Chinese is drawn as boxes: no CJK font (`make browser` installs fonts-noto-cjk)"
-    for name in ("home", "lesson4", "lesson4-plot"):
+    for name in ("home", "lesson4", "lesson4-plot", "lesson1-verdict"):
         assert (SCREENSHOTS / f"docs-zh-{name}.png").stat().st_size > 10_000, name
 
 

@@ -167,3 +167,26 @@ def test_code_without_comments_keeps_strings_and_code():
     assert same("s = '# not a comment'") != same("s = '# 不是注释'")
     assert same('"""Doc."""') != same('"""文档。"""')
     assert same("!pip list  # shell") == same("!pip list  # 命令")
+
+
+def test_a_translation_runs_its_imports_answers_and_checks_only():
+    """Does a translated page run just the cells whose outputs its language changes (and what they need)?"""
+    _, zh = _twins()
+    run = notebooks.checks_only(zh)
+    assert [c.source for c in run.cells] == [zh.cells[1].source, zh.cells[2].source, zh.cells[3].source]
+    assert all(c.cell_type == "code" for c in run.cells)
+
+
+def test_a_translated_page_shows_its_own_checks_verdicts():
+    """Are a translated page's check outputs the ones run in its language, and every other output the English run's?"""
+    executed, zh = _twins()
+    executed.cells[3].outputs = [new_output("display_data", data={"text/html": "<b>✓ lesson1 / watch_constant: pass</b>"})]
+    page = notebooks.with_outputs_of(zh, executed)
+    checked = notebooks.checks_only(zh)
+    checked.cells[2].outputs = [new_output("display_data", data={"text/html": "<b>✓ lesson1 / watch_constant：通过</b>"})]
+    shown = notebooks.with_check_outputs_of(page, checked)
+    assert shown.cells[3].outputs == checked.cells[2].outputs and shown.cells[1].outputs == executed.cells[1].outputs
+    assert "通过" in notebooks.render(shown, "lesson1").markdown
+    checked.cells.pop()
+    with pytest.raises(ValueError, match="check cell"):
+        notebooks.with_check_outputs_of(page, checked)

@@ -198,10 +198,13 @@ def on_files(files, config):
     lang = _lang(locale)
     the_course = _course()
     executed = _executed_notebooks(the_course.lessons)  # the English notebooks run once; every language shows them
+    # a translated page's checks run again in its language (answer and check cells only): their verdicts are its words
+    checked = {} if lang == "en" else _executed_notebooks(the_course.lessons, lang)
     pages = []
     pages.append(_add(files, config, "lessons/index.md", _lessons_index(the_course, lang).encode(), locale))
     for lesson in the_course.lessons:
-        nb = executed[lesson.id] if lang == "en" else _translated_notebook(lesson, executed[lesson.id], lang)
+        nb = executed[lesson.id] if lang == "en" else _translated_notebook(lesson, executed[lesson.id], lang,
+                                                                              checked[lesson.id])
         learner = lesson.release_notebook(lang)
         download = f"{lesson.id}/{learner.name}" if learner.is_file() else None
         page = notebooks.render(nb, lesson.id, intro=_lesson_intro(lesson, lang, download),
@@ -250,8 +253,9 @@ def _generated(config, src_uri: str, content: bytes, locale: str) -> File:
     return file
 
 
-def _translated_notebook(lesson, executed, lang: str):
-    """The lesson's notebook in `lang` with the outputs of the executed English one (same code but for comments)."""
+def _translated_notebook(lesson, executed, lang: str, checked):
+    """The lesson's notebook in `lang` with the outputs of the executed English one (same code but for comments),
+    but for its check cells: theirs are from `checked`, the same notebook's checks run in `lang`."""
     import nbformat
 
     source = lesson.source_notebook(lang)
@@ -259,7 +263,8 @@ def _translated_notebook(lesson, executed, lang: str):
         raise PluginError(f"{lesson.id}: {source} is missing — the /zh/ lesson page is rendered from it "
                           f"(write it, beside {lesson.notebook})")
     try:
-        return notebooks.with_outputs_of(notebooks.prepare(nbformat.read(source, as_version=4)), executed)
+        page = notebooks.with_outputs_of(notebooks.prepare(nbformat.read(source, as_version=4)), executed)
+        return notebooks.with_check_outputs_of(page, checked)
     except ValueError as exc:
         raise PluginError(f"{lesson.id}: {source.name} does not match {lesson.notebook}: {exc}") from None
 
@@ -278,44 +283,50 @@ def _outputs_depend_on() -> str:
     return digest.hexdigest()
 
 
-def _executed_notebooks(lessons) -> dict:
-    """Each lesson's solutions notebook, executed: from the cache, or run now (several at once)."""
+def _executed_notebooks(lessons, lang: str = "en") -> dict:
+    """Each lesson's solutions notebook, executed: from the cache, or run now (several at once).
+
+    In a language other than English, only its answer and check cells (notebooks.checks_only), under that
+    language: the rest of the page shows the English run's outputs, which the same code gives.
+    """
     import nbformat
 
-    extra = _outputs_depend_on()
+    extra = _outputs_depend_on() + lang
     wanted, pending = {}, []
     for lesson in lessons:
-        source = lesson.source_notebook()
+        source = lesson.source_notebook(lang)
         if not source.is_file():
             raise PluginError(f"{lesson.id}: the solutions notebook {source} is missing (listed in course.toml)")
         prepared = notebooks.prepare(nbformat.read(source, as_version=4))
+        if lang != "en":
+            prepared = notebooks.checks_only(prepared)
         text = nbformat.writes(prepared)
         key = notebooks.cache_key(text, extra)
-        target = CACHE / "notebooks" / f"{lesson.id}-{key}.ipynb"
+        target = CACHE / "notebooks" / f"{lesson.id}-{'' if lang == 'en' else lang + '-'}{key}.ipynb"
         wanted[lesson.id] = target
         if not target.is_file():
             staged = CACHE / "notebooks" / f"{lesson.id}-{key}.{os.getpid()}.prepared.ipynb"
             staged.parent.mkdir(parents=True, exist_ok=True)
             staged.write_text(text, encoding="utf-8")
-            pending.append((lesson, staged, target))
+            pending.append((lesson, staged, target, lang))
     if pending:
         _run_all(pending)
     executed = {lesson_id: nbformat.read(path, as_version=4) for lesson_id, path in wanted.items()}
-    _prune(wanted.values())
+    _prune(wanted.values(), lang)
     return executed
 
 
 def _run_all(pending) -> None:
     jobs = max(1, int(os.environ.get("GRADTUTOR_DOCS_JOBS", min(len(pending), 4))))
     log.info("executing %d lesson notebook(s), %d at a time: %s", len(pending), jobs,
-             ", ".join(lesson.id for lesson, _, _ in pending))
+             ", ".join(f"{lesson.id} ({lang})" for lesson, _, _, lang in pending))
     queue, running, failures = list(pending), [], []
     while queue or running:
         while queue and len(running) < jobs:
-            lesson, staged, target = queue.pop(0)
+            lesson, staged, target, lang = queue.pop(0)
             logfile = target.with_suffix(".log")
             running.append((lesson, staged, target, logfile, time.monotonic(),
-                            notebooks.start_execution(staged, target, logfile)))
+                            notebooks.start_execution(staged, target, logfile, lang)))
         for entry in list(running):
             lesson, staged, target, logfile, started, process = entry
             if process.poll() is None:
@@ -332,11 +343,24 @@ def _run_all(pending) -> None:
         raise PluginError("lesson notebooks failed while building the docs\n" + "\n".join(failures))
 
 
-def _prune(keep) -> None:
-    """Drop cache entries of older versions of the notebooks (an hour old: another build may still want them)."""
+def _run_language(name: str) -> str:
+    """The language a cache entry ran in: lessonN-zh_CN-KEY.ipynb → zh_CN, lessonN-KEY.ipynb → en."""
+    parts = name.split("-")
+    return parts[1] if len(parts) > 2 and parts[1] in _message_languages() else "en"
+
+
+def _message_languages():
+    from gradtutor import messages
+
+    return messages.LANGUAGES
+
+
+def _prune(keep, lang: str = "en") -> None:
+    """Drop cache entries of older versions of the notebooks (an hour old: another build may still want them),
+    among the runs in `lang` (each language's build keeps only its own)."""
     keep = {Path(p).name for p in keep}
     for path in (CACHE / "notebooks").glob("*.ipynb"):
-        if (path.name not in keep and not path.name.endswith(".prepared.ipynb")
+        if (path.name not in keep and not path.name.endswith(".prepared.ipynb") and _run_language(path.name) == lang
                 and time.time() - path.stat().st_mtime > 3600):
             with contextlib.suppress(OSError):
                 path.unlink()

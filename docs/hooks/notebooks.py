@@ -35,7 +35,7 @@ from pathlib import Path
 from gradtutor import conventions
 
 # Bump when the executed form changes (what runs, how), so old cache entries are not reused.
-EXECUTOR_VERSION = "1"
+EXECUTOR_VERSION = "2"  # 2: the language is part of a run
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # TensorFlow's start-up lines (absl/glog format) that reach stderr despite gradtutor.quiet:
@@ -89,6 +89,30 @@ def prepare(nb):
     return nb
 
 
+def checks_only(nb):
+    """What a translated page runs in its own language: the first code cell (the imports), every answer cell
+    and every check cell, in order. Every other cell's code is the English notebook's, and so are its outputs;
+    a check's verdict is worded in the language the check ran in."""
+    nb = copy.deepcopy(nb)
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    keep = {id(cell) for cell in code[:1]} | {id(cell) for cell in code if is_solution(cell) or is_test(cell)}
+    nb.cells = [cell for cell in nb.cells if id(cell) in keep]
+    return nb
+
+
+def with_check_outputs_of(page, checked):
+    """The page's notebook with each check cell's outputs taken from `checked` (the same cell id, run in the
+    page's language); a check cell `checked` lacks is a ValueError."""
+    page = copy.deepcopy(page)
+    runs = {cell.get("id"): cell for cell in checked.cells if is_test(cell)}
+    for cell in page.cells:
+        if is_test(cell):
+            if cell.get("id") not in runs:
+                raise ValueError(f"its check cell {cell.get('id')} was not run in the page's language")
+            cell.outputs = copy.deepcopy(runs[cell.id].get("outputs", []))
+    return page
+
+
 def code_without_comments(source: str) -> list[tuple[int, str]]:
     """A code cell's tokens without its comments and blank lines: what a translation may not change."""
     try:
@@ -140,15 +164,16 @@ def cache_key(prepared_json: str, extra: str) -> str:
     return digest.hexdigest()[:24]
 
 
-def start_execution(source: Path, destination: Path, log: Path) -> subprocess.Popen:
-    """Run `source` (already prepared) in a child process that writes the executed notebook to `destination`."""
+def start_execution(source: Path, destination: Path, log: Path, lang: str = "en") -> subprocess.Popen:
+    """Run `source` (already prepared) in a child process that writes the executed notebook to `destination`;
+    gradtutor's messages in it (check()'s verdicts) are in `lang`."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("wb") as handle:
-        return subprocess.Popen([sys.executable, __file__, "execute", str(source), str(destination)],
+        return subprocess.Popen([sys.executable, __file__, "execute", str(source), str(destination), lang],
                                 stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
 
-def _execute(source: Path, destination: Path) -> int:
+def _execute(source: Path, destination: Path, lang: str = "en") -> int:
     """Child process: execute one notebook with the python3 kernel of this interpreter."""
     import nbformat
     from nbclient import NotebookClient
@@ -164,7 +189,7 @@ def _execute(source: Path, destination: Path) -> int:
         env.pop("MPLBACKEND", None)  # a non-inline backend (Agg) would leave the page without its plots
         env["GRADTUTOR_HOME"] = str(Path(work) / "state")  # check() must not touch the user's progress
         env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
-        env["GRADTUTOR_LANG"] = "en"  # the English notebook: its checks speak English, whatever the build's locale
+        env["GRADTUTOR_LANG"] = lang  # the notebook's language: its checks speak it, whatever the build's locale
         # The lessons import gradtutor: this checkout's, whatever else is installed.
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(Path(__file__).resolve().parents[2]),
                                                         env.get("PYTHONPATH")) if p)
@@ -363,7 +388,7 @@ def title(nb) -> str | None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "execute":
-        sys.exit(_execute(Path(sys.argv[2]), Path(sys.argv[3])))
-    print("usage: notebooks.py execute SOURCE.ipynb DESTINATION.ipynb", file=sys.stderr)
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "execute":
+        sys.exit(_execute(Path(sys.argv[2]), Path(sys.argv[3]), *sys.argv[4:]))
+    print("usage: notebooks.py execute SOURCE.ipynb DESTINATION.ipynb [LANG]", file=sys.stderr)
     sys.exit(2)

@@ -7,29 +7,29 @@
 """
 from __future__ import annotations
 
-import argparse
 import sys
 
+from gradtutor.cli_parser import Parser
 from gradtutor.defaults import DEV_CHECK_TIMEOUT
 from gradtutor.errors import GradtutorError, UsageError
+from gradtutor.messages import say
 
 TIMEOUT = DEV_CHECK_TIMEOUT
 
 
 def add_verbs(verbs) -> None:
     """Register the `dev` verb and its sub-verbs on the CLI's subparsers (each sets `func`)."""
-    p = verbs.add_parser("dev", help="course authoring: check the course, scaffold a lesson")
+    p = verbs.add_parser("dev", help=say("cli.dev.help"))
     sub = p.add_subparsers(dest="dev_verb", metavar="COMMAND", parser_class=type(p))
-    check = sub.add_parser("check", help="prove the manifest, notebooks, references, solutions and known answers agree")
+    check = sub.add_parser("check", help=say("cli.dev.check"))
     check.add_argument("--lesson", action="append", metavar="LESSON",
-                       help="check only this lesson (id, number or slug; repeat for several)")
+                       help=say("cli.dev.check_lesson"))
     check.add_argument("--timeout", type=float, default=TIMEOUT, metavar="S",
-                       help=f"seconds per exercise before a solution or known answer times out (default {TIMEOUT:g})")
+                       help=say("cli.dev.check_timeout", default=f"{TIMEOUT:g}"))
     check.set_defaults(func=cmd_check)
-    new = sub.add_parser("new-lesson", help="scaffold a lesson: solutions notebook, reference module, "
-                                            "manifest entry, known answers (never overwrites)")
-    new.add_argument("slug", metavar="SLUG", help="the lesson's slug, e.g. persistent-tapes; its id is lesson<N>")
-    new.add_argument("--title", help="the lesson's title (default: from the slug)")
+    new = sub.add_parser("new-lesson", help=say("cli.dev.new_lesson"))
+    new.add_argument("slug", metavar="SLUG", help=say("cli.dev.slug"))
+    new.add_argument("--title", help=say("cli.dev.title"))
     new.set_defaults(func=cmd_new_lesson)
     p.set_defaults(func=_usage)
 
@@ -49,19 +49,13 @@ def cmd_new_lesson(args) -> int:
 
 
 def _usage(args) -> int:
-    raise UsageError("choose a dev command: `gradtutor dev check` or `gradtutor dev new-lesson SLUG` "
-                     "(see `gradtutor dev --help`)")
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, as the gradtutor command does
-        raise UsageError(f"{message} (see `{self.prog} --help`)")
+    raise UsageError(say("cli.dev.choose"))
 
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m gradtutor.dev ...`: the same verbs without the rest of the CLI."""
-    parser = _Parser(prog="gradtutor")
-    add_verbs(parser.add_subparsers(dest="verb", parser_class=_Parser))
+    parser = Parser(prog="gradtutor")
+    add_verbs(parser.add_subparsers(dest="verb", parser_class=Parser))
     try:
         args = parser.parse_args(["dev", *(sys.argv[1:] if argv is None else argv)])
         return args.func(args)

@@ -6,7 +6,7 @@ puts a finding's subject, symptom and sources around them.
 """
 from __future__ import annotations
 
-from gradtutor.messages import has, say
+from gradtutor.messages import has, join, say
 
 SYMPTOMS = ("none", "zeros", "tiny", "nonfinite", "error")
 
@@ -18,7 +18,7 @@ def what(cause: str) -> str:
 
 def message(cause: str, symptom: str, sources: list[str], call: str = "gradient") -> str:
     happened = what(cause)
-    names = ", ".join(sources)
+    names = join(sources)
     if call == "apply_gradients":
         if not sources:
             return say("finding.optimizer.empty")

@@ -18,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from gradtutor import messages
 from gradtutor.defaults import MEMORY_MB, WORKER_IMPORT_TIMEOUT
 from gradtutor.errors import CheckerUnavailable as WorkerFailed  # noqa: F401 - raised here, caught by its base class
 from gradtutor.isolation import ipc
@@ -53,6 +54,7 @@ class Worker:
     def start(self) -> None:
         env = dict(os.environ)
         env["PYTHONHASHSEED"] = "0"  # same verdicts whatever the caller's hash seed
+        env["GRADTUTOR_LANG"] = messages.language()  # its problems in our words, though it runs in another folder
         self._process = subprocess.Popen(
             [sys.executable, "-m", SERVER],
             stdin=subprocess.PIPE,
@@ -189,7 +191,7 @@ class Worker:
         if not started or "pid" not in started:
             self.close()
             shutil.rmtree(out, ignore_errors=True)
-            return Outcome([None] * count, None, problem="the checker's worker stopped unexpectedly")
+            return Outcome([None] * count, None, problem=messages.say("check.worker_problem.stopped_unexpectedly"))
         return Prepared(out, nonce, started["pid"], count)
 
     def _finish_job(self, job: "Prepared", timeout: float) -> Outcome:
@@ -202,7 +204,7 @@ class Worker:
                 _kill_group(job.pid)
                 self.close()
                 return Outcome([None] * job.count, None, timed_out=timed_out,
-                               problem="the checker's worker was stopped while it ran (did the code kill other processes?)")
+                               problem=messages.say("check.worker_problem.stopped_while_running"))
             return collect(job.out, job.nonce, job.count, finished.get("exit"), timed_out)
         finally:
             shutil.rmtree(job.out, ignore_errors=True)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradtutor.messages import say
+
 
 def fresh(args: list) -> list:
     """Copies of a call's inputs, so an answer that changes what it was given cannot change the next call's."""
@@ -42,7 +44,7 @@ def changed(args, before: list) -> list[str]:
         new = _numbers(arg)
         if len(new) != len(old) or any(a.shape != b.shape or not np.array_equal(a, b, equal_nan=True)
                                        for a, b in zip(new, old)):
-            found.append(f"input {index} ({_kind(arg)})")
+            found.append(say(f"check.input.{_kind(arg)}", index=index))
     return found
 
 
@@ -62,4 +64,4 @@ def _numbers(arg) -> list:
 
 
 def _kind(arg) -> str:
-    return "the model" if hasattr(arg, "layers") else "a layer" if hasattr(arg, "get_weights") else "a tensor"
+    return "model" if hasattr(arg, "layers") else "layer" if hasattr(arg, "get_weights") else "tensor"

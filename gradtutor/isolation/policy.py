@@ -25,6 +25,7 @@ import sys
 from typing import Callable
 
 from gradtutor.isolation import landlock
+from gradtutor.messages import say
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFERENCE_DIR = os.path.join(PACKAGE_DIR, "references")
@@ -101,28 +102,30 @@ def _always(args: tuple, scratch: Scratch):
 class Rule:
     events: tuple[str, ...]  # the audit events it watches
     test: Callable[[tuple, Scratch], object]  # the culprit among the event's arguments, or None
-    message: str  # what the learner reads; {path} is the culprit
+    message: str  # the id of what the learner reads (check.sandbox.*); {path} is the culprit
 
 
 RULES = (
-    Rule(("open",), _reads_the_answers, "exercise code may not read gradtutor's reference implementation"),
-    Rule(("open",), _writes_outside, "exercise code may not write files outside its scratch folder: {path}"),
-    Rule(("import",), _imports_forbidden, "exercise code may not import gradtutor's reference implementation"),
+    Rule(("open",), _reads_the_answers, "check.sandbox.reads_answers"),
+    Rule(("open",), _writes_outside, "check.sandbox.writes_outside"),
+    Rule(("import",), _imports_forbidden, "check.sandbox.imports_forbidden"),
     Rule(("os.remove", "os.rmdir", "os.rename", "os.truncate", "shutil.rmtree", "os.chmod", "os.chown"),
-         _paths_outside, "exercise code may not change files outside its scratch folder: {path}"),
+         _paths_outside, "check.sandbox.changes_outside"),
     Rule(("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
-          "pty.spawn"), _always, "exercise code may not start other processes"),
-    Rule(("os.kill", "os.killpg"), _signals_another_process, "exercise code may not send signals to other processes"),
+          "pty.spawn"), _always, "check.sandbox.processes"),
+    Rule(("os.kill", "os.killpg"), _signals_another_process, "check.sandbox.signals"),
     Rule(("os.link", "os.symlink", "os.mkdir", "os.mkfifo", "os.mknod", "sqlite3.connect"),
-         _paths_outside, "exercise code may not create files outside its scratch folder: {path}"),
+         _paths_outside, "check.sandbox.creates_outside"),
     Rule(("ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function", "ctypes.cdata"),
-         _always, "exercise code may not call C functions through ctypes"),
+         _always, "check.sandbox.ctypes"),
 )
 
 
 def audit_hook(scratch: Scratch) -> Callable[[str, tuple], None]:
     """The hook that interprets RULES (in their order) for every audit event of this process."""
     by_event: dict[str, list[Rule]] = {}
+    # each rule's words, looked up now: inside the hook, reading a catalogue would be an audited event itself
+    said = {rule.message: say(rule.message) for rule in RULES}
     for rule in RULES:
         for event in rule.events:
             by_event.setdefault(event, []).append(rule)
@@ -131,7 +134,7 @@ def audit_hook(scratch: Scratch) -> Callable[[str, tuple], None]:
         for rule in by_event.get(event, ()):
             culprit = rule.test(args, scratch)
             if culprit is not None:
-                raise PermissionError(rule.message.format(path=culprit))
+                raise PermissionError(said[rule.message].format(path=culprit))
 
     return guard
 

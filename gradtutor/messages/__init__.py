@@ -13,8 +13,11 @@ the manifest and holding the English it translates, so a changed English text sh
 up as a missing translation instead of a stale one (`course_text`).
 
 The language, first found wins: `use(...)` (the CLI's `--lang`; a Dask grading host, the
-instructor's), GRADTUTOR_LANG, the locale (LC_ALL, LC_MESSAGES, LANG), English. The warm
-checker is one per language (gradtutor.daemon.package_key), so it never switches.
+instructor's), GRADTUTOR_LANG, the language of the workspace the current folder is in (the
+marker `gradtutor init --lang zh` wrote: so every command run there, and a notebook's check()
+in a kernel started there, speak the notebooks' language whatever the locale), the locale
+(LC_ALL, LC_MESSAGES, LANG), English. The warm checker is one per language
+(gradtutor.daemon.package_key), so it never switches.
 
 A ground module: it imports nothing of gradtutor's but the error types.
 """
@@ -36,6 +39,8 @@ HERE = Path(__file__).resolve().parent
 LANGUAGES = ("en", "zh_CN")
 DEFAULT = "en"
 COURSE_AREA = "course"  # the translated manifest texts: zh_CN/course.toml (English stays in course.toml)
+WORKSPACE_MARKER = ".gradtutor-workspace"  # the file `gradtutor init` writes at a workspace's top
+LANGUAGE_LINE = "language: "  # the marker's line naming the workspace's language
 
 _chosen: str | None = None  # set by use(): outranks the environment
 
@@ -95,11 +100,48 @@ def language() -> str:
     asked = normalise(os.environ.get("GRADTUTOR_LANG"))
     if asked:
         return asked
+    here = workspace_here()
+    if here:
+        return here
     for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(variable, "").strip()
         if value:  # the first locale variable set decides, as in POSIX; one we have no catalogue for is English
             return normalise(value) or DEFAULT
     return DEFAULT
+
+
+def marker_language(home: Path) -> str | None:
+    """The language a workspace's marker names (its last language line), or None (no marker, or none named)."""
+    try:
+        lines = (home / WORKSPACE_MARKER).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    chosen = [line[len(LANGUAGE_LINE):].strip() for line in lines if line.startswith(LANGUAGE_LINE)]
+    return normalise(chosen[-1]) if chosen else None
+
+
+@functools.lru_cache(maxsize=64)
+def workspace_language(folder: str | None) -> str | None:
+    """The language of the workspace containing `folder` (the nearest marker upwards), or None.
+
+    Cached per folder: say() asks for the language of every message. `gradtutor init` calls
+    workspace_language.cache_clear() after writing a marker.
+    """
+    if not folder:
+        return None
+    here = Path(folder)
+    for candidate in (here, *here.parents):
+        if (candidate / WORKSPACE_MARKER).is_file():
+            return marker_language(candidate)
+    return None
+
+
+def workspace_here() -> str | None:
+    """The language of the workspace the current folder is in, or None."""
+    try:
+        return workspace_language(os.getcwd())
+    except OSError:  # the folder was deleted under us: no workspace
+        return None
 
 
 def use(name: str | None, export: bool = True) -> str:
@@ -126,6 +168,11 @@ def say(message_id: str, lang: str | None = None, **params) -> str:
     if text is None:
         text = catalogue(DEFAULT)[message_id]
     return text.format(**params) if params else text.replace("{{", "{").replace("}}", "}")
+
+
+def join(items, lang: str | None = None) -> str:
+    """Names or phrases as one list, with the language's own separator (", " in English, "、" in Chinese)."""
+    return say("text.separator", lang).join(str(item) for item in items)
 
 
 def has(message_id: str) -> bool:
