@@ -130,7 +130,7 @@ class JudgeRequest(TypedDict, total=False):
 
 
 class JudgeReply(TypedDict, total=False):
-    """The judge's verdict ({id, status, message, rows, cause}) or {problem} for a malformed request."""
+    """The judge's verdict ({id, status, message, rows, cause}), {skipped} or {problem} for a malformed request."""
 
     id: str
     status: str  # a Status
@@ -138,6 +138,8 @@ class JudgeReply(TypedDict, total=False):
     cause: str  # a Cause
     rows: list[dict]
     visible_only: bool  # checked on the visible inputs alone: this judge has no hidden ones (outside a course)
+    note: str  # graded on the package's public hidden inputs: nbgrader in a course with no secret
+    skipped: str  # a hidden-inputs check outside a course: the one line the cell prints instead
     problem: str
 
 
