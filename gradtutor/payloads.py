@@ -40,6 +40,7 @@ class RunFacts(TypedDict, total=False):
     watch_calls: list[str]  # per tape.watch argument: "input 0", "another tensor", "a numpy array", …
     ops: list[str]  # op types run while a tape was recording (first 64)
     gradient_calls: int  # tape.gradient / jacobian / batch_jacobian calls
+    learner_calls: dict[str, int]  # made by the learner's code itself: "tapes" entered, "gradient", "jacobian", "jvp"
     tapes: int  # tapes entered
     source_unwatched: bool  # a source of a gradient call was neither watched nor a trainable variable
     watched_late: bool  # tape.watch got a tensor an op had already read while recording
