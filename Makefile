@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 BIN    := $(VENV)/bin
 WORKSPACE ?= workspace
 
-.PHONY: tutor test test-fast lint bench docs serve lessons browser clean help
+.PHONY: tutor test test-fast lint bench sweep docs serve lessons browser clean help
 
 help:
 	@echo "make tutor   set up, create ./$(WORKSPACE) with the lessons, show your progress, open JupyterLab (GRADTUTOR_NO_LAB=1: don't)"
@@ -15,6 +15,7 @@ help:
 	@echo "make test-fast  the unit tier alone: no TensorFlow, nbgrader or browser; under 2 minutes"
 	@echo "make lint    ruff check"
 	@echo "make bench   speed and memory figures, as ratios measured side by side"
+	@echo "make sweep   every known answer on 200 random hidden seeds per lesson, as a course draws them"
 	@echo "make docs    build the docs site (strict);  make serve  serves it on 127.0.0.1:8000"
 	@echo "make lessons regenerate lessons/ from solutions/ with nbgrader"
 
@@ -62,6 +63,12 @@ test-fast: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m benchmarks.run
+
+# Every known answer (tests/answers/) through the real checker on 200 hidden seeds per lesson drawn
+# from a new random secret, as a course draws them: correct answers pass on all, wrong ones fail.
+# Minutes; the tf tier runs a slice of it (tests/test_sweep.py).
+sweep: $(VENV)/.dev
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m gradtutor.dev.sweep --seeds 200
 
 # The lesson pages run each solutions notebook (cached in build/docs-cache/ by content hash);
 # mermaid and KaTeX come once from the npm registry (pinned, checksummed) into that cache.

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from gradtutor import __version__, course, messages, workspace
+from gradtutor import __version__, course, messages, seeds, workspace
 from gradtutor.cli_parser import Parser
 from gradtutor.errors import GradtutorError, UsageError
 from gradtutor.messages import course_text, say
@@ -201,14 +201,18 @@ def cmd_check(args) -> int:
     path = _target_file(lesson, args.file)
     cells = extract.read_cells(path)  # before starting TensorFlow: a bad file fails fast
     console = None if args.json else _console()  # --json draws no table: rich need not even load
-    warm = check_warm(args, lesson, path, console)  # the warm checker, unless it is off or out of reach
+    hidden, config = seeds.of_course_folder(Path.cwd(), args.seeds)  # an instructor in a course folder
+    warm = None if config else check_warm(args, lesson, path, console)  # the warm checker holds no secret
     if warm is not None:
         return warm
     console = console or _console()
     from gradtutor import report  # numpy, TensorFlow's worker: only when checking in this process
     from gradtutor.checker import Checker
 
-    with Checker(timeout=args.timeout, memory_mb=args.memory_mb) as checker:
+    if config:
+        print(say("cli.check.course_secret", config=config), file=sys.stderr if args.json else sys.stdout)
+    with Checker(timeout=args.timeout, memory_mb=args.memory_mb, hidden=hidden,
+                 hide=[str(config)] if config else None) as checker:
         if args.json or not console.is_terminal:
             result = checker.check_cells(lesson, cells, exercises, args.seeds, str(path))
         else:

@@ -42,6 +42,7 @@ class Exercise:
     points: int
     hints: tuple[str, ...]
     diagnoses: tuple[Diagnosis, ...]
+    requires: tuple[str, ...] = ()  # how the text says to compute it (course_schema.REQUIREMENTS), checked from facts
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,6 +139,7 @@ def _lesson(entry: dict) -> Lesson:
             hints=tuple(e.get("hints", ())),
             diagnoses=tuple(Diagnosis(**d, key=f"{entry['id']}.{e['id']}.diagnosis.{n}")
                             for n, d in enumerate(e.get("diagnoses", ()), 1)),
+            requires=tuple(e.get("requires", ())),
         )
         for e in entry["exercises"]
     )

@@ -33,10 +33,13 @@ COURSE = {"title": (str, True), "summary": (str, False)}
 LESSON = {"id": (str, True), "number": (int, True), "slug": (str, True), "title": (str, True),
           "notebook": (str, True), "summary": (str, False), "exercises": (list, True)}
 EXERCISE = {"id": (str, True), "function": (str, True), "points": (int, True), "hints": (list, False),
-            "diagnoses": (list, False)}
+            "diagnoses": (list, False), "requires": (list, False)}
+# What an exercise's text may require of how the answer is computed -> the cause of an answer that
+# gets the right values another way (gradtutor.diagnose.unmet_requirement reads the run's facts).
+REQUIREMENTS = {"tape": "no-tape", "numpy": "not-numpy", "one-jacobian": "not-one-jacobian"}
 DIAGNOSIS = {"when": (str, True), "say": (str, True), "cause": (str, True), "element": (int, False),
              "fact": (str, False), **{key: (str, False) for key in REGEX_KEYS}}
-_ITEMS = {"lessons": dict, "exercises": dict, "diagnoses": dict, "hints": str}
+_ITEMS = {"lessons": dict, "exercises": dict, "diagnoses": dict, "hints": str, "requires": str}
 _TYPE_NAMES = {int: "an integer", str: "a string", dict: "a table", list: "a list"}
 
 # The lesson id names a Python module (gradtutor/references/<id>.py); exercise ids are nbgrader grade_ids.
@@ -98,6 +101,9 @@ def _exercises(lesson: dict, manifest: Path) -> None:
             raise where.error("points", f"is {exercise['points']}", "give every exercise at least 1 point")
         for key in ("id", "function"):
             _unique(seen, (key, exercise[key]), f"exercise entry {position}", where, f"exercise of {lesson['id']}")
+        for need in exercise.get("requires", ()):
+            if need not in REQUIREMENTS:
+                raise where.error("requires", f"names {need!r}", f"use one of: {', '.join(REQUIREMENTS)}")
         for number, rule in enumerate(exercise.get("diagnoses", ()), start=1):
             _diagnosis(rule, _Where(manifest, f"{where.place} diagnosis {number}"))
 

@@ -15,6 +15,7 @@ import re
 
 from gradtutor.compare import ElementReport
 from gradtutor.course import Diagnosis, Exercise
+from gradtutor.course_schema import REQUIREMENTS
 from gradtutor.messages import course_text, has, join, say
 from gradtutor.protocol import Cause
 
@@ -171,6 +172,30 @@ def error_cause(error: dict, facts: dict | None) -> Cause:
 
 def inputs_modified(exercise: Exercise, changed: list[str]) -> str:
     return say("diagnosis.inputs_modified", function=exercise.function, changed=join(changed))
+
+
+def unmet_requirement(exercise: Exercise, facts: dict | None) -> tuple[Cause, str] | None:
+    """The cause and line for right values computed in a way the exercise's text rules out (its `requires`)."""
+    for need in exercise.requires:
+        if not _met(need, facts or {}):
+            return Cause(REQUIREMENTS[need]), say(f"diagnosis.requires.{need.replace('-', '_')}",
+                                                  function=exercise.function)
+    return None
+
+
+def _met(need: str, facts: dict) -> bool:
+    """What the recording saw (gradtutor.isolation.facts) for each requirement of course_schema.REQUIREMENTS."""
+    if need == "tape":  # a tape.gradient, jacobian, batch_jacobian or ForwardAccumulator.jvp call ran
+        return facts.get("gradient_calls", 0) >= 1
+    if need == "numpy":  # while recording, a value went through tf.numpy_function, .numpy() or np.*
+        return bool(facts.get("numpy_function") or facts.get("left_tensorflow"))
+    # one-jacobian ("one tape, no loop over t"): one tape whose one differentiation call is a jacobian, or
+    # forward mode alone (ForwardAccumulator.jvp, one per input unit: no tape, and no loop over the steps)
+    calls = facts.get("learner_calls") or {}
+    tapes, jacobians, gradients, jvps = (calls.get(kind, 0) for kind in ("tapes", "jacobian", "gradient", "jvp"))
+    one_tape = tapes == 1 and jacobians == 1 and not gradients and not jvps
+    forward = not tapes and not jacobians and not gradients and jvps >= 1
+    return one_tape or forward
 
 
 def _matching_rule(rules, symptom, element, source, error_text, cause, facts) -> Diagnosis | None:

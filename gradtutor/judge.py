@@ -17,7 +17,12 @@ notebook is in a learner workspace (gradtutor.learner_state.record_judged).
 Hidden inputs: this judge has a course's only when its kernel runs inside that course's
 folder (a plain `nbgrader autograde`, which runs kernels there unsandboxed: the kernel could
 read the course's files anyway). A learner's own notebook has none: its checks run the
-visible inputs and say so. `gradtutor grade` answers its kernels from a judge of its own
+visible inputs and say so, and a hidden-test cell prints one line instead of failing, so a
+solution notebook runs top to bottom anywhere. Under nbgrader (which sets NBGRADER_EXECUTION
+in autograde and validate) in a folder whose config holds no secret, a plain nbgrader course
+the lessons were copied into, the hidden-test cells run on the package's public hidden inputs
+and say so: a correct answer is never a silent 0, and the instructor is told how to make the
+hidden inputs secret. `gradtutor grade` answers its kernels from a judge of its own
 (gradtutor.classroom.shared_judge) that holds the course's secret; its sandboxed kernels
 cannot read the course's config, so a judge they start has no hidden inputs.
 """
@@ -25,12 +30,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 from pathlib import Path
 
 from gradtutor import course, course_secret, extract, learner_state, report
 from gradtutor.checker import Checker
-from gradtutor.errors import GradtutorError
+from gradtutor.errors import GradtutorError, NoHiddenInputs
 from gradtutor.isolation import ipc, landlock
 from gradtutor.messages import say
 from gradtutor.protocol import JudgeReply, Status
@@ -46,7 +52,7 @@ def main() -> None:
         problem = None
     except GradtutorError as exc:  # a course whose secret is malformed: every check says so
         found, problem = None, str(exc)
-    hidden = HiddenInputs(secret=found[0]) if found else None
+    hidden = hidden_inputs(found, os.environ)
     # prepare_next: the next check of a lesson finds a child with its inputs built
     with Checker(prepare_next=True, hidden=hidden, hide=[str(found[1])] if found else None) as checker:
         def reply_to(line):
@@ -57,6 +63,15 @@ def main() -> None:
         again = reply_to if checker.hidden.available else None
         serve(ipc.MessageReader(sys.stdin), replies, reply_to,
               after=lambda line, reply: learner_state.record_judged(line, reply, again))
+
+
+def hidden_inputs(found: tuple[str, Path] | None, environ) -> HiddenInputs | None:
+    """A course's hidden inputs; under nbgrader with no secret, the public ones; else none (None)."""
+    if found:
+        return HiddenInputs(secret=found[0])
+    if environ.get("NBGRADER_EXECUTION"):  # autograde or validate of a course with no secret
+        return HiddenInputs(public=True)
+    return None
 
 
 def serve(requests: ipc.MessageReader, replies, reply_to, after=None) -> None:
@@ -82,12 +97,19 @@ def answer(checker: Checker, line: str | bytes) -> JudgeReply:
         name = request.get("function") or exercise.function
         if name != exercise.function and extract.find_function(cells, name).cell is not None:
             exercise = dataclasses.replace(exercise, function=name)  # graded under the learner's own name
-        result = checker.check_cells(lesson, cells, [exercise], request.get("seeds", "all"), say("files.this_notebook"))
+        seeds = request.get("seeds", "all")
+        try:
+            result = checker.check_cells(lesson, cells, [exercise], seeds, say("files.this_notebook"))
+        except NoHiddenInputs:  # a hidden-test cell outside a course: said, not failed
+            return {"skipped": say("check.hidden.at_grading", lesson=lesson.id, exercise=exercise.id)}
         one = result.exercises[0]
-        return {"id": one.id, "status": one.status.value, "message": one.message,
-                "cause": one.cause.value if one.cause else None,
-                "rows": report.comparison_rows(one.reports) if one.status is Status.FAIL else [],
-                "visible_only": result.visible_only}
+        reply: JudgeReply = {"id": one.id, "status": one.status.value, "message": one.message,
+                             "cause": one.cause.value if one.cause else None,
+                             "rows": report.comparison_rows(one.reports) if one.status is Status.FAIL else [],
+                             "visible_only": result.visible_only}
+        if checker.hidden.public and seeds != "visible":
+            reply["note"] = say("check.hidden.public")
+        return reply
     except (GradtutorError, KeyError, TypeError, ValueError) as exc:  # NoHiddenInputs among them
         return {"problem": str(exc)}
 

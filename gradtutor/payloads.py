@@ -40,6 +40,7 @@ class RunFacts(TypedDict, total=False):
     watch_calls: list[str]  # per tape.watch argument: "input 0", "another tensor", "a numpy array", …
     ops: list[str]  # op types run while a tape was recording (first 64)
     gradient_calls: int  # tape.gradient / jacobian / batch_jacobian calls
+    learner_calls: dict[str, int]  # made by the learner's code itself: "tapes" entered, "gradient", "jacobian", "jvp"
     tapes: int  # tapes entered
     source_unwatched: bool  # a source of a gradient call was neither watched nor a trainable variable
     watched_late: bool  # tape.watch got a tensor an op had already read while recording
@@ -130,7 +131,7 @@ class JudgeRequest(TypedDict, total=False):
 
 
 class JudgeReply(TypedDict, total=False):
-    """The judge's verdict ({id, status, message, rows, cause}) or {problem} for a malformed request."""
+    """The judge's verdict ({id, status, message, rows, cause}), {skipped} or {problem} for a malformed request."""
 
     id: str
     status: str  # a Status
@@ -138,6 +139,8 @@ class JudgeReply(TypedDict, total=False):
     cause: str  # a Cause
     rows: list[dict]
     visible_only: bool  # checked on the visible inputs alone: this judge has no hidden ones (outside a course)
+    note: str  # graded on the package's public hidden inputs: nbgrader in a course with no secret
+    skipped: str  # a hidden-inputs check outside a course: the one line the cell prints instead
     problem: str
 
 

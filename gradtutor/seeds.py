@@ -7,8 +7,8 @@ written into its nbgrader_config.py by `gradtutor classroom init`, read only by 
 grader's side) with HMAC-SHA256: the package's source cannot reveal them, and two
 courses get different ones. Without a secret there are no hidden inputs: a
 learner's own check runs the visible inputs only. The package's fixed
-PUBLIC_HIDDEN_SEEDS exist for its own test suite (GRADTUTOR_PUBLIC_HIDDEN_SEEDS=1),
-never for a course's grading.
+PUBLIC_HIDDEN_SEEDS are for its own checks (`gradtutor dev check`) and for a plain
+nbgrader course that has no secret (gradtutor.judge grades there on them and says so).
 
 Kept apart from gradtutor.references (the answers), which the processes that run
 learner code may not read: a notebook kernel that shows a verdict needs the seeds,
@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
-import os
 
 from gradtutor.errors import UsageError
 from gradtutor.messages import say
@@ -56,12 +55,12 @@ class HiddenInputs:
 
     secret: str | None = None
     public: bool = False
+    count: int = HIDDEN_COUNT  # per lesson; `make sweep` draws hundreds from one random secret
 
     @classmethod
     def default(cls) -> "HiddenInputs":
-        """No secret given: none, unless the package's own tests ask for the public ones."""
-        switch = os.environ.get("GRADTUTOR_PUBLIC_HIDDEN_SEEDS", "").strip().lower()
-        return cls(public=switch not in ("", "0", "false", "no"))
+        """No secret given: none (a learner's own check runs the visible inputs)."""
+        return cls()
 
     @property
     def available(self) -> bool:
@@ -69,7 +68,7 @@ class HiddenInputs:
 
     def seeds(self, lesson_id: str) -> tuple[int, ...]:
         if self.secret:
-            return course_seeds(self.secret, lesson_id)
+            return course_seeds(self.secret, lesson_id, self.count)
         return PUBLIC_HIDDEN_SEEDS if self.public else ()
 
     def seeds_for(self, which: str, lesson_id: str) -> tuple[int, ...]:
@@ -85,6 +84,20 @@ class HiddenInputs:
     def visible_only(self, which: str) -> bool:
         """Does a check asked for `which` run the visible inputs only because there are no hidden ones?"""
         return which == "all" and not self.available
+
+
+def of_course_folder(folder, which: str) -> tuple[HiddenInputs | None, object]:
+    """(hidden inputs, config) of the course folder `folder` is in, when `which` asks for hidden inputs.
+
+    `gradtutor check` run by an instructor inside a course (a one-off check of a submission on the
+    course's hidden inputs); a learner's folder has no course config, so (None, None).
+    """
+    if which == "visible":
+        return None, None
+    from gradtutor import course_secret
+
+    found = course_secret.find_secret(folder)
+    return (HiddenInputs(secret=found[0]), found[1]) if found else (None, None)
 
 
 def seeds_for(which: str) -> tuple[int, ...]:

@@ -132,7 +132,11 @@ def from_child(exercise: Exercise, source: str, seeds, reference: Reference, chi
     if facts.get("inputs_modified"):
         return result(Status.FAIL, diagnose.inputs_modified(exercise, [str(c) for c in facts["inputs_modified"]]),
                       cause=Cause.INPUTS_MODIFIED)
-    return compare_seeds(exercise, source, reference, child.get("results"), arrays, seeds, result, facts)
+    compared = compare_seeds(exercise, source, reference, child.get("results"), arrays, seeds, result, facts)
+    unmet = diagnose.unmet_requirement(exercise, facts) if compared.status is Status.PASS else None
+    if unmet:  # the right values, computed in a way the exercise rules out
+        return result(Status.FAIL, unmet[1], reports=compared.reports, cause=unmet[0])
+    return compared
 
 
 def compare_seeds(exercise: Exercise, source: str, reference: Reference, got, arrays: dict, seeds,

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from gradtutor.course_secret import new_secret
 from gradtutor.dev.answers import STANDARD_IMPORTS  # the known answers are graded with these imports too
 from tests.support import REPO, TEST_HOME
 
@@ -33,20 +34,39 @@ TF_STUB = REPO / "test-output" / "unit-tier" / "tensorflow" / "__init__.py"
 os.environ.setdefault("GRADTUTOR_HOME", str(TEST_HOME))
 # `gradtutor check` in-process unless a test asks for the warm checker (tests/test_daemon.py starts and stops its own)
 os.environ.setdefault("GRADTUTOR_NO_DAEMON", "1")
-# Checks outside a course run the package's public hidden inputs too, as its tests have always graded;
-# the tests of a learner's visible-only checks (tests/test_course_secret.py) take it away.
-os.environ.setdefault("GRADTUTOR_PUBLIC_HIDDEN_SEEDS", "1")
+# The hidden inputs the shared checker grades on: a course's, from a secret drawn as `gradtutor classroom
+# init` draws one. New each session (the xdist workers get the main process's), and named in the
+# header, so a failure can be replayed (`python -m gradtutor.dev.sweep --secret ...`). Outside this
+# checker, as for a learner, there are no hidden inputs.
+COURSE_SECRET = new_secret()
+
+
+def pytest_report_header(config):
+    return f"gradtutor: the checker fixture grades the hidden inputs of a course whose secret is {COURSE_SECRET}"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):  # xdist, in the main process: each worker grades on the same secret
+    node.workerinput["gradtutor_course_secret"] = COURSE_SECRET
 
 
 # --------------------------------------------------------------------------- fixtures
 
 
 @pytest.fixture(scope="session")
-def checker():
-    """A checker whose worker has TensorFlow imported; shared by a whole test process."""
+def course_hidden_inputs():
+    """The hidden inputs of a course whose secret is COURSE_SECRET: what its grader's checker runs."""
+    from gradtutor.seeds import HiddenInputs
+
+    return HiddenInputs(secret=COURSE_SECRET)
+
+
+@pytest.fixture(scope="session")
+def checker(course_hidden_inputs):
+    """A course's checker (its hidden inputs from COURSE_SECRET), its worker with TensorFlow imported; one per test process."""
     from gradtutor.checker import Checker
 
-    with Checker(timeout=60) as shared:
+    with Checker(timeout=60, hidden=course_hidden_inputs) as shared:
         yield shared
 
 
@@ -96,6 +116,8 @@ def _tiers_in_source(path: Path) -> frozenset[str]:
 
 
 def pytest_configure(config):
+    global COURSE_SECRET
+    COURSE_SECRET = getattr(config, "workerinput", {}).get("gradtutor_course_secret", COURSE_SECRET)
     if _unit_session(config):
         # A subprocess that imports TensorFlow (a `gradtutor check`, the checker's worker) finds this
         # first and fails, naming the tier: `sys.modules` of this process cannot see into children.

@@ -36,13 +36,13 @@ def english_sentences() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def chinese_checker():
-    """A checker started with the messages in Chinese: its worker (where a line of the learner's is worded) too."""
+def chinese_checker(course_hidden_inputs):
+    """A course's checker started with the messages in Chinese: its worker (where a line of the learner's is worded) too."""
     from gradtutor.checker import Checker
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GRADTUTOR_LANG", "zh_CN")
-        with Checker(timeout=60) as checker:
+        with Checker(timeout=60, hidden=course_hidden_inputs) as checker:
             yield checker
     messages.use(None, export=False)
 

@@ -186,6 +186,8 @@ BROKEN = {
     "missing required key": (('function = "f"\n', ""), "lesson lesson1 exercise ex, key 'function': is missing"),
     "wrong type": (("points = 1", 'points = "1"'), "key 'points': is str '1' — make it an integer"),
     "no points": (("points = 1", "points = 0"), "key 'points'"),
+    "unknown requirement": (("points = 1", 'points = 1\nrequires = ["tapes"]'),
+                            "lesson lesson1 exercise ex, key 'requires': names 'tapes' — use one of: tape, numpy"),
     "format version": (("format_version = 1", "format_version = 2"), "top level, key 'format_version'"),
     "no format version": (("format_version = 1", ""), "top level, key 'format_version': is missing"),
     "lesson id not a module name": (('id = "lesson1"', 'id = "Lesson-1"'), "key 'id'"),

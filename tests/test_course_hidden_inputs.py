@@ -15,6 +15,7 @@ from gradtutor.checker import Checker
 from gradtutor.classroom.course_folder import init_course
 from gradtutor.diagnose import no_hidden_inputs, visible_only
 from gradtutor.errors import NoHiddenInputs
+from gradtutor.messages import say
 from gradtutor.seeds import PUBLIC_HIDDEN_SEEDS, VISIBLE_SEEDS, HiddenInputs
 from tests.support.classroom import solution_code
 from tests.support.hard_coded import hard_coded_code, reference_table
@@ -25,14 +26,15 @@ pytestmark = pytest.mark.tf
 
 LESSON = course.load().lesson("lesson1")
 EXERCISE = LESSON.exercises[0]
+AT_GRADING = say("check.hidden.at_grading", lesson=LESSON.id, exercise=EXERCISE.id)  # a hidden check, outside a course
 IMPORTS = "import numpy as np\nimport tensorflow as tf\n\n"
 
 
 def _learner_env() -> dict:
-    """A learner's environment: no switch to the package's public hidden inputs (the test suite sets it)."""
+    """A learner's environment: no grader's judge to ask, and not under nbgrader."""
     env = dict(os.environ)
-    env.pop("GRADTUTOR_PUBLIC_HIDDEN_SEEDS", None)
     env.pop("GRADTUTOR_JUDGE", None)
+    env.pop("NBGRADER_EXECUTION", None)
     return env
 
 
@@ -57,7 +59,7 @@ def test_does_gradtutor_check_outside_a_course_say_once_it_checked_the_visible_i
     assert hidden.returncode == 2 and len(lines) == 1 and NO_HIDDEN_INPUTS in " ".join(lines[0].split()), lines
 
 
-def test_does_check_in_a_learners_own_code_say_it_once_and_refuse_hidden(tmp_path):
+def test_does_check_in_a_learners_own_code_say_it_once_and_leave_hidden_to_the_grader(tmp_path):
     script = _solution_file(tmp_path)
     script.write_text(script.read_text() + (
         "\n\nif __name__ == '__main__':\n    from gradtutor import check\n"
@@ -66,13 +68,13 @@ def test_does_check_in_a_learners_own_code_say_it_once_and_refuse_hidden(tmp_pat
         f"    check({LESSON.id!r}, {EXERCISE.id!r}, {EXERCISE.function}, seeds='hidden')\n"))
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=_learner_env(),
                           cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr  # the hidden check neither raises nor fails
     assert done.stdout.count(f"✓ {LESSON.id} / {EXERCISE.id}") == 2, done.stdout + done.stderr
     assert done.stdout.count(VISIBLE_ONLY) == 1, done.stdout
-    assert "CheckError" in done.stderr and NO_HIDDEN_INPUTS in done.stderr, done.stderr[-2000:]
+    assert done.stdout.splitlines()[-1] == AT_GRADING and "Error" not in done.stderr, done.stdout + done.stderr
 
 
-def test_outside_a_course_is_a_pass_on_the_visible_inputs_a_pass(tmp_path, monkeypatch):
-    monkeypatch.delenv("GRADTUTOR_PUBLIC_HIDDEN_SEEDS")
+def test_outside_a_course_is_a_pass_on_the_visible_inputs_a_pass(tmp_path):
     with Checker(timeout=60) as checker:
         result = checker.check_file(LESSON, _solution_file(tmp_path), [EXERCISE], "all")
         assert result.visible_only and result.exercises[0].status == "pass"
@@ -138,5 +140,23 @@ def test_does_the_judge_of_a_plain_nbgrader_kernel_use_the_course_it_runs_in(tmp
         replies[where] = [json.loads(line) for line in done.stdout.splitlines()]
     in_course, outside = replies[inside], replies[tmp_path]
     assert [r.get("status") for r in in_course] == ["pass", "pass"] and not in_course[0]["visible_only"], in_course
-    assert "on 4 inputs" in in_course[0]["message"]
-    assert outside[0]["status"] == "pass" and outside[0]["visible_only"] and NO_HIDDEN_INPUTS in outside[1]["problem"]
+    assert "on 4 inputs" in in_course[0]["message"] and "note" not in in_course[1]
+    assert outside[0]["status"] == "pass" and outside[0]["visible_only"] and outside[1] == {"skipped": AT_GRADING}
+    # nbgrader (NBGRADER_EXECUTION) in a course with no secret: the public hidden inputs, and said so
+    plain = subprocess.run([sys.executable, "-m", "gradtutor.judge"], input=lines, capture_output=True, text=True,
+                           env=dict(_learner_env(), NBGRADER_EXECUTION="autograde"), cwd=tmp_path, timeout=600)
+    graded = [json.loads(line) for line in plain.stdout.splitlines()]
+    assert [r.get("status") for r in graded] == ["pass", "pass"] and "on 4 inputs" in graded[0]["message"], graded
+    assert graded[1]["note"] == say("check.hidden.public") and not graded[1]["visible_only"]
+
+
+def test_does_gradtutor_check_in_a_course_folder_use_its_secret(tmp_path, course_folder):
+    """The instructor's one-off check of a submission on the course's hidden inputs, from the terminal."""
+    command = [sys.executable, "-m", "gradtutor", "check", LESSON.id, EXERCISE.id, "--file",
+               str(_solution_file(tmp_path)), "--no-daemon", "--seeds", "hidden", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, env=_learner_env(), cwd=course_folder, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    config = (course_folder / course_secret.CONFIG).resolve()
+    assert say("cli.check.course_secret", config=config) in done.stderr, done.stderr  # the JSON stays alone on stdout
+    checked = json.loads(done.stdout)
+    assert not checked["visible_only"] and "on 2 inputs" in checked["exercises"][0]["message"], checked

@@ -97,8 +97,7 @@ def test_does_a_judge_find_its_course_only_from_inside_it(tmp_path, monkeypatch)
     assert course_secret.find_secret(inside) is None
 
 
-def test_outside_a_course_are_there_no_hidden_inputs(monkeypatch):
-    monkeypatch.delenv("GRADTUTOR_PUBLIC_HIDDEN_SEEDS", raising=False)
+def test_outside_a_course_are_there_no_hidden_inputs():
     outside = HiddenInputs.default()
     assert not outside.available
     assert outside.seeds_for("all", "lesson1") == VISIBLE_SEEDS and outside.visible_only("all")
@@ -106,5 +105,6 @@ def test_outside_a_course_are_there_no_hidden_inputs(monkeypatch):
     course = HiddenInputs(secret=SECRET)
     assert course.seeds_for("all", "lesson1") == VISIBLE_SEEDS + course_seeds(SECRET, "lesson1")
     assert course.seeds_for("hidden", "lesson1") == course_seeds(SECRET, "lesson1") and not course.visible_only("all")
-    monkeypatch.setenv("GRADTUTOR_PUBLIC_HIDDEN_SEEDS", "1")
-    assert HiddenInputs.default().seeds_for("hidden", "lesson1") == PUBLIC_HIDDEN_SEEDS
+    assert HiddenInputs(public=True).seeds_for("hidden", "lesson1") == PUBLIC_HIDDEN_SEEDS  # nbgrader, no secret
+    assert course_seeds(SECRET, "lesson1", 200) == HiddenInputs(secret=SECRET, count=200).seeds("lesson1")
+    assert len(set(course_seeds(SECRET, "lesson1", 200))) == 200  # the sweep's: as many as asked, all different

@@ -160,3 +160,32 @@ def test_does_a_nan_name_the_first_step_whose_gradient_is_not_finite():
     cause, line = explain_failure(EXERCISE, nan, SOURCE, facts=facts)
     assert cause is Cause.NON_FINITE and line.endswith("(the first step whose gradient is inf or NaN: "
                                                        "code cell 4 (In [7]), line 4: n = tf.sqrt(s))")
+
+
+# What an exercise's text rules out (course.toml `requires`), read from the run's facts alone.
+REQUIREMENT_CASES = [
+    ("tape", {"gradient_calls": 0}, Cause.NO_TAPE),  # the derivative by hand
+    ("tape", {"gradient_calls": 1}, None),
+    ("numpy", {"gradient_calls": 1}, Cause.NOT_NUMPY),  # TensorFlow's own softplus
+    ("numpy", {"gradient_calls": 1, "numpy_function": True}, None),
+    ("numpy", {"gradient_calls": 1, "left_tensorflow": True}, None),
+    ("one-jacobian", {"learner_calls": {"tapes": 1, "jacobian": 1}}, None),
+    ("one-jacobian", {"learner_calls": {"jvp": 4}}, None),  # forward mode, one jvp per unit of h0
+    ("one-jacobian", {"learner_calls": {"tapes": 1, "jacobian": 5}}, Cause.NOT_ONE_JACOBIAN),  # a loop over t
+    ("one-jacobian", {"learner_calls": {"tapes": 5, "jacobian": 5}}, Cause.NOT_ONE_JACOBIAN),  # a tape per step
+    ("one-jacobian", {"learner_calls": {"tapes": 2, "jacobian": 1}}, Cause.NOT_ONE_JACOBIAN),  # two tapes
+    ("one-jacobian", {"learner_calls": {"tapes": 1, "jacobian": 1, "gradient": 1}}, Cause.NOT_ONE_JACOBIAN),
+    ("one-jacobian", {}, Cause.NOT_ONE_JACOBIAN),  # by hand, no tape
+]
+
+
+@pytest.mark.parametrize("need, facts, cause", REQUIREMENT_CASES)
+def test_is_a_way_the_exercise_rules_out_named_from_the_facts(need, facts, cause):
+    from gradtutor.diagnose import unmet_requirement
+
+    exercise = Exercise("an_exercise", "answer", 1, (), (), requires=(need,))
+    found = unmet_requirement(exercise, facts)
+    assert (found[0] if found else None) is cause
+    if found:
+        assert found[1].startswith("answer() returns the right values, but ")
+    assert unmet_requirement(Exercise("free", "answer", 1, (), ()), facts) is None  # nothing required, nothing unmet

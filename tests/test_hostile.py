@@ -40,11 +40,11 @@ def _skip_unless_available(case):
 
 
 @pytest.fixture(scope="module")
-def hostile_checker():
-    """One warm worker for the whole corpus: short time limit, low memory cap."""
+def hostile_checker(course_hidden_inputs):
+    """One warm worker for the whole corpus: short time limit, low memory cap, a course's hidden inputs."""
     from gradtutor.checker import Checker
 
-    with Checker(timeout=harness.TIMEOUT, memory_mb=harness.MEMORY_MB) as checker:
+    with Checker(timeout=harness.TIMEOUT, memory_mb=harness.MEMORY_MB, hidden=course_hidden_inputs) as checker:
         checker.worker.wait_ready()  # TensorFlow's import is not part of any case's time
         yield checker
 

@@ -1,5 +1,8 @@
 """Does every solutions notebook execute top to bottom, with clean, passing check cells?
 
+Run as a learner or an author runs them: in a folder with no course around it, so the
+hidden-test cells have no hidden inputs and print one line instead of failing.
+
 This is the notebook API (`check()` in a kernel) end to end, plus the lessons'
 own demonstration cells and plots, run exactly as a learner runs them.
 """
@@ -44,6 +47,10 @@ def test_does_the_solutions_notebook_run_top_to_bottom(lesson, lang, tmp_path, m
         assert all(o.output_type != "error" for o in cell.outputs), conventions.grade_id(cell)
         html = " ".join(o.get("data", {}).get("text/html", "") for o in cell.outputs)
         assert PASSED[lang] in html and "✓" in html
+        # no course around it, so no hidden inputs: the hidden-test part of the cell says so in one line
+        exercise = conventions.exercise_of(conventions.grade_id(cell))
+        said = "".join(o.text for o in cell.outputs if o.output_type == "stream")
+        assert said == messages.say("check.hidden.at_grading", lang, lesson=lesson.id, exercise=exercise) + "\n", said
     for cell in notebook.cells:
         if cell.cell_type == "code" and "raises-exception" not in cell.metadata.get("tags", []):
             assert all(o.output_type != "error" for o in cell.outputs), cell.source[:200]

@@ -153,7 +153,14 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
     eager_base = ops._EagerTensorBase
     saved_numpy, saved_array, saved_float = eager_base.numpy, eager_base.__array__, eager_base.__float__
 
+    def learner_call(kind: str) -> None:
+        """Count a call by the learner's code (two frames up), not TensorFlow's (jacobian calls gradient)."""
+        if not sys._getframe(2).f_globals.get("__name__", "").startswith(LIBRARIES):
+            calls = recorder.facts.setdefault("learner_calls", {})
+            calls[kind] = calls.get(kind, 0) + 1
+
     def enter(self):
+        learner_call("tapes")
         recorder.active += 1
         recorder.facts["tapes"] = recorder.facts.get("tapes", 0) + 1
         return saved["__enter__"](self)
@@ -171,6 +178,7 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
         return saved["watch"](self, tensor)
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients=None, **kwargs):
+        learner_call("gradient")
         recorder.gradient(self, target, sources, unconnected_gradients)
         if unconnected_gradients is None:
             unconnected_gradients = tf.UnconnectedGradients.NONE
@@ -178,6 +186,7 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
 
     def jacobians(name):
         def jacobian(self, target, source, *args, **kwargs):
+            learner_call("jacobian")
             recorder.gradient(self, target, source, kwargs.get("unconnected_gradients"))
             return saved[name](self, target, source, *args, **kwargs)
         return jacobian
@@ -238,6 +247,7 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
     forward = {name: getattr(accumulator, name) for name in ("__enter__", "__exit__", "jvp")}
 
     def jvp(self, primals, *args, **kwargs):
+        learner_call("jvp")
         recorder.facts["gradient_calls"] += 1
         for one in primals if isinstance(primals, (list, tuple)) else [primals]:
             if getattr(one, "_id", None) is not None and one._id not in recorder.inside:
