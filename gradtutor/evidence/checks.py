@@ -55,6 +55,8 @@ def _call(record, tape, call, target, sources, original):
     # what an optimizer given these gradients next may need (optimizers.py)
     record.last_call = {"frame": frame, "sources": bool(flat_sources),
                         "targets": step.inputs[:len(flat_targets)]}
+    if graph.traced is not None and not tf.executing_eagerly():  # being traced: values are checked in the graph
+        graph.traced.watch_gradients(frame, flat_results)
     for index, (source, gradient) in enumerate(zip(flat_sources, flat_results)):
         found = symptom(gradient)
         key = (frame, index)
