@@ -57,6 +57,7 @@ class Tracing:
         self.keep: list = []  # the functions themselves, so their ids stay theirs
         self.current: FunctionState | None = None
         self.depth = 0
+        self.traced_calls: dict[int, int] = {}  # id(FuncGraph) -> tape calls traced into it during this call
         self.captured: dict[int, tuple[int, dict]] = {}  # id(FuncGraph) -> (captures seen, internal id -> external)
 
     # ------------------------------------------------------------ ops added to a traced graph
@@ -92,12 +93,15 @@ class Tracing:
     # ------------------------------------------------------------ gradients a trace returns
     def watch_gradients(self, frame, results) -> None:
         """Add the in-graph checks for the gradients a traced tape.gradient returns (worst code per gradient)."""
+        from tensorflow.python.framework import ops
+
+        traced = id(ops.get_default_graph())
+        self.traced_calls[traced] = self.traced_calls.get(traced, 0) + 1
         state = self.current
         floats = [(i, g) for i, g in enumerate(results) if g is not None and _is_float(g)]
         if state is None or not floats:
             return
         import tensorflow as tf
-        from tensorflow.python.framework import ops
         from tensorflow.python.ops import resource_variable_ops
 
         graph = self.record.graph
@@ -127,14 +131,15 @@ class Tracing:
         state.calls += 1
         self.depth, self.current = self.depth + 1, state
         asked = self.record.gradient_calls
+        self.traced_calls.clear()
         try:
             if state.replay_from is not None and _can_run_eagerly(function):
                 return self._replay(function, call, args, kwargs, state)
             return call(function, *args, **kwargs)
         finally:
             self.depth, self.current = self.depth - 1, None
-            if self.record.gradient_calls > asked:  # traced (or run eagerly): its tape calls were seen
-                state.per_call = self.record.gradient_calls - asked
+            if self.record.gradient_calls > asked:  # traced (perhaps twice) or run eagerly: its tape calls were seen
+                state.per_call = max(self.traced_calls.values(), default=self.record.gradient_calls - asked)
             else:  # run compiled: the same tape calls, checked in the graph
                 self.record.gradient_calls += state.per_call
             if state.monitors:
