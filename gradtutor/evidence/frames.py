@@ -60,15 +60,21 @@ _GENERATED = "__autograph_generated"
 
 def _converted_from(filename: str, line: int):
     """The (file, line) autograph converted a generated line from: the source map autograph pushes on
-    TensorFlow's per-thread stack while it runs converted code (the map its own error messages use)."""
+    TensorFlow's per-thread stack while it runs converted code (the map its own error messages use). A
+    replica function of tf.distribute runs in a thread of its own, converted in the caller's thread: then
+    another thread's map has the line."""
     try:
         from tensorflow.python.util import tf_stack
 
-        mapper = tf_stack._source_mapper_stacks[threading.get_ident()][-1]
-        origin = mapper.get_effective_source_map().get((filename, line))
+        stacks = tf_stack._source_mapper_stacks
+        mine = stacks.get(threading.get_ident())
+        for stack in ([mine] if mine else []) + [s for s in list(stacks.values()) if s is not mine]:
+            origin = stack[-1].get_effective_source_map().get((filename, line))
+            if origin is not None:
+                return (origin[0], origin[1])
     except Exception:  # noqa: BLE001 - TensorFlow's internals changed: the frame is not mapped
         return None
-    return None if origin is None else (origin[0], origin[1])
+    return None
 
 
 def user_frame_object(depth: int = 2):

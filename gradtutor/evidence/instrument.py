@@ -67,6 +67,26 @@ def install(record) -> None:
     optimizers.patch(record)
     record.eager_functions = tf.config.functions_run_eagerly()
     op_callbacks.add_op_callback(graph.callback)
+    _patch_threads(record, op_callbacks)
+
+
+def _patch_threads(record, op_callbacks) -> None:
+    """TensorFlow's op callbacks are per thread: a thread started while recording (a Python thread calling
+    the model, a tf.distribute replica) gets the same callback first thing."""
+    import threading
+
+    bootstrap = threading.Thread._bootstrap_inner
+    record.originals.append((threading.Thread, {"_bootstrap_inner": bootstrap}))
+    callback = record.graph.callback
+
+    def _bootstrap_inner(thread):
+        try:
+            op_callbacks.add_op_callback(callback)
+        except Exception:  # noqa: BLE001 - a thread without the callback is only unseen
+            pass
+        bootstrap(thread)
+
+    threading.Thread._bootstrap_inner = functools.wraps(bootstrap)(_bootstrap_inner)
 
 
 def _patch_exits(graph, tensor_class, saved) -> None:
