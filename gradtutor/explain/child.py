@@ -1,7 +1,7 @@
 """The child of `gradtutor explain`: run the user's script as `python SCRIPT.py ARGS` would, tapes instrumented.
 
-    python -m gradtutor.explain.child FD SCRIPT [ARGS…]
-    python -m gradtutor.explain.child FD -m MODULE [ARGS…]
+    python -m gradtutor.explain.child FD [--quiet-tensorflow] SCRIPT [ARGS…]
+    python -m gradtutor.explain.child FD [--quiet-tensorflow] -m MODULE [ARGS…]
 
 The instrumentation is installed the moment the script's `import tensorflow` finishes
 (so a script that sets TF_USE_LEGACY_KERAS before importing TensorFlow still gets Keras 2).
@@ -23,8 +23,8 @@ import traceback
 class _AfterTensorflow(importlib.abc.MetaPathFinder):
     """Start recording right after the script imports TensorFlow."""
 
-    def __init__(self, start):
-        self.start = start
+    def __init__(self, start, quiet=False):
+        self.start, self.quiet = start, quiet
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname != "tensorflow":
@@ -36,7 +36,7 @@ class _AfterTensorflow(importlib.abc.MetaPathFinder):
         exec_module = spec.loader.exec_module
 
         def exec_and_start(module):
-            with _quiet_import():
+            with _quiet_import(self.quiet):
                 exec_module(module)
             self.start()
 
@@ -45,10 +45,10 @@ class _AfterTensorflow(importlib.abc.MetaPathFinder):
 
 
 @contextlib.contextmanager
-def _quiet_import():
+def _quiet_import(quiet: bool):
     """TensorFlow's C++ start-up lines (absl's, written before any log level applies) go to /dev/null, unless
-    the user asked for TensorFlow's logs by setting TF_CPP_MIN_LOG_LEVEL themselves."""
-    if os.environ.get(QUIET_FLAG) != "1":
+    the user asked for TensorFlow's logs by setting TF_CPP_MIN_LOG_LEVEL themselves (then `quiet` is False)."""
+    if not quiet:
         yield
         return
     try:
@@ -66,10 +66,7 @@ def _quiet_import():
         os.close(devnull)
 
 
-QUIET_FLAG = "GRADTUTOR_EXPLAIN_QUIET"  # set by the parent when the user did not set TF_CPP_MIN_LOG_LEVEL
-
-
-def run_script(script: str, args: list[str], module: bool = False) -> tuple[dict, int]:
+def run_script(script: str, args: list[str], module: bool = False, quiet: bool = False) -> tuple[dict, int]:
     """Run the script (or the module, as `python -m` does); (payload, exit code) with the findings of every tape
     it used, also when it raised or was interrupted (Ctrl-C: exit code 130, as a shell reports it)."""
     state = {}
@@ -83,7 +80,7 @@ def run_script(script: str, args: list[str], module: bool = False) -> tuple[dict
     if "tensorflow" in sys.modules:
         start()
     else:
-        sys.meta_path.insert(0, _AfterTensorflow(start))
+        sys.meta_path.insert(0, _AfterTensorflow(start, quiet))
     code = 0
     try:
         if module:
@@ -120,10 +117,12 @@ def _print_user_traceback(error: BaseException) -> None:
 
 def main() -> None:
     fd, rest = int(sys.argv[1]), sys.argv[2:]
+    quiet = rest[0] == "--quiet-tensorflow"
+    rest = rest[1:] if quiet else rest
     module = rest[0] == "-m"
     script, args = (rest[1], rest[2:]) if module else (rest[0], rest[1:])
     sys.dont_write_bytecode = True
-    payload, code = run_script(script, args, module)
+    payload, code = run_script(script, args, module, quiet)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -77,11 +77,13 @@ def run_child(script: str, args: list[str], module: bool = False) -> dict:
     read, write = os.pipe()
     # The findings' sentences are worded in the child: in this process's language.
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", GRADTUTOR_LANG=messages.language())
-    if "TF_CPP_MIN_LOG_LEVEL" not in env:  # quiet TensorFlow's C++ logs, as gradtutor.quiet does, unless the user chose
-        env.update(TF_CPP_MIN_LOG_LEVEL="3", GRADTUTOR_EXPLAIN_QUIET="1")
+    # TensorFlow's C++ logs are quiet, as gradtutor.quiet makes them, unless the user chose a level
+    quiet = "TF_CPP_MIN_LOG_LEVEL" not in env
+    if quiet:
+        env["TF_CPP_MIN_LOG_LEVEL"] = "3"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
                                                       env.get("PYTHONPATH")]))
-    target = ["-m", script] if module else [script]
+    target = (["--quiet-tensorflow"] if quiet else []) + (["-m", script] if module else [script])
     # a handler, not SIG_IGN: an ignored signal would stay ignored in the child, a handler is reset at exec
     interrupt = signal.signal(signal.SIGINT, lambda number, frame: None)
     try:
