@@ -72,6 +72,8 @@ class Record:
         self.originals: list = []
         self.eager_functions = False
         self.gradient_calls = 0
+        self.replaying = False  # a compiled function's call run eagerly to explain a symptom (traced.py)
+        self.site_calls: dict = {}  # (file, line) of a tape.gradient -> its eager calls (checks.sampled)
 
     def add(self, call, frame, sources, cause, broke_frame, symptom, facts) -> None:
         """One finding per call site, cause, break line and symptom: the gradients of every variable that

@@ -154,9 +154,11 @@ class Tracing:
         before = {id(finding) for finding in record.findings}
         eager = tf.config.functions_run_eagerly()
         tf.config.run_functions_eagerly(True)
+        record.replaying = True
         try:
             return call(function, *args, **kwargs)
         finally:
+            record.replaying = False
             tf.config.run_functions_eagerly(eager)
             for finding in record.findings:
                 if id(finding) not in before:
