@@ -123,7 +123,9 @@ class Tracing:
     # ------------------------------------------------------------ calls from Python
     def call(self, function, call, args, kwargs):
         if self.depth:  # a function called by a function (or during an eager replay): part of that call
-            return call(function, *args, **kwargs)
+            result = call(function, *args, **kwargs)
+            self._link_nested(result)
+            return result
         state = self.functions.get(id(function))
         if state is None:
             state = self.functions[id(function)] = FunctionState()
@@ -144,6 +146,31 @@ class Tracing:
                 self.record.gradient_calls += state.per_call
             if state.monitors:
                 self._check(state)
+
+    def _link_nested(self, result) -> None:
+        """A function called inside a trace becomes one call op, which reaches no op callback: its outputs are
+        linked to the inner graph's outputs and the inner graph's inputs to the call's inputs, so a path (and
+        a cut) inside the inner function is seen as if its ops were inline."""
+        import tensorflow as tf
+
+        graph = self.record.graph
+        for output in tf.nest.flatten(result):
+            op = getattr(output, "op", None)
+            if op is None or op.type not in ("PartitionedCall", "StatefulPartitionedCall") \
+                    or graph.known(output) is not None:
+                continue
+            try:
+                inner = op.graph._get_function(op.get_attr("f").name).graph
+            except Exception:  # noqa: BLE001 - not a function TensorFlow keeps a graph of: the output stays unlinked
+                continue
+            for placeholder, given in zip(inner.inputs, op.inputs):
+                node = graph.known(placeholder)
+                if node is not None and node.op is not None and node.op.type == "Placeholder":
+                    node.op.type, node.op.inputs = "Identity", (self._node(graph, given, node.frame),)
+            frame = user_frame()
+            for outer, inner_output in zip(op.outputs, inner.outputs):
+                if graph.known(outer) is None:
+                    graph.add_step("Identity", [inner_output], [outer], frame)
 
     def _replay(self, function, call, args, kwargs, state):
         """Run this one call eagerly, under the eager recording: its findings say the step they first appeared at."""
