@@ -72,6 +72,7 @@ class Record:
         self.originals: list = []
         self.eager_functions = False
         self.gradient_calls = 0
+        self.keras_pending = False  # Keras's optimizer not patched yet: Keras was still importing (optimizers.py)
         self.replaying = False  # a compiled function's call run eagerly to explain a symptom (traced.py)
         self.site_calls: dict = {}  # (file, line) of a tape.gradient -> its eager calls (checks.sampled)
 

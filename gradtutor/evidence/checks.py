@@ -5,7 +5,7 @@ import functools
 
 import numpy as np
 
-from gradtutor.evidence import analysis
+from gradtutor.evidence import analysis, optimizers
 from gradtutor.evidence.frames import user_frame, user_frame_object
 from gradtutor.evidence.tapes import tape_info
 
@@ -40,6 +40,8 @@ def _call(record, tape, call, target, sources, original):
 
     graph = record.graph
     record.gradient_calls += 1
+    if record.keras_pending:
+        optimizers.patch_when_loaded(record)
     info = tape_info(record, tape)
     if info not in record.tapes:
         record.tapes.append(info)

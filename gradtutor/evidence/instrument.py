@@ -64,7 +64,8 @@ def install(record) -> None:
     _patch_numpy(record, tensor_class)
     _patch_fast_path(record)
     traced.patch(record)
-    optimizers.patch(record)
+    record.keras_pending = True
+    optimizers.patch_when_loaded(record)
     record.eager_functions = tf.config.functions_run_eagerly()
     op_callbacks.add_op_callback(graph.callback)
     _patch_threads(record, op_callbacks)

@@ -126,6 +126,10 @@ class Tracing:
             result = call(function, *args, **kwargs)
             self._link_nested(result)
             return result
+        if self.record.keras_pending:  # before Model.fit's train function is traced
+            from gradtutor.evidence import optimizers
+
+            optimizers.patch_when_loaded(self.record)
         state = self.functions.get(id(function))
         if state is None:
             state = self.functions[id(function)] = FunctionState()

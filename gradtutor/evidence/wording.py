@@ -20,6 +20,8 @@ def what(cause: str) -> str:
 def message(cause: str, symptom: str, sources: list[str], call: str = "gradient") -> str:
     happened = what(cause)
     names = ", ".join(sources)
+    if call == "fit":  # Keras's train_step skipped the gradients: the model has no trainable weights
+        return say("explain.finding.no_trainable_weights")
     if call == "apply_gradients":
         if not sources:
             return say("finding.optimizer.empty")
@@ -38,6 +40,6 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
 
 
 def fix(cause: str, call: str = "gradient", sources: list[str] | None = None) -> str:
-    if call == "apply_gradients" and not sources:
+    if call == "fit" or call == "apply_gradients" and not sources:
         return say("finding.optimizer.empty_fix")
     return say(f"cause.{cause}.fix") if has(f"cause.{cause}.fix") else ""

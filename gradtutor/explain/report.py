@@ -13,7 +13,7 @@ import os
 from gradtutor.messages import say
 
 CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobian": "tape.batch_jacobian",
-         "watch": "tape.watch", "tf.gradients": "tf.gradients", "apply_gradients": "optimizer.apply_gradients"}
+         "watch": "tape.watch", "tf.gradients": "tf.gradients", "apply_gradients": "optimizer.apply_gradients", "fit": "Model.fit"}
 
 
 def _short(path: str | None) -> str:
