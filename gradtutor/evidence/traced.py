@@ -213,18 +213,17 @@ class Tracing:
 
 
 def _is_float(tensor) -> bool:
-    dtype = getattr(tensor, "dtype", None)
-    return dtype is not None and (dtype.is_floating or dtype.is_complex)
+    dtype = getattr(getattr(tensor, "values", tensor), "dtype", None)  # IndexedSlices: its values
+    return dtype is not None and dtype.is_floating
 
 
 def _code(tf, gradient):
-    """0 fine, 1 tiny, 2 all zero, 3 NaN or inf (an empty gradient is fine)."""
-    magnitude = tf.abs(gradient)
-    if magnitude.dtype != tf.float32:
-        magnitude = tf.cast(magnitude, tf.float32)
-    largest = tf.reduce_max(tf.concat([tf.reshape(magnitude, [-1]), [0.0]], 0))
-    finite = tf.reduce_all(tf.math.is_finite(magnitude))
-    return tf.where(tf.logical_not(finite), 3, tf.where(largest == 0, 2, tf.where(largest < TINY, 1, 0)))
+    """0 fine, 1 tiny, 2 all zero, 3 NaN or inf (an empty gradient is fine). Three reads of the gradient and no
+    copy of it: a sum (NaN and inf reach it on every backend; XLA's max drops a NaN), its largest and smallest."""
+    total = tf.cast(tf.reduce_sum(gradient), tf.float32)
+    largest = tf.cast(tf.maximum(tf.reduce_max(gradient), -tf.reduce_min(gradient)), tf.float32)
+    code = tf.where(tf.math.is_finite(total), tf.where(largest == 0, 2, tf.where(largest < TINY, 1, 0)), 3)
+    return tf.where(tf.size(gradient) > 0, code, 0)
 
 
 def _can_run_eagerly(function) -> bool:
