@@ -1,36 +1,43 @@
-"""`gradtutor explain` overhead on a 200-step custom training loop (a Dense network, Adam, numpy batches).
+"""`gradtutor explain` overhead on training loops: an eager custom loop, a `@tf.function` loop and `Model.fit`.
 
-The loop's own time is measured inside the script (TensorFlow's import is the same either way and
-is left out), once run as `python train.py` and once as `gradtutor explain train.py`, alternately,
-the best of three runs of each. The time is the process's CPU time over the loop: on a machine
-shared with other work, wall time swings by 2× from one run to the next, CPU time much less.
+One three-layer MLP (batch 256, wide enough that a step takes more than 5 ms here), Adam. The
+loop's own time is measured inside the script after one warm-up step (TensorFlow's import and
+the first trace are the same either way and are left out), once run as `python train.py MODE`
+and once as `gradtutor explain train.py MODE`, in alternated pairs; the figure is the median of
+the pairs' ratios. The time is the process's CPU time over the loop: on a machine shared with
+other work, wall time swings by 2× from one run to the next, CPU time much less.
 
-Prints: explain overhead: R× (script alone S s, under explain E s)
+Prints: explain overhead: eager X.XX×, tf.function Y.YY×, fit Z.ZZ×
+and one line per loop with its medians and the step time.
 """
 from __future__ import annotations
 
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-STEPS = 200
-SCRIPT = f'''
+PAIRS = 3
+STEPS = {"eager": 40, "tf.function": 80, "fit": 80}
+SCRIPT = '''
+import sys
 import time
 import numpy as np
 import tensorflow as tf
 import keras
 
+mode, steps = sys.argv[1], int(sys.argv[2])
 keras.utils.set_random_seed(0)
-model = keras.Sequential([keras.Input((32,)), keras.layers.Dense(64, activation="relu"),
-                          keras.layers.Dense(64, activation="relu"), keras.layers.Dense(10)])
+model = keras.Sequential([keras.Input((256,)), keras.layers.Dense(1024, activation="relu"),
+                          keras.layers.Dense(1024, activation="relu"), keras.layers.Dense(10)])
 optimizer = keras.optimizers.Adam(1e-3)
 loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-x_all = np.random.rand(1024, 32).astype("float32")
-y_all = np.random.randint(0, 10, size=(1024,))
+x_all = np.random.rand(steps * 256, 256).astype("float32")
+y_all = np.random.randint(0, 10, size=(steps * 256,))
 
 
 def step(x, y):
@@ -41,13 +48,19 @@ def step(x, y):
     return loss
 
 
-step(x_all[:32], y_all[:32])  # build the model and the optimizer first
-started = time.process_time()
-for i in range({STEPS}):
-    j = (i * 32) % 1024
-    loss = step(x_all[j:j + 32], y_all[j:j + 32])
-    if i % 50 == 0:
-        print("step", i, "loss", float(loss))
+if mode == "fit":
+    model.compile(optimizer=optimizer, loss=loss_fn)
+    model.fit(x_all[:256], y_all[:256], batch_size=256, epochs=1, verbose=0)  # the trace
+    started = time.process_time()
+    model.fit(x_all, y_all, batch_size=256, epochs=1, verbose=0, shuffle=False)
+else:
+    run = tf.function(step) if mode == "tf.function" else step
+    run(x_all[:256], y_all[:256])  # build the model and the optimizer (and trace) first
+    started = time.process_time()
+    for i in range(steps):
+        loss = run(x_all[i * 256:(i + 1) * 256], y_all[i * 256:(i + 1) * 256])
+        if i % 20 == 0:
+            print("step", i, "loss", float(loss))
 print("LOOP", time.process_time() - started)
 '''
 
@@ -63,14 +76,21 @@ def loop_seconds(command: list[str], cwd: str) -> float:
 
 
 def main() -> int:
+    ratios, lines = {}, []
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "train.py").write_text(SCRIPT)
-        alone, explained = [], []
-        for _ in range(3):
-            alone.append(loop_seconds([sys.executable, "train.py"], folder))
-            explained.append(loop_seconds([sys.executable, "-m", "gradtutor", "explain", "train.py"], folder))
-    s, e = min(alone), min(explained)
-    print(f"explain overhead: {e / s:.2f}× (script alone {s:.2f} s, under explain {e:.2f} s)")
+        for mode, steps in STEPS.items():
+            args = ["train.py", mode, str(steps)]
+            alone, explained = [], []
+            for _ in range(PAIRS):
+                alone.append(loop_seconds([sys.executable, *args], folder))
+                explained.append(loop_seconds([sys.executable, "-m", "gradtutor", "explain", *args], folder))
+            ratios[mode] = statistics.median(e / a for a, e in zip(alone, explained))
+            a, e = statistics.median(alone), statistics.median(explained)
+            lines.append(f"  {mode}: {steps} steps, script alone {a:.2f} s ({1000 * a / steps:.1f} ms a step), "
+                         f"under explain {e:.2f} s (median of {PAIRS} alternated pairs)")
+    print("explain overhead: " + ", ".join(f"{mode} {ratio:.2f}×" for mode, ratio in ratios.items()))
+    print("\n".join(lines))
     return 0
 
 

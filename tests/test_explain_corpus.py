@@ -126,3 +126,35 @@ def test_each_finding_is_complete(results):
             assert {"file", "line", "call", "sources", "cause", "broke_at", "message", "fix"} <= set(finding)
             assert finding["cause"] in CAUSES and finding["message"] and finding["fix"]
             assert finding["broke_at"] is None or finding["broke_at"]["code"]
+
+
+def test_compiled_versions_get_the_eager_versions_cause_and_their_break_line(results):
+    """A @tf.function step, fit with a custom train_step, a subclassed model under fit: analysed when traced."""
+    expected = expectations()
+    compiled = {name: e for name, e in expected.items() if name.startswith("compiled_")}
+    mistakes = {name: e for name, e in compiled.items() if e["cause"]}
+    assert len(mistakes) >= 8 and len(compiled) - len(mistakes) >= 2
+    assert sum(name.startswith("compiled_fit_") for name in mistakes) >= 4
+    for name, want in mistakes.items():
+        eager = re.search(r"^# source: \S+ \((\w+\.py)", (CORPUS / name).read_text(), re.MULTILINE)
+        assert eager and expected[eager[1]]["cause"] == want["cause"], name  # the eager version's cause
+        first = results[name]["findings"][0]
+        assert (first["cause"], first["broke_at"]["line"]) == (want["cause"], want["line"]), name
+    for name in set(compiled) - set(mistakes):
+        assert results[name]["findings"] == [] and results[name]["script_exit"] == 0, name
+
+
+def test_one_finding_per_call_cause_and_break_line_with_every_variable(results):
+    for row in results.values():
+        keys = [(f["call"], f["file"], f["line"], f["cause"], (f["broke_at"] or {}).get("line"), f["symptom"])
+                for f in row["findings"]]
+        assert len(keys) == len(set(keys)), row["script"]
+    [first, *_] = results["compiled_fn_argmax_loss.py"]["findings"]
+    kernel, bias = first["sources"]  # one model, one finding: its two variables (named by Keras, in order)
+    assert kernel.endswith("/kernel") and bias.endswith("/bias") and first["count"] == 2
+    assert first["message"].startswith(f"the gradients of 2 variables ({kernel}, {bias}) are None")
+
+
+def test_a_value_symptom_in_compiled_code_says_the_step_it_first_appeared_at(results):
+    for name in ("compiled_fn_sqrt_zero.py", "compiled_fit_norm_zero_loss.py"):
+        assert results[name]["findings"][0]["facts"]["first_step"] == "1", name

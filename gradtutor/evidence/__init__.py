@@ -13,10 +13,11 @@ returned values, and let the parent pick the first finding whose symptom matches
 comparison found (None → "none", zeros → "zeros"/"tiny", NaN → "nonfinite") for its cause
 id and its "why" line. Cells compiled under a label (not a real file) count as user code;
 put their source into `linecache` under that label so `broke_at["code"]` is filled. While
-recording, `tf.function`s run eagerly; everything is put back when the block ends.
+recording, `tf.function`s run compiled and are analysed when traced (traced.py); everything
+is put back when the block ends.
 
 Modules: frames (which stack frame is user code), graph (the op callback's record of
-tensors and ops), optimizers (Keras 3's apply_gradients), instrument (installing and removing the patches), checks (each
+tensors and ops), optimizers (Keras 3's apply_gradients), traced (tf.function code, at trace time), instrument (installing and removing the patches), checks (each
 tape call and its result), paths (how tensors depend on a source), analysis (cause
 and break line), wording (one sentence and one fix per cause). What TensorFlow says of each
 op type (gradtutor.opfacts) and what an op's values say (gradtutor.value_evidence) sit below
@@ -50,7 +51,7 @@ class Finding(TypedDict):
     broke_at: Place | None  # the line where the path broke
     message: str
     fix: str
-    count: int  # how many times the same call went wrong the same way
+    count: int  # how many gradients went wrong this way (variables of one call, and the same call again)
     facts: dict[str, str]
 
 
@@ -71,18 +72,28 @@ class Record:
         self.originals: list = []
         self.eager_functions = False
         self.gradient_calls = 0
+        self.keras_pending = False  # Keras's optimizer not patched yet: Keras was still importing (optimizers.py)
+        self.replaying = False  # a compiled function's call run eagerly to explain a symptom (traced.py)
+        self.site_calls: dict = {}  # (file, line) of a tape.gradient -> its eager calls (checks.sampled)
 
     def add(self, call, frame, sources, cause, broke_frame, symptom, facts) -> None:
-        key = (call, frame, tuple(sources), cause, broke_frame)
+        """One finding per call site, cause, break line and symptom: the gradients of every variable that
+        went wrong the same way are one finding, its `sources` the list of them, `count` how many gradients."""
+        key = (call, frame, cause, broke_frame, symptom)
         for finding in self.findings:
             if finding["_key"] == key:
-                finding["count"] += 1
+                finding["count"] += max(1, len(sources))
+                added = [name for name in sources if name not in finding["sources"]]
+                if added:
+                    finding["sources"].extend(added)
+                    finding["message"] = wording.message(cause, symptom, finding["sources"], call)
                 return
         self.findings.append({
             "_key": key, "file": frame[0] if frame else None, "line": frame[1] if frame else None,
             "call": call, "sources": list(sources), "cause": cause, "symptom": symptom,
             "broke_at": where(broke_frame), "message": wording.message(cause, symptom, sources, call),
-            "fix": wording.fix(cause, call, sources), "count": 1, "facts": {k: str(v) for k, v in facts.items()},
+            "fix": wording.fix(cause, call, sources), "count": max(1, len(sources)),
+            "facts": {k: str(v) for k, v in facts.items()},
         })
 
 

@@ -5,11 +5,20 @@ import functools
 
 import numpy as np
 
-from gradtutor.evidence import analysis
+from gradtutor.evidence import analysis, optimizers
 from gradtutor.evidence.frames import user_frame, user_frame_object
 from gradtutor.evidence.tapes import tape_info
 
 TINY = 1e-6  # a gradient whose largest element is below this is only reported when the evidence names a cause
+# The values of an eager call's gradients (zero? tiny? NaN?) are read on the first FIRST_CALLS calls of each
+# tape.gradient line and then on every EVERY-th (copying every gradient to numpy on every step costs a few
+# per cent of a training step); a None is checked on every call.
+FIRST_CALLS, EVERY = 20, 10
+
+
+def sampled(record, frame) -> bool:
+    calls = record.site_calls[frame] = record.site_calls.get(frame, 0) + 1
+    return calls <= FIRST_CALLS or calls % EVERY == 0 or record.replaying  # a replay (traced.py) reads them all
 
 
 def symptom(gradient) -> str | None:
@@ -31,6 +40,8 @@ def _call(record, tape, call, target, sources, original):
 
     graph = record.graph
     record.gradient_calls += 1
+    if record.keras_pending:
+        optimizers.patch_when_loaded(record)
     info = tape_info(record, tape)
     if info not in record.tapes:
         record.tapes.append(info)
@@ -55,8 +66,12 @@ def _call(record, tape, call, target, sources, original):
     # what an optimizer given these gradients next may need (optimizers.py)
     record.last_call = {"frame": frame, "sources": bool(flat_sources),
                         "targets": step.inputs[:len(flat_targets)]}
+    values = tf.executing_eagerly()
+    if graph.traced is not None and not values:  # being traced: values are checked in the graph
+        graph.traced.watch_gradients(frame, flat_results)
+    values = values and sampled(record, frame)
     for index, (source, gradient) in enumerate(zip(flat_sources, flat_results)):
-        found = symptom(gradient)
+        found = symptom(gradient) if values or gradient is None else None
         key = (frame, index)
         if found is None:
             continue

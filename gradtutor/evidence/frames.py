@@ -5,6 +5,7 @@ import linecache
 import os
 import sys
 import sysconfig
+import threading
 
 _GRADTUTOR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -33,7 +34,10 @@ def is_user_file(filename: str) -> bool:
 
 
 def user_frame(depth: int = 2):
-    """(filename, line) of the innermost user frame, or None when the stack holds no user code."""
+    """(filename, line) of the innermost user frame, or None when the stack holds no user code.
+
+    A frame of code autograph converted (a `tf.function` being traced) counts as the user's
+    line it was converted from."""
     frame = sys._getframe(depth)
     is_user = _IS_USER
     while frame is not None:
@@ -43,14 +47,41 @@ def user_frame(depth: int = 2):
             known = is_user_file(code.co_filename)
         if known:
             return (code.co_filename, frame.f_lineno)
+        if _GENERATED in code.co_filename:
+            origin = _converted_from(code.co_filename, frame.f_lineno)
+            if origin is not None and is_user_file(origin[0]):
+                return origin
         frame = frame.f_back
+    return None
+
+
+_GENERATED = "__autograph_generated"
+
+
+def _converted_from(filename: str, line: int):
+    """The (file, line) autograph converted a generated line from: the source map autograph pushes on
+    TensorFlow's per-thread stack while it runs converted code (the map its own error messages use). A
+    replica function of tf.distribute runs in a thread of its own, converted in the caller's thread: then
+    another thread's map has the line."""
+    try:
+        from tensorflow.python.util import tf_stack
+
+        stacks = tf_stack._source_mapper_stacks
+        mine = stacks.get(threading.get_ident())
+        for stack in ([mine] if mine else []) + [s for s in list(stacks.values()) if s is not mine]:
+            origin = stack[-1].get_effective_source_map().get((filename, line))
+            if origin is not None:
+                return (origin[0], origin[1])
+    except Exception:  # noqa: BLE001 - TensorFlow's internals changed: the frame is not mapped
+        return None
     return None
 
 
 def user_frame_object(depth: int = 2):
     """The innermost user frame object itself (to read its names), or None."""
     frame = sys._getframe(depth)
-    while frame is not None and not is_user_file(frame.f_code.co_filename):
+    while frame is not None and not is_user_file(frame.f_code.co_filename) \
+            and _GENERATED not in frame.f_code.co_filename:  # autograph's copy keeps the user's names
         frame = frame.f_back
     return frame
 

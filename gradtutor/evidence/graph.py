@@ -77,6 +77,7 @@ class Graph:
         self.kept: collections.deque = collections.deque()  # KEEP_VALUES ops holding values, oldest first
         self.replayable: collections.deque = collections.deque()  # other ops holding values, oldest first
         self._since_sweep = 0
+        self.traced = None  # what records the ops of traced graphs (traced.Tracing), when one is installed
 
     # ---------------------------------------------------------------- nodes
     def node_of(self, tensor, frame=None) -> Node:
@@ -92,7 +93,11 @@ class Graph:
 
     # ---------------------------------------------------------------- the op callback
     def callback(self, op_type, inputs, attrs, outputs, op_name=None, graph=None):
-        if self.paused or graph is not None:
+        if self.paused:
+            return
+        if graph is not None:  # an op added to a graph being traced (tf.function): traced.py
+            if self.traced is not None:
+                self.traced.op(self, op_type, inputs, outputs, graph)
             return
         self.seq += 1
         seq = self.seq
@@ -124,10 +129,13 @@ class Graph:
         self._since_sweep = 0
         self.nodes = {key: node for key, node in self.nodes.items() if node.ref() is not None}
 
-    def add_step(self, op_type, inputs, outputs, frame) -> Op:
-        """A step gradtutor adds itself (a gradient call): outputs depend on inputs."""
+    def add_step(self, op_type, inputs, outputs, frame, input_nodes=None) -> Op:
+        """A step gradtutor adds itself (a gradient call), or an op of a traced graph: outputs depend on inputs
+        (given as tensors, or as their nodes already)."""
         self.seq += 1
-        op = Op(self.seq, op_type, tuple(self.node_of(t, frame) for t in inputs), frame)
+        if input_nodes is None:
+            input_nodes = tuple(self.node_of(t, frame) for t in inputs)
+        op = Op(self.seq, op_type, tuple(input_nodes), frame)
         op.tapes = tuple(self.recording_tapes)
         outs = []
         for tensor in outputs:

@@ -1,9 +1,8 @@
 """Install and remove the instrumentation: TensorFlow's op callback and thin wrappers on the tape.
 
 Everything patched is put back by `uninstall`; outside a recording nothing of
-TensorFlow is changed. While recording, `tf.function`s run eagerly
-(`tf.config.run_functions_eagerly(True)`), so their ops are seen one by one like
-any other eager op.
+TensorFlow is changed. `tf.function`s run compiled: the ops of a graph being traced
+reach the same op callback and are analysed at trace time (traced.py).
 """
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ def install(record) -> None:
     from tensorflow.python.eager import backprop
     from tensorflow.python.framework import op_callbacks, ops
 
-    from gradtutor.evidence import checks, optimizers
+    from gradtutor.evidence import checks, optimizers, traced
 
     graph = record.graph
     tape_class = backprop.GradientTape
@@ -64,11 +63,31 @@ def install(record) -> None:
     _patch_tf_functions(record, tf)
     _patch_numpy(record, tensor_class)
     _patch_fast_path(record)
-    _patch_tf_function(record)
-    optimizers.patch(record)
+    traced.patch(record)
+    record.keras_pending = True
+    optimizers.patch_when_loaded(record)
     record.eager_functions = tf.config.functions_run_eagerly()
-    tf.config.run_functions_eagerly(True)
     op_callbacks.add_op_callback(graph.callback)
+    _patch_threads(record, op_callbacks)
+
+
+def _patch_threads(record, op_callbacks) -> None:
+    """TensorFlow's op callbacks are per thread: a thread started while recording (a Python thread calling
+    the model, a tf.distribute replica) gets the same callback first thing."""
+    import threading
+
+    bootstrap = threading.Thread._bootstrap_inner
+    record.originals.append((threading.Thread, {"_bootstrap_inner": bootstrap}))
+    callback = record.graph.callback
+
+    def _bootstrap_inner(thread):
+        try:
+            op_callbacks.add_op_callback(callback)
+        except Exception:  # noqa: BLE001 - a thread without the callback is only unseen
+            pass
+        bootstrap(thread)
+
+    threading.Thread._bootstrap_inner = functools.wraps(bootstrap)(_bootstrap_inner)
 
 
 def _patch_exits(graph, tensor_class, saved) -> None:
@@ -146,28 +165,6 @@ def _patch_fast_path(record) -> None:
     pywrap_tfe.TFE_Py_FastPathExecute = fast_path
 
 
-def _patch_tf_function(record) -> None:
-    """tf.function code runs eagerly while recording, except a function that calls tf.gradients (graph-only)."""
-    import tensorflow as tf
-    from tensorflow.python.eager.polymorphic_function import polymorphic_function
-
-    function_class = polymorphic_function.Function
-    call = function_class.__call__
-    record.originals.append((function_class, {"__call__": call}))
-
-    def __call__(function, *args, **kwargs):
-        code = getattr(function._python_function, "__code__", None)
-        if code is None or "gradients" not in code.co_names or not tf.config.functions_run_eagerly():
-            return call(function, *args, **kwargs)
-        tf.config.run_functions_eagerly(False)
-        try:
-            return call(function, *args, **kwargs)
-        finally:
-            tf.config.run_functions_eagerly(True)
-
-    function_class.__call__ = functools.wraps(call)(__call__)
-
-
 def _patch_tf_functions(record, tf) -> None:
     """tf.gradients (graph-only) and tf.numpy_function / py_func (Python on numpy arrays, no gradient)."""
     from gradtutor.evidence import checks
@@ -200,4 +197,5 @@ def uninstall(record) -> None:
         op.values = None
     record.graph.kept.clear()
     record.graph.replayable.clear()
+    record.graph.traced = None
     tf.config.run_functions_eagerly(bool(record.eager_functions))

@@ -20,6 +20,15 @@ from gradtutor.evidence import paths
 from gradtutor.evidence.frames import user_frame
 
 
+def patch_when_loaded(record) -> None:
+    """Patch once Keras is loaded: a script that imports keras first starts the recording (its import of
+    TensorFlow) while Keras is half-imported, so the patch waits for the first gradient or tf.function call."""
+    keras = sys.modules.get("keras")
+    if record.keras_pending and keras is not None and not getattr(keras.__spec__, "_initializing", False):
+        record.keras_pending = False
+        patch(record)
+
+
 def patch(record) -> None:
     """Wrap Keras 3's optimizer, if Keras 3 is loaded (importing TensorFlow loads it; tf-keras is not watched)."""
     if "keras" not in sys.modules:
@@ -49,6 +58,44 @@ def patch(record) -> None:
 
     BaseOptimizer._filter_empty_gradients = functools.wraps(saved["_filter_empty_gradients"])(filter_empty)
     BaseOptimizer.apply_gradients = functools.wraps(saved["apply_gradients"])(apply_gradients)
+    _patch_trainer(record)
+
+
+def _patch_trainer(record) -> None:
+    """Keras 3's TensorFlow train_step asks for no gradient at all when the model has no trainable weights
+    (bare tf.Variables it does not track): it only warns. That warning is watched, in that module alone."""
+    try:
+        from keras.src.backend.tensorflow import trainer
+    except ImportError:
+        return
+    record.originals.append((trainer, {"warnings": trainer.warnings}))
+    trainer.warnings = _TrainerWarnings(record, trainer.warnings)
+
+
+class _TrainerWarnings:
+    """The `warnings` module as Keras's trainer sees it: its "no trainable weights" warning adds a finding."""
+
+    def __init__(self, record, real):
+        self._record, self._real = record, real
+
+    def warn(self, message, *args, **kwargs):
+        if "does not have any trainable weights" in str(message):
+            _safely(_report_untrained, self._record, sys._getframe(1).f_locals.get("loss"))
+        kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1  # still Keras's line, not this one
+        return self._real.warn(message, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+
+def _report_untrained(record, loss) -> None:
+    """fit's loss reads variables, but the model lists none as trainable: point at the first one made."""
+    node = record.graph.known(loss) if loss is not None else None
+    read = _variables_read([node]) if node is not None else []
+    if not read or read[0].frame is None:
+        return
+    record.add("fit", user_frame(4), [], "not-used", read[0].frame, "error",
+               {"keras": "The model does not have any trainable weights", "variables_read_by_target": len(read)})
 
 
 def _safely(report, *args) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from gradtutor.messages import has, join, say
 
 SYMPTOMS = ("none", "zeros", "tiny", "nonfinite", "error")
+SHOWN = 4  # variables named in a sentence; the finding's `sources` lists them all
 
 
 def what(cause: str) -> str:
@@ -19,19 +20,26 @@ def what(cause: str) -> str:
 def message(cause: str, symptom: str, sources: list[str], call: str = "gradient") -> str:
     happened = what(cause)
     names = join(sources)
+    if call == "fit":  # Keras's train_step skipped the gradients: the model has no trainable weights
+        return say("explain.finding.no_trainable_weights")
     if call == "apply_gradients":
         if not sources:
             return say("finding.optimizer.empty")
         return say("finding.optimizer.because", said=say(f"finding.optimizer.{symptom}", sources=names),
                    why=happened)
-    subject = say("finding.subject_sources", sources=names) if sources else say("finding.subject_tape")
+    if len(sources) > 1:  # one finding for the variables that went wrong the same way
+        names = ", ".join(sources[:SHOWN]) + (", …" if len(sources) > SHOWN else "")
+        subject = say("explain.finding.subject_many", count=len(sources), sources=names)
+    else:
+        subject = say("finding.subject_sources", sources=names) if sources else say("finding.subject_tape")
     if symptom == "error":
         return say("finding.raised", subject=subject, why=happened)
     shown = say(f"finding.symptom.{symptom}") if symptom in SYMPTOMS else symptom
-    return say("finding.is", subject=subject, symptom=shown, why=happened)
+    return say("explain.finding.are" if len(sources) > 1 else "finding.is", subject=subject, symptom=shown,
+               why=happened)
 
 
 def fix(cause: str, call: str = "gradient", sources: list[str] | None = None) -> str:
-    if call == "apply_gradients" and not sources:
+    if call == "fit" or call == "apply_gradients" and not sources:
         return say("finding.optimizer.empty_fix")
     return say(f"cause.{cause}.fix") if has(f"cause.{cause}.fix") else ""

@@ -1,6 +1,7 @@
 """The child of `gradtutor explain`: run the user's script as `python SCRIPT.py ARGS` would, tapes instrumented.
 
-    python -m gradtutor.explain.child FD SCRIPT [ARGS…]
+    python -m gradtutor.explain.child FD [--quiet-tensorflow] SCRIPT [ARGS…]
+    python -m gradtutor.explain.child FD [--quiet-tensorflow] -m MODULE [ARGS…]
 
 The instrumentation is installed the moment the script's `import tensorflow` finishes
 (so a script that sets TF_USE_LEGACY_KERAS before importing TensorFlow still gets Keras 2).
@@ -9,6 +10,7 @@ JSON object {"findings", "script_exit", "gradient_calls"}.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.abc
 import importlib.util
 import json
@@ -21,8 +23,8 @@ import traceback
 class _AfterTensorflow(importlib.abc.MetaPathFinder):
     """Start recording right after the script imports TensorFlow."""
 
-    def __init__(self, start):
-        self.start = start
+    def __init__(self, start, quiet=False):
+        self.start, self.quiet = start, quiet
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname != "tensorflow":
@@ -34,15 +36,39 @@ class _AfterTensorflow(importlib.abc.MetaPathFinder):
         exec_module = spec.loader.exec_module
 
         def exec_and_start(module):
-            exec_module(module)
+            with _quiet_import(self.quiet):
+                exec_module(module)
             self.start()
 
         spec.loader.exec_module = exec_and_start
         return spec
 
 
-def run_script(script: str, args: list[str]) -> tuple[dict, int]:
-    """Run the script; (payload, exit code) with the findings of every tape it used."""
+@contextlib.contextmanager
+def _quiet_import(quiet: bool):
+    """TensorFlow's C++ start-up lines (absl's, written before any log level applies) go to /dev/null, unless
+    the user asked for TensorFlow's logs by setting TF_CPP_MIN_LOG_LEVEL themselves (then `quiet` is False)."""
+    if not quiet:
+        yield
+        return
+    try:
+        sys.stderr.flush()
+    except (AttributeError, ValueError, OSError):
+        pass
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+def run_script(script: str, args: list[str], module: bool = False, quiet: bool = False) -> tuple[dict, int]:
+    """Run the script (or the module, as `python -m` does); (payload, exit code) with the findings of every tape
+    it used, also when it raised or was interrupted (Ctrl-C: exit code 130, as a shell reports it)."""
     state = {}
 
     def start():
@@ -54,19 +80,24 @@ def run_script(script: str, args: list[str]) -> tuple[dict, int]:
     if "tensorflow" in sys.modules:
         start()
     else:
-        sys.meta_path.insert(0, _AfterTensorflow(start))
-    sys.argv = [script, *args]
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
+        sys.meta_path.insert(0, _AfterTensorflow(start, quiet))
     code = 0
     try:
-        runpy.run_path(script, run_name="__main__")
+        if module:
+            sys.argv = [script, *args]  # run_module puts the module's file in argv[0]
+            sys.path[0] = os.getcwd()
+            runpy.run_module(script, run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = [script, *args]
+            sys.path[0] = os.path.dirname(os.path.abspath(script))
+            runpy.run_path(script, run_name="__main__")
     except SystemExit as stop:
         code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
         if stop.code is not None and not isinstance(stop.code, int):
             print(stop.code, file=sys.stderr)
     except BaseException as error:  # noqa: BLE001 - the script's own failure, shown as Python would
         _print_user_traceback(error)
-        code = 1
+        code = 130 if isinstance(error, KeyboardInterrupt) else 1
     findings, calls = [], 0
     if "record" in state:
         from gradtutor import evidence
@@ -85,9 +116,13 @@ def _print_user_traceback(error: BaseException) -> None:
 
 
 def main() -> None:
-    fd, script, args = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    fd, rest = int(sys.argv[1]), sys.argv[2:]
+    quiet = rest[0] == "--quiet-tensorflow"
+    rest = rest[1:] if quiet else rest
+    module = rest[0] == "-m"
+    script, args = (rest[1], rest[2:]) if module else (rest[0], rest[1:])
     sys.dont_write_bytecode = True
-    payload, code = run_script(script, args)
+    payload, code = run_script(script, args, module, quiet)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -1,14 +1,18 @@
-"""`gradtutor explain SCRIPT.py [ARGS…]`: run a script in a child, then report every gradient that came back wrong.
+"""`gradtutor explain [--json] SCRIPT.py [ARGS…]` (or `-m MODULE [ARGS…]`): run a script in a child, then report
+every gradient that came back wrong.
 
-Exit codes: 0 every gradient was fine, 1 some were not, 2 bad input (no such script, a
-syntax error). The script's own output passes through; with --json the last line of
-stdout is {"findings": [...], "script_exit": N}.
+Exit codes: 0 every gradient was fine, 1 some were not, 2 bad input (no such script or module,
+a syntax error). The script's own output, stdin, arguments, traceback and exit code are its own
+(the exit code is reported, as `script_exit` in JSON); with --json the last line of stdout is
+{"findings": [...], "script_exit": N}. Options go before the script: what follows it is the
+script's, as with `python -m pdb`. Ctrl-C stops the script; the findings up to then are shown.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -21,13 +25,35 @@ from gradtutor.messages import say
 
 def add_verbs(verbs) -> None:
     """Register `explain` on the CLI's subparsers."""
-    p = verbs.add_parser("explain", help=say("explain.cli.help"))
+    p = verbs.add_parser("explain", help=say("explain.cli.help"), usage=USAGE)
     p.add_argument("--json", action="store_true", help=say("explain.cli.json"))
     p.add_argument("--html", type=Path, metavar="FILE", help=say("explain.cli.html"))
     fix.add_options(p)
-    p.add_argument("script", metavar="SCRIPT.py", help=say("explain.cli.script"))
+    # -m takes the rest of the line, as `python -m MODULE ARGS…` does (the module's own options included)
+    p.add_argument("-m", dest="module", nargs=argparse.REMAINDER, metavar="MODULE", help=say("explain.run.module"))
+    p.add_argument("script", metavar="SCRIPT.py", nargs="?", help=say("explain.cli.script"))
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help=say("explain.cli.args"))
     p.set_defaults(func=cmd_explain)
+
+
+USAGE = ("gradtutor explain [--json] [--html FILE] [--fix [--apply]] SCRIPT.py [ARGS…]\n"
+         "       gradtutor explain [--json] [--html FILE] -m MODULE [ARGS…]")
+
+
+def check_module(module: str) -> str:
+    """The module's name, or an UnreadableFile error when `python -m MODULE` would not find it (one line)."""
+    import importlib.util
+
+    sys.path.insert(0, os.getcwd())  # where `python -m` looks first
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
+    finally:
+        sys.path.pop(0)
+    if spec is None:
+        raise UnreadableFile(say("explain.run.no_such_module", module=module))
+    return module
 
 
 def check_script(script: str) -> Path:
@@ -48,24 +74,41 @@ def check_script(script: str) -> Path:
     return path
 
 
-def run_child(script: str, args: list[str], module: str = "gradtutor.explain.child", options: tuple = (),
-              quiet: bool = False) -> dict:
-    """Run the script in a child process; its stdout/stderr pass through; the findings come back on a pipe.
+CHILD = "gradtutor.explain.child"
 
-    `module` runs it (`gradtutor.explain.fix.rerun` re-runs a patched copy, with its `options` and `quiet`:
-    the script's output was shown once already)."""
+
+def run_child(script: str, args: list[str], module: bool = False, runner: str = CHILD, options: tuple = (),
+              hush: bool = False) -> dict:
+    """Run the script (or `-m` module) in a child process; its stdin/stdout/stderr are the terminal's; the findings
+    come back on a pipe. Ctrl-C goes to the child (the whole foreground group gets it): this process waits on.
+
+    `runner` runs it (`gradtutor.explain.fix.rerun` re-runs a patched copy, with its `options` and `hush`: the
+    script's output was shown once already)."""
     read, write = os.pipe()
     # The findings' sentences are worded in the child: in this process's language.
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", GRADTUTOR_LANG=messages.language())
+    # TensorFlow's C++ logs are quiet, as gradtutor.quiet makes them, unless the user chose a level
+    quiet = "TF_CPP_MIN_LOG_LEVEL" not in env
+    if quiet:
+        env["TF_CPP_MIN_LOG_LEVEL"] = "3"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
                                                       env.get("PYTHONPATH")]))
-    hush = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "stdin": subprocess.DEVNULL} if quiet else {}
-    child = subprocess.Popen([sys.executable, "-m", module, str(write), script, *options, *args],
-                             pass_fds=(write,), env=env, **hush)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        text = pipe.read()
-    code = child.wait()
+    if runner == CHILD:
+        target = (["--quiet-tensorflow"] if quiet else []) + (["-m", script] if module else [script])
+    else:
+        target = [script, *options]
+    silent = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "stdin": subprocess.DEVNULL} if hush else {}
+    # a handler, not SIG_IGN: an ignored signal would stay ignored in the child, a handler is reset at exec
+    interrupt = signal.signal(signal.SIGINT, lambda number, frame: None)
+    try:
+        child = subprocess.Popen([sys.executable, "-m", runner, str(write), *target, *args],
+                                 pass_fds=(write,), env=env, **silent)
+        os.close(write)
+        with os.fdopen(read) as pipe:
+            text = pipe.read()
+        code = child.wait()
+    finally:
+        signal.signal(signal.SIGINT, interrupt)
     try:
         payload = json.loads(text)
     except ValueError:
@@ -77,8 +120,17 @@ def run_child(script: str, args: list[str], module: str = "gradtutor.explain.chi
 def cmd_explain(args) -> int:
     from gradtutor.explain import report
 
-    check_script(args.script)
-    payload = run_child(args.script, list(args.args))
+    if args.module:  # `-m MODULE ARGS…`
+        module, *rest = args.module
+        if args.fix or args.apply:
+            raise UnreadableFile(say("explain.run.fix_module", module=module))
+        payload = run_child(check_module(module), rest, module=True)
+        args.script = module
+    elif args.script:
+        check_script(args.script)
+        payload = run_child(args.script, list(args.args))
+    else:
+        raise UnreadableFile(say("explain.run.no_script"))
     findings, code = payload["findings"], payload["script_exit"]
     sys.stdout.flush()
     if args.html:

@@ -13,7 +13,7 @@ import os
 from gradtutor.messages import say
 
 CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobian": "tape.batch_jacobian",
-         "watch": "tape.watch", "tf.gradients": "tf.gradients", "apply_gradients": "optimizer.apply_gradients"}
+         "watch": "tape.watch", "tf.gradients": "tf.gradients", "apply_gradients": "optimizer.apply_gradients", "fit": "Model.fit"}
 
 
 def _short(path: str | None) -> str:
@@ -43,6 +43,9 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
         if broke:
             broke_at = say("explain.report.broke_at", where=f"{escape(_short(broke['file']))}:{broke['line']}")
             out.append(f"  {broke_at}  [cyan]{escape(broke['code'])}[/cyan]")
+        first_step = (finding.get("facts") or {}).get("first_step")
+        if first_step:
+            out.append(f"  {escape(say('explain.compiled.first_step', step=first_step))}")
         out.append(f"  {say('explain.report.fix', fix=escape(finding['fix']))}")
     named = {"name": name} if script else {}
     ended = say(f"explain.report.{block}exited", code=script_exit, **named) if script_exit else ""

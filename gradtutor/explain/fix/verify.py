@@ -81,7 +81,7 @@ def run_copy(plan: Plan, args: list[str], run_child) -> None:
 
         def run(text: str, lines: list[int]) -> dict:
             Path(copy).write_text(text, encoding="utf-8")
-            rerun = run_child(copy, args, "gradtutor.explain.fix.rerun", (home, json.dumps(lines)), quiet=True)
+            rerun = run_child(copy, args, runner="gradtutor.explain.fix.rerun", options=(home, json.dumps(lines)), hush=True)
             rerun.setdefault("gradients", {})
             return rerun
 

@@ -1,0 +1,25 @@
+# source: https://markaicode.com/custom-gradients-non-differentiable-losses (leaves_numpy_function.py in a @tf.function step)
+# expect: cause=leaves-tensorflow line=20
+import numpy as np
+import tensorflow as tf
+
+
+def np_hinge(y_true, y_pred):
+    return np.maximum(0.0, 1.0 - y_true * y_pred).mean().astype(np.float32)
+
+
+w = tf.Variable(tf.random.normal((4, 1)))
+x = tf.random.normal((8, 4))
+y = tf.sign(tf.random.normal((8, 1)))
+
+
+@tf.function
+def step(x, y):
+    with tf.GradientTape() as tape:
+        y_pred = tf.matmul(x, w)
+        loss = tf.numpy_function(np_hinge, [y, y_pred], tf.float32)
+    return tape.gradient(loss, w)
+
+
+for _ in range(3):
+    print(step(x, y))

@@ -1,0 +1,73 @@
+"""Compiled code under the evidence layer: traced once and analysed then, run compiled after, values checked.
+
+In-process, as `gradtutor explain` and the checker use it: a `tf.function` is not made to run eagerly,
+its trace is what is analysed, a NaN that appears late in a compiled loop is reported with its step,
+and an eager loop's gradient values are read on sampled calls (checks.FIRST_CALLS, then every EVERY-th).
+"""
+from __future__ import annotations
+
+import pytest
+
+import gradtutor.quiet  # noqa: F401 - before TensorFlow: its start-up noise stays out of the output
+import tensorflow as tf
+from gradtutor import evidence
+from gradtutor.evidence import checks
+
+pytestmark = pytest.mark.tf
+
+
+def test_a_tf_function_is_traced_once_analysed_then_and_runs_compiled():
+    w = tf.Variable([1.0, 2.0])
+    traces = []
+
+    @tf.function
+    def step(x):
+        traces.append(tf.executing_eagerly())
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.stop_gradient(w * x))
+        return tape.gradient(loss, w)
+
+    with evidence.recording() as record:
+        results = [step(tf.constant([3.0, 4.0])) for _ in range(5)]
+        assert not tf.config.functions_run_eagerly()
+    assert traces == [False] and results == [None] * 5  # one trace, in a graph; every call compiled
+    [finding] = evidence.analyse(record)
+    assert (finding["cause"], finding["broke_at"]["code"]) == (
+        "stop-gradient", "loss = tf.reduce_sum(tf.stop_gradient(w * x))")
+    assert record.gradient_calls == 5  # the four compiled calls count as checked
+
+
+@pytest.mark.parametrize("jit", [False, True])  # XLA's reduce_max drops a NaN: the check must not rely on it
+def test_a_nan_that_appears_at_a_late_compiled_step_is_reported_with_that_step(jit):
+    w = tf.Variable([1.0, 1.0])
+    optimizer = tf.keras.optimizers.SGD(0.1)
+
+    @tf.function(jit_compile=jit)
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.sqrt(w))  # w falls by 0.05 a step: 0 (sqrt'(0) = inf) at step 21
+        grads = tape.gradient(loss, [w])
+        optimizer.apply_gradients(zip([tf.ones_like(w) * 0.5], [w]))
+        return grads
+
+    with evidence.recording() as record:
+        for _ in range(25):
+            step()
+    [finding] = evidence.analyse(record)
+    assert finding["symptom"] == "nonfinite" and finding["cause"] == "non-finite"
+    assert finding["broke_at"]["code"].startswith("loss = tf.reduce_sum(tf.sqrt(w))")
+    assert finding["facts"]["first_step"] == "21"
+
+
+def test_an_eager_loop_reads_gradient_values_on_sampled_calls():
+    w = tf.Variable(1.0)
+    late = checks.FIRST_CALLS + 3  # a NaN from this call on: first read at the next multiple of EVERY
+    with evidence.recording() as record:
+        for call in range(1, late + checks.EVERY + 1):
+            with tf.GradientTape() as tape:
+                loss = tf.sqrt(w * 0.0) if call >= late else w * w
+            tape.gradient(loss, w)
+            if call == late:
+                assert evidence.analyse(record) == []  # not read on this call
+    [finding] = evidence.analyse(record)
+    assert finding["cause"] == "non-finite" and finding["broke_at"]["code"].startswith("loss = tf.sqrt(w * 0.0)")
