@@ -76,7 +76,7 @@ def test_are_sentences_made_of_parts_chinese_too():
         made += [wording.message(cause, symptom, ["kernel", "bias"], call) for cause in ("unwatched", "leaves-tensorflow")
                  for symptom in wording.SYMPTOMS for call in ("gradient",)]
         made += [wording.message("unwatched", symptom, ["kernel"], "apply_gradients") for symptom in ("none", "error")]
-        assert "kernel、bias 的梯度为 None" in wording.message("unwatched", "none", ["kernel", "bias"])
+        assert "2 个变量（kernel、bias）的梯度为 None" in wording.message("unwatched", "none", ["kernel", "bias"])
         assert messages.join(["a", "b"]) == "a、b" and messages.join(["a", "b"], "en") == "a, b"
     finally:
         messages.use(None, export=False)

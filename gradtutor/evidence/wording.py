@@ -28,7 +28,7 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
         return say("finding.optimizer.because", said=say(f"finding.optimizer.{symptom}", sources=names),
                    why=happened)
     if len(sources) > 1:  # one finding for the variables that went wrong the same way
-        names = ", ".join(sources[:SHOWN]) + (", …" if len(sources) > SHOWN else "")
+        names = join(sources[:SHOWN] + (["…"] if len(sources) > SHOWN else []))
         subject = say("explain.finding.subject_many", count=len(sources), sources=names)
     else:
         subject = say("finding.subject_sources", sources=names) if sources else say("finding.subject_tape")
