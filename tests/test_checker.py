@@ -131,8 +131,10 @@ def test_is_an_answer_right_only_on_the_visible_inputs_told_so(grade):
 
     build = exercises_of("lesson1")[WATCH.id].build
     seen = sorted(round(float(build(seed)["x"].numpy().sum()), 3) for seed in VISIBLE_SEEDS)
-    code = (f"def grad_of_cube(x):\n    if round(float(tf.reduce_sum(x)), 3) in {seen!r}:\n"
-            "        return 3 * x ** 2\n    return tf.zeros_like(x)\n")
+    code = ("def grad_of_cube(x):\n    with tf.GradientTape() as tape:\n        tape.watch(x)\n"
+            "        y = tf.reduce_sum(x ** 3)\n"
+            f"    if round(float(tf.reduce_sum(x)), 3) in {seen!r}:\n"
+            "        return tape.gradient(y, x)\n    return tf.zeros_like(x)\n")
     assert grade("lesson1", WATCH.id, code, seeds="visible").status == "pass"
     result = grade("lesson1", WATCH.id, code, seeds="all")
     assert result.status == "fail" and result.hidden and result.reports == []

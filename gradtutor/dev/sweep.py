@@ -107,9 +107,20 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.seeds < 1:
         parser.error("--seeds must be at least 1")
-    result = sweep(known_answers(args.lesson, args.exercise), args.seeds, args.secret)
-    for problem in result.problems:
-        print(f"  {problem}")
+    from gradtutor.checker import Checker
+
+    answers = known_answers(args.lesson, args.exercise)
+    result = SweepResult(args.seeds, args.secret or course_secret.new_secret())
+    with Checker(timeout=600) as checker:
+        for lesson_id in dict.fromkeys(a.lesson for a in answers):  # one lesson at a time, said as it ends
+            part = sweep([a for a in answers if a.lesson == lesson_id], args.seeds, result.secret, checker)
+            for problem in part.problems:
+                print(f"  {problem}")
+            print(f"{lesson_id}: {part.passed}/{part.correct} correct pass, {part.failed}/{part.wrong} wrong fail",
+                  flush=True)
+            for field in ("correct", "passed", "wrong", "failed"):
+                setattr(result, field, getattr(result, field) + getattr(part, field))
+            result.problems += part.problems
     print(result.summary())
     if not result.ok:
         print(f"  replay with: python -m gradtutor.dev.sweep --secret {result.secret} --seeds {result.seeds}")

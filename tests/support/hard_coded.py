@@ -74,9 +74,21 @@ def hard_coded_code(exercise: course.Exercise, entries: dict) -> str:
     return (f"def {exercise.function}(*args):\n"
             f"    # the answers I printed for the inputs I saw\n"
             f"{_indent(KEY_SOURCE)}\n"
+            f"{_indent(_going_through_the_motions(exercise))}\n"
             f"    seen = {table!r}\n"
             f"    answer = seen.get(_input_key(args), seen[{next(iter(known))!r}])\n"
             f"    return {body}\n")
+
+
+def _going_through_the_motions(exercise: course.Exercise) -> str:
+    """A tape (or NumPy) the exercise's text asks for (its `requires`), run on nothing: a hard-coder adds one
+    to get past that check, so only the hidden inputs' values can catch the table."""
+    if not exercise.requires:
+        return ""
+    call = "jacobian" if "one-jacobian" in exercise.requires else "gradient"
+    numpy = "    _probe.numpy()\n" if "numpy" in exercise.requires else ""
+    return ("with tf.GradientTape() as _tape:\n    _probe = tf.constant([1.0])\n    _tape.watch(_probe)\n"
+            f"{numpy}    _out = _probe * 2.0\n_tape.{call}(_out, _probe)\n")
 
 
 def _indent(code: str) -> str:
