@@ -174,7 +174,9 @@ class Hub:
                 return
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the hub did not come up:\n{self.tail()}") from None
+                    log = self.tail()
+                    self.stop([])  # the caller gets no Hub to stop
+                    raise AssertionError(f"the hub did not come up:\n{log}") from None
                 time.sleep(0.5)
 
     def tail(self) -> str:
