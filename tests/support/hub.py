@@ -228,10 +228,11 @@ class Hub:
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
-        for pid in started - {self.process.pid}:  # the proxy, if the hub could not stop it
+        for pid in started - {self.process.pid}:  # the proxy, if the hub could not stop it (and the pid is still its)
             try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
+                if b"configurable-http-proxy" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    os.kill(pid, signal.SIGKILL)
+            except (OSError, ProcessLookupError):
                 pass
         self.log.close()
 
