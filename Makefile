@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 BIN    := $(VENV)/bin
 WORKSPACE ?= workspace
 
-.PHONY: tutor test test-fast lint bench sweep docs serve lessons browser clean help
+.PHONY: tutor test test-fast lint bench sweep docs serve lessons browser hub clean help
 
 help:
 	@echo "make tutor   set up, create ./$(WORKSPACE) with the lessons, show your progress, open JupyterLab (GRADTUTOR_NO_LAB=1: don't)"
@@ -30,7 +30,7 @@ $(VENV)/.tutor: pyproject.toml | $(PY)
 
 # Everything the tests touch: nbgrader, the docs toolchain, Keras 2 for lesson 4's demonstration.
 $(VENV)/.dev: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[classroom,docs,legacy,test]'
+	$(PY) -m pip install --quiet -e '.[classroom,docs,legacy,test,hub]'
 	touch $@ $(VENV)/.tutor
 
 # Ends in JupyterLab on the workspace (127.0.0.1, Ctrl-C stops it); GRADTUTOR_NO_LAB=1 make tutor
@@ -49,11 +49,24 @@ browser:
 	@fc-list :lang=zh | grep -q . || (apt-get update -qq && apt-get install -y -qq fonts-noto-cjk >/dev/null)
 	@command -v npm >/dev/null || (apt-get update -qq && apt-get install -y -qq npm >/dev/null)
 
+# tests/test_hub.py: JupyterHub's proxy (configurable-http-proxy, from the npm registry, pinned) and
+# Debian's Python 3, which the test's local accounts run their servers and kernels on (this venv's
+# Python may sit where only root can read, such as a pyenv under /root); useradd comes with Debian.
+# Debian 12's Python (3.11.2) mis-compiles the possessive quantifiers soupsieve 3 and later use, so
+# nbconvert's HTML export, and with it `nbgrader generate_feedback`, fails there
+# (SelectorSyntaxError on `img:not([alt])`): those accounts get soupsieve 2 first on their path.
+HUB_PROXY := build/hub/node_modules/.bin/configurable-http-proxy
+HUB_SITE  := build/hub/site-debian-python
+hub: browser $(VENV)/.dev
+	@test -x /usr/bin/python3 || (apt-get update -qq && apt-get install -y -qq python3 >/dev/null)
+	@test -x $(HUB_PROXY) || npm install --silent --no-audit --no-fund --prefix build/hub configurable-http-proxy@5.3.0 >/dev/null
+	@test -d $(HUB_SITE)/soupsieve || $(PY) -m pip install --quiet --no-deps --target $(HUB_SITE) 'soupsieve>=2.5,<3'
+
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 
 # --durations: the slowest tests are named at the end of every run, so the suite's time budget can be watched.
-test: lint browser
+test: lint browser hub
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m pytest -n 2 --dist loadgroup -q --durations=15
 
 # The unit tier (tests/conftest.py explains the tiers). Serial: its tests mostly wait on short

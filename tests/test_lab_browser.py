@@ -17,14 +17,12 @@ import time
 import pytest
 
 from tests.support import REPO
+from tests.support.browser import fenced_page
 from tests.support.cli import run_cli
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("lab")]
 
 SCREENSHOTS = REPO / "test-output"
-CHROMIUM = "/usr/bin/chromium"  # Debian's, as the docs tests use it; never a downloaded one
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 WRONG = '''def grad_of_cube(x):
     """Return dy/dx for y = tf.reduce_sum(x ** 3), where x is a tf.constant."""
     with tf.GradientTape() as tape:
@@ -82,17 +80,8 @@ def test_does_a_learner_go_from_fail_to_pass_in_lab(lab, playwright):
     base = url.split("/lab/")[0]
     offsite: list[str] = []
 
-    def route(r):
-        if r.request.url.startswith(base):
-            r.continue_()
-        else:
-            offsite.append(r.request.url)
-            r.abort()
-
     SCREENSHOTS.mkdir(exist_ok=True)
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.route("**/*", route)
+    browser, page = fenced_page(playwright, base, offsite.append, {"width": 1400, "height": 1000})
     try:
         _learn(page, url)
     except Exception:
