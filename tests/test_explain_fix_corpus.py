@@ -43,6 +43,12 @@ BY_HAND = {
     "nonfinite_sqrt_zero.py": "non-finite: no tf.where, sqrt's slope at 0; an epsilon would change the values",
     "leaves_numpy_function.py": "leaves-tensorflow: the function given to tf.numpy_function must be rewritten",
     "leaves_model_copy_weights.py": "leaves-tensorflow: set_weights copies values; the copy needs other code",
+    # the compiled twins of the scripts above (tests/explain/compiled_*.py): the same decision, compiled
+    "compiled_fit_untracked_variable.py": "not-used: a raw tf.Variable the layer does not track; make it a weight",
+    "compiled_fit_norm_zero_loss.py": "non-finite: no tf.where, sqrt's slope at 0; an epsilon would change the values",
+    "compiled_fn_sqrt_zero.py": "non-finite: no tf.where, sqrt's slope at 0; an epsilon would change the values",
+    "compiled_fn_numpy_function.py": "leaves-tensorflow: the function given to tf.numpy_function must be rewritten",
+    "compiled_fit_numpy_layer.py": "leaves-tensorflow: the function given to tf.numpy_function must be rewritten",
 }
 
 
