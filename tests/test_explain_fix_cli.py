@@ -98,3 +98,28 @@ def test_a_block_with_fix_true_logs_the_verified_patch_for_its_script(tmp_path):
     assert "✓ patch for unwatched at line 6:  verified: the gradient for x is now finite and non-zero" in done.stdout
     assert "+        tape.watch(x)" in done.stdout.splitlines()
     assert snapshot(tmp_path) == before
+
+
+COMPILED = ("import tensorflow as tf\n\n"
+            "w = tf.Variable([[1.0], [-2.0]])\n"
+            "x = tf.constant([[1.0, 2.0], [3.0, 4.0]])\n\n\n"
+            "@tf.function\n"
+            "def step():\n"
+            "    with tf.GradientTape() as tape:\n"
+            "        y = tf.stop_gradient(tf.matmul(x, w))\n"
+            "        loss = tf.reduce_sum(y * y)\n"
+            "    return tape.gradient(loss, w)\n\n\n"
+            "for _ in range(4):\n"
+            "    step()\n")
+
+
+def test_a_compiled_step_is_verified_from_its_in_graph_checks(tmp_path):
+    (tmp_path / "train.py").write_text(COMPILED)
+    before = snapshot(tmp_path)
+    done = explain(tmp_path, "--fix", "--json", "train.py")
+    report = json.loads(done.stdout[done.stdout.index("{"):])
+    [patch] = report["fix"]["patches"]
+    assert (patch["cause"], patch["verified"], patch["compiled_steps"], patch["fd_error"]) == ("stop-gradient", True, 4, None)
+    assert patch["verification"].startswith("verified: the gradient for w is now connected when traced")
+    assert "-        y = tf.stop_gradient(tf.matmul(x, w))" in report["fix"]["diff"]
+    assert snapshot(tmp_path) == before
