@@ -66,9 +66,9 @@ def capturing(copy: str, lines: set[int]):
             if line in lines and len(seen.setdefault(line, [])) < CALLS_KEPT:
                 _note(seen[line], errors, line, record, target, sources, result)
             if line in lines and not tf.executing_eagerly():
-                tracing = record.graph.traced
-                if tracing is not None and tracing.current is not None:
-                    traces.setdefault(line, []).append((tracing.current, tracing.current.calls))
+                function = getattr(record.graph.traced, "current", None)  # traced.py's FunctionState
+                if function is not None:
+                    traces.setdefault(line, []).append((function, getattr(function, "calls", 0)))
             return result
 
         tape_class.gradient = functools.wraps(original)(gradient)
@@ -104,7 +104,7 @@ def _checked(copy: str, line: int, made: list) -> dict:
     each gradient."""
     steps, codes = 0, []
     for function, calls_then in made:
-        monitors = [m for m in function.monitors if m.frame is not None and tuple(m.frame) == (copy, line)]
+        monitors = [m for m in getattr(function, "monitors", ()) if m.frame is not None and tuple(m.frame) == (copy, line)]
         if monitors:
             steps += function.calls - calls_then + 1
             codes += [list(m.known) for m in monitors]
