@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from gradtutor.explain.fix import plan as plans
-from gradtutor.explain.fix import show
+from gradtutor.explain.fix import show, verify
 
 pytestmark = pytest.mark.unit
 
@@ -178,6 +178,43 @@ def test_a_break_in_another_file_is_not_patched(tmp_path):
     plan = plans.make(str(script), [{"file": str(tmp_path / "helper.py"), "line": 2, "cause": "unwatched",
                                      "broke_at": None}])
     assert [(m.reason, m.params) for m in plan.manual] == [("elsewhere", {"file": "helper.py"})]
+
+
+def test_an_argmax_under_fit_is_by_hand_even_when_the_tape_is_in_keras(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\nw = tf.Variable(1.0)\n")
+    trainer = "/site-packages/keras/src/backend/tensorflow/trainer.py"
+    plan = plans.make(str(script), [{"file": trainer, "line": 60, "call": "gradient", "cause": "integer-path",
+                                     "broke_at": {"file": str(script), "line": 2, "code": ""}}])
+    assert (plan.items, [(m.cause, m.reason) for m in plan.manual]) == ([], [("integer-path", "integer_path")])
+
+
+def _traced_rerun(tmp_path, calls, compiled):
+    script, plan = _plan_for(tmp_path, verified=False)
+    line = plan.moved(plan.items[0].line)
+    verify.judge(plan, {"script_exit": 0, "findings": [], "gradients": {str(line): calls},
+                        "compiled": {str(line): compiled} if compiled is not None else {}}, str(script))
+    return plan.items[0]
+
+
+@pytest.mark.parametrize("calls, compiled, why", [
+    ([["traced"]], None, "unchecked"),  # traced, but no in-graph check ran in a compiled step
+    ([["traced"]], {"steps": 0, "codes": [[0]]}, "unchecked"),
+    ([["traced"]], {"steps": 3, "codes": []}, "unchecked"),
+    ([["traced", "traced"]], {"steps": 3, "codes": [[0, 3]]}, "nonfinite"),
+    ([["traced", "traced"]], {"steps": 3, "codes": [[2, 2]]}, "zero"),
+    ([["none"]], {"steps": 3, "codes": [[0]]}, "none"),  # None when traced
+])
+def test_a_traced_gradient_is_not_verified_on_less_than_the_compiled_checks(tmp_path, calls, compiled, why):
+    item = _traced_rerun(tmp_path, calls, compiled)
+    assert (item.verified, item.why) == (False, why)
+    assert "verified:" not in show.verification(item).replace("not verified:", "")
+
+
+def test_a_traced_gradient_checked_in_every_compiled_step_is_verified_and_said_so(tmp_path):
+    item = _traced_rerun(tmp_path, [["traced", "traced"]], {"steps": 5, "codes": [[0, 2]]})  # a bias that cancels
+    assert (item.verified, item.compiled_steps, item.fd_error) == (True, 5, None)
+    assert show.verification(item).startswith("verified:") and "5 compiled steps" in show.verification(item)
 
 
 def _plan_for(tmp_path, verified: bool):

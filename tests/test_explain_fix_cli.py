@@ -98,3 +98,31 @@ def test_a_block_with_fix_true_logs_the_verified_patch_for_its_script(tmp_path):
     assert "✓ patch for unwatched at line 6:  verified: the gradient for x is now finite and non-zero" in done.stdout
     assert "+        tape.watch(x)" in done.stdout.splitlines()
     assert snapshot(tmp_path) == before
+
+
+
+# Model.fit: the tape is in Keras's own train_step, the cut in the user's layer (patched there)
+UNDER_FIT = ("import keras\nimport numpy as np\nimport tensorflow as tf\n\n\n"
+             "class Frozen(keras.layers.Layer):\n"
+             "    def __init__(self):\n"
+             "        super().__init__()\n"
+             "        self.dense = keras.layers.Dense(1)\n\n"
+             "    def call(self, x):\n"
+             "        return tf.stop_gradient(self.dense(x))\n\n\n"
+             "model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3), Frozen()])\n"
+             "model.compile(optimizer='sgd', loss='mse')\n"
+             "model.fit(np.random.rand(32, 4), np.random.rand(32, 1), epochs=2, batch_size=8, verbose=0)\n")
+
+
+def test_a_layer_under_fit_is_patched_in_the_users_file_and_verified_from_the_compiled_steps(tmp_path):
+    (tmp_path / "train.py").write_text(UNDER_FIT)
+    before = snapshot(tmp_path)
+    done = explain(tmp_path, "--fix", "--json", "train.py")
+    report = json.loads(done.stdout[done.stdout.index("{"):])
+    [patch] = report["fix"]["patches"]
+    assert (patch["cause"], patch["broke_line"], patch["verified"], patch["fd_error"]) == ("stop-gradient", 12, True, None)
+    assert patch["compiled_steps"] == 8  # 2 epochs of 4 batches, each checked in the graph
+    assert patch["verification"].startswith("verified: the gradient for sequential/dense/kernel")
+    assert "connected when traced" in patch["verification"]
+    assert "+        return self.dense(x)" in report["fix"]["diff"].splitlines()
+    assert snapshot(tmp_path) == before

@@ -24,7 +24,20 @@ from gradtutor.explain.fix.rerun import run_patched
 sys.dont_write_bytecode = True
 
 
+def _fresh_autograph() -> None:
+    """Forget the functions autograph converted for the scripts before, as a process of its own would.
+
+    Its cache is keyed by code object, and code objects compare equal without their file: a
+    `train_step` written the same way in two scripts would reuse the first one's conversion,
+    whose source map names the first file."""
+    from tensorflow.python.autograph.impl import api
+    from tensorflow.python.autograph.pyct import cache
+
+    api._TRANSPILER._cache = cache.CodeObjectCache()
+
+
 def one(script: str, scratch: str, sink) -> dict:
+    _fresh_autograph()
     before = os.stat(script)
     with open(script, "rb") as handle:
         data = handle.read()
@@ -39,6 +52,7 @@ def one(script: str, scratch: str, sink) -> dict:
             def run(text, lines):
                 with open(copy, "w", encoding="utf-8") as handle:
                     handle.write(text)
+                _fresh_autograph()
                 rerun = run_patched(copy, os.path.dirname(script), lines, [])
                 sys.path[0] = path0
                 return rerun
@@ -49,7 +63,8 @@ def one(script: str, scratch: str, sink) -> dict:
         unchanged = handle.read() == data and after.st_mtime_ns == before.st_mtime_ns
     return {"script": os.path.basename(script), "findings": payload["findings"], "diff": plan.diff,
             "patched": [{"cause": i.cause, "line": i.line, "subject": i.subject, "verified": i.verified, "why": i.why,
-                         "fd_error": i.fd_error} for i in plan.items],
+                         "fd_error": i.fd_error,
+                         "compiled_steps": i.compiled_steps} for i in plan.items],
             "manual": [{"cause": m.cause, "reason": m.reason} for m in plan.manual], "unchanged": unchanged}
 
 

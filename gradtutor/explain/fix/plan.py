@@ -25,6 +25,7 @@ class Item:
     why: str = ""  # a message id under fix.why, when not verified
     why_params: dict = field(default_factory=dict)
     fd_error: float | None = None
+    compiled_steps: int = 0  # verified from the in-graph checks of this many compiled steps (a traced gradient)
 
 
 @dataclass
@@ -99,6 +100,10 @@ def make(script: str, findings: list[dict], text: str | None = None) -> Plan:
         if key in done or (finding.get("call") == "apply_gradients" and (key[0], key[2]) in tape_causes):
             continue  # the optimizer's complaint about a tape's gradients is repaired with the tape's finding
         done.add(key)
+        if finding["cause"] in repairs.MANUAL:  # by cause, wherever the tape is (under fit, in Keras's train_step)
+            plan.manual.append(Manual(finding["cause"], finding.get("line"), repairs.MANUAL[finding["cause"]],
+                                      {"line": broke.get("line")}))
+            continue
         if not _same_file(finding.get("file"), script) or (broke and not _same_file(broke.get("file"), script)):
             where = broke.get("file") if broke and not _same_file(broke.get("file"), script) else finding.get("file")
             plan.manual.append(Manual(finding["cause"], finding.get("line"), "elsewhere",

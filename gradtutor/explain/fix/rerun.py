@@ -4,8 +4,11 @@
 
 COPY is the patched script in a scratch folder; HOME, the original's folder, stays on sys.path
 so the script's own modules import as before. For every gradient call made from one of the
-LINES of COPY, each source's gradient is summarised as ok, none, nonfinite or zero. The
-result goes to file descriptor FD as {"findings", "script_exit", "gradients": {line: [[…], …]}}.
+LINES of COPY, each source's gradient is summarised as ok, none, nonfinite or zero — or `traced`
+when it was asked while a tf.function was traced: then it is only a symbol, and what the
+in-graph checks of gradtutor/evidence/traced.py saw of its values in the compiled steps goes
+to "compiled": {line: {"steps", "codes"}}. The result goes to file descriptor FD as
+{"findings", "script_exit", "gradients": {line: [[…], …]}, "central", "compiled"}.
 `run_patched` does the same in this process (the corpus test runs many copies in one).
 """
 from __future__ import annotations
@@ -21,12 +24,12 @@ RERUNNING = False  # True while a patched copy runs: a `with gradtutor.explain(f
 
 
 def summary(value) -> str:
-    """none, nonfinite, zero or ok; a symbolic gradient (a traced tf.function) is known only not to be None."""
+    """none, nonfinite, zero or ok; `traced` for a symbolic gradient (a traced tf.function): known only not to be None."""
     if value is None:
         return "none"
     values = getattr(value, "values", value)  # IndexedSlices: the gradient's rows
     if not hasattr(values, "_numpy"):
-        return "ok"
+        return "traced"
     import numpy as np
 
     try:
@@ -47,9 +50,11 @@ def capturing(copy: str, lines: set[int]):
 
     seen: dict[int, list[list[str]]] = {}
     errors: dict[int, float | None] = {}  # the first call's central-difference error, per line
+    traces: dict[int, list] = {}  # per line: (the traced function's state, its calls when this trace was made)
     install, state = instrument.install, {}
 
     def install_then_capture(record):
+        import tensorflow as tf
         from tensorflow.python.eager import backprop
 
         tape_class = backprop.GradientTape
@@ -60,6 +65,10 @@ def capturing(copy: str, lines: set[int]):
             line = _line_in(copy)
             if line in lines and len(seen.setdefault(line, [])) < CALLS_KEPT:
                 _note(seen[line], errors, line, record, target, sources, result)
+            if line in lines and not tf.executing_eagerly():
+                function = getattr(record.graph.traced, "current", None)  # traced.py's FunctionState
+                if function is not None:
+                    traces.setdefault(line, []).append((function, getattr(function, "calls", 0)))
             return result
 
         tape_class.gradient = functools.wraps(original)(gradient)
@@ -67,9 +76,11 @@ def capturing(copy: str, lines: set[int]):
         install(record)
 
     instrument.install = install_then_capture
+    compiled: dict[int, dict] = {}
     try:
-        yield seen, errors
+        yield seen, errors, compiled
     finally:
+        compiled.update({line: _checked(copy, line, made) for line, made in traces.items()})
         instrument.install = install
         if "class" in state:
             state["class"].gradient = state["gradient"]
@@ -83,15 +94,36 @@ def _note(calls: list, errors: dict, line: int, record, target, sources, result)
         calls.append([summary(g) for g in tf.nest.flatten(result, expand_composites=False)])
     except Exception:  # noqa: BLE001 - an unusual result: this call says nothing
         return
-    if line not in errors:
+    if line not in errors and "traced" not in calls[-1]:  # symbols have no values to compare
         errors[line] = _central(record, target, sources, result)
 
 
+def _checked(copy: str, line: int, made: list) -> dict:
+    """What the in-graph checks saw of the gradients a traced call at LINE returned: the compiled steps its
+    checks ran in (its function's calls since it was traced) and, per trace, the worst code (traced.CODES) of
+    each gradient."""
+    steps, codes = 0, []
+    for function, calls_then in made:
+        monitors = [m for m in getattr(function, "monitors", ()) if m.frame is not None and tuple(m.frame) == (copy, line)]
+        if monitors:
+            steps += function.calls - calls_then + 1
+            codes += [list(m.known) for m in monitors]
+    return {"steps": steps, "codes": codes}
+
+
 def _line_in(copy: str) -> int | None:
+    """The line of COPY the gradient is asked from; a line autograph converted counts as the line it came from."""
+    from gradtutor.evidence import frames
+
     frame = sys._getframe(2)
     while frame is not None:
-        if frame.f_code.co_filename == copy:
+        name = frame.f_code.co_filename
+        if name == copy:
             return frame.f_lineno
+        if frames._GENERATED in name:
+            origin = frames._converted_from(name, frame.f_lineno)
+            if origin is not None and origin[0] == copy:
+                return origin[1]
         frame = frame.f_back
     return None
 
@@ -102,12 +134,12 @@ def run_patched(copy: str, home: str, lines: list[int], args: list[str]) -> dict
     path = list(sys.path)
     sys.path.insert(1, home)
     try:
-        with capturing(copy, set(lines)) as (seen, errors):
+        with capturing(copy, set(lines)) as (seen, errors, compiled):
             payload, code = run_script(copy, args)
     finally:
         sys.path[:] = path
     return {"findings": payload["findings"], "script_exit": code, "gradients": {str(k): v for k, v in seen.items()},
-            "central": {str(k): v for k, v in errors.items()}}
+            "central": {str(k): v for k, v in errors.items()}, "compiled": {str(k): v for k, v in compiled.items()}}
 
 
 def _central(record, target, sources, result) -> float | None:

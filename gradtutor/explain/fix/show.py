@@ -14,7 +14,8 @@ from gradtutor.messages import say
 
 def verification(item) -> str:
     if item.verified:
-        text = say("fix.report.verified", subject=item.subject)
+        text = say("fix.report.verified_compiled", subject=item.subject, steps=item.compiled_steps) \
+            if item.compiled_steps else say("fix.report.verified", subject=item.subject)
         if item.fd_error is not None:
             text += "; " + say("fix.report.central", error=f"{item.fd_error:.1e}")
         return text
@@ -60,7 +61,8 @@ def as_dict(plan: Plan) -> dict:
     return {"diff": plan.diff, **counts(plan),
             "patches": [{"cause": item.cause, "line": item.line, "broke_line": item.broke_line,
                          "subject": item.subject, "verified": item.verified,
-                         "verification": verification(item), "fd_error": item.fd_error} for item in plan.items],
+                         "verification": verification(item), "fd_error": item.fd_error,
+                         "compiled_steps": item.compiled_steps} for item in plan.items],
             "manual": [{"cause": m.cause, "line": m.line, "reason": m.reason,
                         "why": say(f"fix.none.{m.reason}", **m.params)} for m in plan.manual]}
 

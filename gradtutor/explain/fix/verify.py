@@ -4,6 +4,9 @@ The copy runs as the script did (same arguments, same working directory, the scr
 folder still importable), under the same instrumentation; the user's file is only read.
 A repaired finding is verified when the re-run finds nothing at its gradient call and every
 gradient asked there came back: none None, all finite, not every one of them all zero.
+A gradient asked inside a traced tf.function is a symbol with no value: it is verified only
+from what the compiled analysis knows — not None when traced, and the in-graph checks of
+every compiled step it ran in (gradtutor/evidence/traced.py) saw no NaN/inf and not all zeros.
 """
 from __future__ import annotations
 
@@ -42,11 +45,28 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
             item.why = bad
         elif any(all(s == "zero" for s in call) for call in calls):
             item.why = "zero"  # one source's gradient may be truly zero (a bias that cancels), not every one
+        elif any("traced" in call for call in calls):
+            _judge_compiled(item, rerun.get("compiled", {}).get(str(line)) or {})
         else:
             item.fd_error = rerun.get("central", {}).get(str(line))
             item.verified = item.fd_error is None or item.fd_error <= TOLERANCE
             item.why = "" if item.verified else "central"
             item.why_params["error"] = f"{item.fd_error:.1e}" if item.fd_error is not None else ""
+
+
+def _judge_compiled(item, checked: dict) -> None:
+    """A traced gradient: verified only when the in-graph checks ran in at least one compiled step and saw no
+    NaN/inf (traced.CODES 3) and not every gradient of a call all zeros (2), as for eager values above."""
+    steps, codes = checked.get("steps", 0), checked.get("codes", [])
+    item.why_params["steps"] = steps
+    if steps == 0 or not codes:
+        item.why = "unchecked"
+    elif any(code >= 3 for call in codes for code in call):
+        item.why = "nonfinite"
+    elif any(call and all(code == 2 for code in call) for call in codes):
+        item.why = "zero"
+    else:
+        item.verified, item.why, item.compiled_steps = True, "", steps
 
 
 def rounds(plan: Plan, copy: str, run) -> None:
