@@ -29,7 +29,8 @@ from tests.support.browser import fenced_page
 from tests.support.classroom import answers_of, solution_code
 from tests.support.exchange import LESSON, with_answers
 from tests.support.hub import (DEBIAN_SITE, PROXY, Hub, accounts_python, add_account, as_account, hub_config, listening,
-                               new_names, quiet_lab, readable_by_everyone, remove_account)
+                               new_names, passable_to_everyone, quiet_lab, readable_by_everyone,
+                               remove_account)
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +42,12 @@ def hub():
     """The hub, its accounts (name → role) and the scratch root; everything removed afterwards."""
     for needed in (PROXY, DEBIAN_SITE / "soupsieve"):
         assert needed.exists(), f"{needed} is missing: `make hub` installs it"
-    assert readable_by_everyone(REPO), f"{REPO}: the accounts' servers run this checkout's code; let others read it"
+    with passable_to_everyone(REPO):
+        assert readable_by_everyone(REPO), f"{REPO}: the accounts' servers run this checkout's code; let others read it"
+        yield from _hub()
+
+
+def _hub():
     root = Path(tempfile.mkdtemp(prefix="gradtutor-hub-"))  # not pytest's tmp: that is root's alone (mode 700)
     root.chmod(0o755)
     users = new_names(["instructor", "student", "student"])

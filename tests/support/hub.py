@@ -11,12 +11,14 @@ their processes ended by pid, whatever happened.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pwd
 import secrets
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -39,6 +41,23 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def passable_to_everyone(path: Path):
+    """Every folder above `path` lets other accounts through (o+x: pass, not list) while the test runs, each
+    folder's own mode put back afterwards: a checkout may sit below a folder that is root's alone (/root is 700)."""
+    changed = []
+    try:
+        for folder in reversed(path.parents):
+            mode = stat.S_IMODE(folder.stat().st_mode)
+            if not mode & 0o001:
+                folder.chmod(mode | 0o001)
+                changed.append((folder, mode))
+        yield
+    finally:
+        for folder, mode in reversed(changed):
+            folder.chmod(mode)
 
 
 def readable_by_everyone(path: Path) -> bool:
