@@ -107,7 +107,10 @@ class Checker:
             for exercise_id, slot in zip(missing, outcome.slots):
                 if slot is not None and slot[0].get("status") == "ok":
                     reference = self._reference_cache.setdefault((lesson.id, exercise_id), Reference({}, {}))
-                    reference.results.update(slot[0]["results"])
+                    fresh = dict(slot[0]["results"])
+                    for per_seed in ("shapes", "variants"):  # merged seed by seed, like the results themselves
+                        reference.results.setdefault(per_seed, {}).update(fresh.pop(per_seed, {}))
+                    reference.results.update(fresh)
                     reference.arrays.update(slot[1])
             if outcome.stopped_at is not None:
                 self._reference_problem = "timed out" if outcome.timed_out else (outcome.problem or "failed")

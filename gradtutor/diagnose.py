@@ -13,9 +13,11 @@ from __future__ import annotations
 import ast
 import re
 
+from gradtutor.code_words import code_only
 from gradtutor.compare import ElementReport
 from gradtutor.course import Diagnosis, Exercise
 from gradtutor.course_schema import REQUIREMENTS
+from gradtutor.factors import counted_factor
 from gradtutor.messages import course_text, has, join, say
 from gradtutor.protocol import Cause
 
@@ -53,6 +55,10 @@ ERRORS = (
     (r"(?i)symbolic|KerasTensor", Cause.NOT_USED),
     (r"has no setter|can't set attribute", Cause.UNWATCHED),
 )
+
+# A Keras layer's shape error (its own words, inside "Exception encountered when calling …"); raised
+# before any gradient call, it is the forward pass's (and so is every shape error of ERRORS then).
+KERAS_SHAPES = r"is incompatible with the layer|expected axis -?\d+ of input shape|expected shape="
 
 # The generic sentence for each cause (used when no lesson rule words it) is the catalogue's
 # cause.<id>.checker (gradtutor/messages/<lang>/cause.toml): the same table `gradtutor explain` words
@@ -115,10 +121,13 @@ def _first(table, facts: dict) -> Cause | None:
 
 
 def explain_failure(exercise: Exercise, report: ElementReport, source: str, blind: bool = False,
-                    facts: dict | None = None) -> tuple[Cause, str]:
+                    facts: dict | None = None, shapes: dict | None = None,
+                    variant: str | None = None) -> tuple[Cause, str]:
     """The cause id, and one line: what is wrong with the returned value, then why and what to do.
 
     blind: the input is a hidden one, so the line quotes none of the reference's values or shape.
+    shapes: the inputs' shapes ({name: [dims]}), from which a constant factor is read as a count.
+    variant: the id of the reference's variant the values equal (a known mistake): it says what was computed.
     """
     subject = say("diagnosis.subject", function=exercise.function) if report.element is None else say(
         "diagnosis.subject_element", function=exercise.function, element=report.element)
@@ -127,7 +136,11 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str, blin
         return Cause.NO_RETURN, say("diagnosis.no_return", subject=subject)
     cause = evidence(report, facts)
     rule = _matching_rule(exercise.diagnoses, report.symptom, report.element, source, None, cause, facts)
-    why = course_text(rule.key, rule.say) if rule else _generic(report, cause)
+    named = f"variant.{exercise.id}.{variant}"
+    if variant and has(named):  # what the code computed instead, from its values: ahead of any rule's guess
+        why = say(named)
+    else:
+        why = course_text(rule.key, rule.say) if rule else _generic(report, cause, None if blind else shapes)
     return cause, say("diagnosis.failure", subject=subject, what=_what(report, blind), why=why) + _broke_at(cause, facts)
 
 
@@ -136,7 +149,7 @@ def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | No
     text = f"{error.get('type', 'Exception')}: {error.get('message', '')}".strip().rstrip(":")
     where = f" ({error['where']}: {error['line'].strip()})" if error.get("where") and error.get("line") else (
         f" ({error['where']})" if error.get("where") else "")
-    first = text.splitlines()[0] if text else "an exception"
+    first = _headline(text) if text else "an exception"
     if error.get("unloaded"):
         return Cause.LOAD_FAILED, say("diagnosis.load_failed", function=exercise.function, name=error["unloaded"],
                                       error=first[:200], where=where, why=cause_text(Cause.LOAD_FAILED))
@@ -148,6 +161,17 @@ def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | No
         return named, say("diagnosis.because", line=line, why=course_text(rule.key, rule.say)) + _broke_at(named, facts)
     why = cause_text(cause if has(f"cause.{cause.value}.checker") else FALLBACK)
     return cause, say("diagnosis.because", line=line, why=why) + _broke_at(cause, facts)
+
+
+def _headline(text: str) -> str:
+    """The line of an exception that says what went wrong: Keras wraps a layer's error in "Exception
+    encountered when calling X.call()." and puts the error itself on a later line (in bold)."""
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if len(lines) > 1 and "Exception encountered when calling" in lines[0]:
+        kind = lines[0].partition(":")[0]
+        return f"{kind}: {lines[1]}"
+    return lines[0] if lines else text
 
 
 def error_cause(error: dict, facts: dict | None) -> Cause:
@@ -167,7 +191,11 @@ def error_cause(error: dict, facts: dict | None) -> Cause:
         # a None gradient used later (its norm, a stack): the cause is why it was None
         return evidence(ElementReport(0, None, "none"), facts)
     text = f"{kind}: {message}"
-    return next((cause for pattern, cause in ERRORS if re.search(pattern, text)), Cause.RAISED)
+    cause = next((cause for pattern, cause in ERRORS if re.search(pattern, text)), Cause.RAISED)
+    if not (facts or {}).get("gradient_calls") and (cause is Cause.SHAPE or cause is Cause.RAISED
+                                                     and re.search(KERAS_SHAPES, text)):
+        return Cause.FORWARD_SHAPE  # raised computing the target, before any gradient: not a gradient's shape
+    return cause
 
 
 def inputs_modified(exercise: Exercise, changed: list[str]) -> str:
@@ -199,6 +227,7 @@ def _met(need: str, facts: dict) -> bool:
 
 
 def _matching_rule(rules, symptom, element, source, error_text, cause, facts) -> Diagnosis | None:
+    source = code_only(source)  # the code, not its docstring or comments: a rule reads what the code does
     for rule in rules:
         if rule.when not in (symptom, "any") or rule.element is not None and rule.element != element:
             continue
@@ -238,11 +267,15 @@ def _what(report: ElementReport, blind: bool) -> str:
     return what
 
 
-def _generic(report: ElementReport, cause: Cause) -> str:
+def _generic(report: ElementReport, cause: Cause, shapes: dict | None = None) -> str:
     if report.symptom == "type":
         advice = f"diagnosis.type_advice.{report.learner_type}"
         return say(advice) if has(advice) else say("diagnosis.type_advice.other")
     if cause is Cause.SCALE:
+        counted = counted_factor(report.factor, shapes or {})
+        if counted:
+            reading, count, what = counted
+            return say(f"diagnosis.scale_{reading}", count=count, counted=what)
         return say("diagnosis.scale", factor=report.factor)
     return cause_text(cause)
 

@@ -78,7 +78,8 @@ class ChildResult(TypedDict, total=False):
     """One exercise's result as a child writes it (result-<i>.json), checked by its nonce."""
 
     status: ChildStatus
-    results: dict  # seed (as text) -> ValueDescription; references add "tolerance": Tolerance
+    results: dict  # seed (as text) -> ValueDescription; references add "tolerance": Tolerance and
+    # "shapes": seed -> {input name: shape}
     error: ErrorDescription
     facts: RunFacts  # of the first seed, or of the one that raised or changed its inputs
     nonce: str

@@ -109,6 +109,7 @@ class Cause(Word):
     NO_RETURN = "no-return"
     WRONG_TYPE = "wrong-type"
     SHAPE = "shape"
+    FORWARD_SHAPE = "forward-shape"  # a shape error in the forward pass, raised before any gradient was asked for
     DTYPE = "dtype"
     SCALE = "scale"  # an exact constant ratio to the reference (a mean for a sum, …)
     SIGN = "sign"

@@ -164,7 +164,10 @@ def compare_seeds(exercise: Exercise, source: str, reference: Reference, got, ar
         if failed and is_hidden(seed):
             return _hidden_failure(exercise, source, failed, reference, got, arrays, seeds, passed, result, facts)
         if failed:
-            cause, message = diagnose.explain_failure(exercise, failed, source, facts=facts)
+            shapes = (expected.get("shapes") or {}).get(str(seed))
+            variant = _variant(expected, reference.arrays, value, arrays, seed, tolerance)
+            cause, message = diagnose.explain_failure(exercise, failed, source, facts=facts, shapes=shapes,
+                                                      variant=variant)
             if passed and cause is Cause.WRONG_FUNCTION:
                 # right on one input, unrelated values on another: something of one input is built in
                 message += say("check.right_on_another")
@@ -186,6 +189,18 @@ def _hidden_failure(exercise, source, failed, reference, got, arrays, seeds, pas
     else:
         message += say("check.hidden_wrong")
     return result(Status.FAIL, message, hidden=True, cause=cause)
+
+
+def _variant(expected: dict, ref_arrays: dict, value: dict, arrays: dict, seed, tolerance) -> str | None:
+    """The id of the reference's variant (a known mistake) the learner's values equal on this seed, if any."""
+    for name, described in ((expected.get("variants") or {}).get(str(seed)) or {}).items():
+        try:
+            reports = compare_mod.compare(described, ref_arrays, value, arrays, seed, tolerance["rtol"], tolerance["atol"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if reports and all(r.passed for r in reports):
+            return name
+    return None
 
 
 def _passes(reference: Reference, got: dict, arrays: dict, seed: int) -> bool:

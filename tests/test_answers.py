@@ -6,11 +6,14 @@ code really has). All answers go through one checker; a summary line reports
 
     answers: C/C correct pass, W/W wrong fail, D/W diagnosed with the expected cause
 
+(an answer with `says` counts as diagnosed only when its message also matches each of those
+regular expressions: the words it needs, not only the cause id),
 and the run fails unless every correct answer passes, every wrong one fails, and
 D/W ≥ DIAGNOSED_FLOOR.
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -49,8 +52,11 @@ def test_every_answer_gets_its_verdict_and_cause(grade, capsys):
             problems.append(f"wrong answer passed: {label}")
             continue
         failed += 1
-        if result.cause is not None and result.cause.value == entry["cause"]:
+        unsaid = [p for p in entry.get("says", ()) if not re.search(p, result.message or "")]
+        if result.cause is not None and result.cause.value == entry["cause"] and not unsaid:
             diagnosed += 1
+        elif unsaid:
+            problems.append(f"words: the message does not say {unsaid[0]!r}: {label}: {first}")
         else:
             problems.append(f"cause {result.cause} (expected {entry['cause']}): {label}: {first}")
     summary = (f"answers: {passed}/{correct} correct pass, {failed}/{wrong} wrong fail, "

@@ -33,11 +33,11 @@ LAYERS: list[tuple[str, list[str]]] = [
                 "value_evidence"]),
     # The course as data: the manifest (and its schema), naming conventions, reading a learner's file,
     # seeds, the reference answers.
-    ("course", ["course", "course_*", "conventions", "extract", "seeds", "references", "references.*"]),
+    ("course", ["course", "course_*", "conventions", "extract", "code_words", "seeds", "references", "references.*"]),
     # Running learner code apart: the worker process, its client and server, the sandbox.
     ("isolation", ["isolation", "isolation.*"]),
     # Turning a learner's values into a verdict: comparison, diagnosis, evidence.
-    ("checking", ["compare", "verdict", "diagnose", "evidence", "evidence.*", "precheck"]),
+    ("checking", ["compare", "verdict", "diagnose", "factors", "evidence", "evidence.*", "precheck"]),
     # The checker: isolation and checking put together, one warm worker.
     ("checker", ["checker"]),
     # What people and other programs call: the CLI, notebooks' check(), nbgrader grading, authoring tools.

@@ -189,3 +189,62 @@ def test_is_a_way_the_exercise_rules_out_named_from_the_facts(need, facts, cause
     if found:
         assert found[1].startswith("answer() returns the right values, but ")
     assert unmet_requirement(Exercise("free", "answer", 1, (), ()), facts) is None  # nothing required, nothing unmet
+
+
+def test_does_a_rule_read_the_code_and_not_its_docstring_or_comments():
+    rules = (Diagnosis(when="none", cause="leaves-tensorflow", source_has=r"\.numpy\(\)", say="drop the .numpy()"),
+             Diagnosis(when="none", cause="leaves-tensorflow", say="the path left TensorFlow"))
+    exercise = Exercise("e", "grad_of_cube", 1, ("h",), rules)
+    facts = {"gradient_calls": 1, "left_tensorflow": True}
+    worded = SOURCE.replace("):\n", '):\n    """Never call x.numpy() here."""\n', 1) + "  # no .numpy()"
+    assert explain_failure(exercise, NONE, worded, facts=facts)[1].endswith("the path left TensorFlow")
+    called = SOURCE.replace("y = x", "y = tf.constant(x.numpy())")
+    assert explain_failure(exercise, NONE, called, facts=facts)[1].endswith("drop the .numpy()")
+
+
+@pytest.mark.parametrize("kind, message, facts, cause", [
+    # raised computing the target, before any gradient call: the forward pass's shapes, not a gradient's
+    ("InvalidArgumentError", "Matrix size-incompatible: In[0]: [4,4], In[1]: [5,4] [Op:MatMul]", {}, Cause.FORWARD_SHAPE),
+    ("ValueError", "Exception encountered when calling Sequential.call().\n\n\x1b[1mInput 0 of layer 'dense' is "
+     "incompatible with the layer: expected axis -1 of input shape to have value 4\x1b[0m", {}, Cause.FORWARD_SHAPE),
+    # the same reshape error after a gradient call: the gradient's shape
+    ("InvalidArgumentError", "Input to reshape is a tensor with 864 values, but the requested shape has 7840",
+     {"gradient_calls": 1}, Cause.SHAPE),
+])
+def test_is_a_forward_pass_shape_error_told_apart_from_a_gradients_shape(kind, message, facts, cause):
+    bare = Exercise("e", "f", 1, ("h",), ())
+    found, line = explain_error(bare, {"type": kind, "message": message, "where": "a.py, line 3", "line": "y = x @ w"},
+                                "def f(x): pass", facts)
+    assert found is cause and "a.py, line 3: y = x @ w" in line
+    if cause is Cause.FORWARD_SHAPE:
+        assert "before any gradient" in line and "Exception encountered" not in line
+        assert "a gradient has the shape" not in line
+
+
+@pytest.mark.parametrize("factor, shapes, words", [
+    # a factor that is a count the inputs have names the reading, with the count and what has it
+    ("1/8", {"x": [8]}, ["times 1/8", "x has 8 elements", "a mean where the sum is asked"]),
+    ("4", {"model": None, "x": [4, 3]}, ["times 4", "x has 4 rows", "a sum where the mean is asked"]),
+    ("5", {"logits": [3, 5]}, ["the last axis of logits has 5 entries", "a sum where the mean is asked"]),
+    # a count nothing has: the readings are listed, none is claimed
+    ("7", {"x": [4, 3]}, ["times 7", "or a constant factor too many"]),
+])
+def test_is_a_constant_factor_read_as_a_count_of_the_inputs(factor, shapes, words):
+    bare = Exercise("e", "f", 1, ("h",), ())
+    report = ElementReport(0, None, "values", "differs", pattern="scale", factor=factor)
+    cause, line = explain_failure(bare, report, "def f(x): pass", facts={"gradient_calls": 1}, shapes=shapes)
+    assert cause is Cause.SCALE
+    for word in words:
+        assert word in line, line
+    blind = explain_failure(bare, report, "def f(x): pass", blind=True, facts={"gradient_calls": 1}, shapes=shapes)[1]
+    assert "elements" not in blind and "rows" not in blind  # a hidden input's shape is never told
+
+
+def test_does_a_declared_variant_say_what_was_computed_instead():
+    class_gradient = Exercise("class_gradient", "class_gradient", 1, ("h",), ())
+    report = ElementReport(0, None, "values", "differs")
+    cause, line = explain_failure(class_gradient, report, "def class_gradient(m, i, k): pass",
+                                  facts={"gradient_calls": 1}, variant="next_class")
+    assert cause is Cause.WRONG_FUNCTION and "d p_(k+1) / d inp" in line
+    # an id the catalogue does not word names nothing: the cause's own sentence stays
+    assert "p_(k+1)" not in explain_failure(class_gradient, report, "", facts={"gradient_calls": 1}, variant="nope")[1]

@@ -8,6 +8,8 @@ answers to the same rules. An entry:
     name = "no tape.watch"           # what the mistake is, for the report
     expect = "fail"                  # pass | fail | error | not_attempted | timeout
     cause = "unwatched"              # (for a wrong answer) the cause id its diagnosis must carry
+    says = ['tape\\.watch']          # (optional) regular expressions its message must match: the words
+                                     # the learner needs (the computed-instead, the quoted line, …)
     code = '''def grad_of_cube(x): ...'''
 
 The code is graded as a .py file that starts with STANDARD_IMPORTS.
@@ -15,6 +17,7 @@ The code is graded as a .py file that starts with STANDARD_IMPORTS.
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 from gradtutor.course import tomllib  # the standard library's, or tomli before Python 3.11
@@ -23,7 +26,7 @@ from gradtutor.protocol import Status
 
 STANDARD_IMPORTS = "import numpy as np\nimport tensorflow as tf\nimport keras\n\n"
 EXPECTS = tuple(s.value for s in Status)
-KEYS = {"exercise", "name", "expect", "cause", "code"}
+KEYS = {"exercise", "name", "expect", "cause", "code", "says"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,6 +38,7 @@ class Answer:
     expect: str
     code: str
     cause: str = ""
+    says: tuple[str, ...] = ()
 
     def label(self) -> str:
         return f"{self.lesson} answer {self.number} ({self.exercise}: {self.name})"
@@ -74,8 +78,11 @@ def load_answers(path: Path, lesson) -> list[Answer]:
                               f"use one of: {', '.join(sorted(known))}")
         if entry["expect"] not in EXPECTS:
             raise CourseError(f"{where}: expect {entry['expect']!r} is not a status — use one of: {', '.join(EXPECTS)}")
+        says = entry.get("says", [])
+        if not isinstance(says, list) or not all(isinstance(p, str) and _compiles(p) for p in says):
+            raise CourseError(f"{where}: says must be a list of regular expressions, each in '…' — fix it")
         answers.append(Answer(lesson.id, number, entry["exercise"], entry["name"], entry["expect"],
-                              entry["code"], entry.get("cause", "")))
+                              entry["code"], entry.get("cause", ""), tuple(says)))
     return answers
 
 
@@ -86,4 +93,15 @@ def verdict_problem(answer: Answer, status: str, message: str, cause=None) -> st
         return f"expected {answer.expect}, got {status!s}: {first_line}"
     if answer.cause and str(cause) != answer.cause:
         return f"expected the cause {answer.cause}, got {cause}: {first_line}"
+    unsaid = [p for p in answer.says if not re.search(p, message or "")]
+    if unsaid:
+        return f"its message does not say {unsaid[0]!r}: {first_line}"
     return None
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True

@@ -4,7 +4,8 @@ It checks the course this package belongs to (course.PACKAGE_DIR.parent), so a
 copy of the repository checks itself when its own gradtutor is imported:
 
 1. the manifest validates, and its points are those of the solutions notebooks;
-2. every reference module defines exactly the manifest's exercises;
+2. every reference module defines exactly the manifest's exercises, and no diagnosis rule's
+   source pattern matches the unchanged starter (gradtutor.dev.rule_words);
 3. lessons/ is what nbgrader generates from solutions/ (skipped without nbgrader);
 4. the untouched starter is "not attempted", and stays short of a pass once edited;
 5. every solution passes;
@@ -24,6 +25,7 @@ from typing import Callable, Iterator
 from gradtutor import course, course_schema, messages
 from gradtutor.defaults import DEV_CHECK_TIMEOUT as TIMEOUT
 from gradtutor.dev import answers as answers_mod
+from gradtutor.dev import rule_words
 from gradtutor.errors import GradtutorError
 
 OK, PROBLEM, SKIP = "ok", "FAIL", "skip"
@@ -60,6 +62,7 @@ def run(lesson_refs: list[str] | None = None, timeout: float = TIMEOUT, write: C
     _manifest(the_course, lessons, report)
     for lesson in lessons:
         _references(lesson, report)
+        _rule_words(lesson, the_course.manifest, report)
     _release(lessons, report)
     _run_lessons(lessons, timeout, report)
     write(f"dev check: {report.problems} problem(s)" if report.problems else "dev check: all good")
@@ -94,6 +97,14 @@ def _references(lesson, report: Report) -> None:
                         "make its keys the exercise ids of the manifest")
     else:
         report(OK, f"{lesson.id}: {report.path(path)} has a reference for every exercise")
+
+
+def _rule_words(lesson, manifest: Path, report: Report) -> None:
+    problems = list(rule_words.rule_word_problems(lesson, manifest, report.path))
+    for problem in problems:
+        report(PROBLEM, problem)
+    if not problems:
+        report(OK, f"{lesson.id}: no diagnosis rule's source pattern matches the unchanged starter")
 
 
 def _exercise_keys(path: Path) -> list[str] | None:

@@ -24,7 +24,7 @@ import traceback
 
 from gradtutor import extract
 from gradtutor.isolation import facts, input_copies, landlock, policy
-from gradtutor.isolation.describe import describe_error, describe_value
+from gradtutor.isolation.describe import describe_error, describe_value, describe_variants, input_shapes
 from gradtutor.protocol import CellSource, ChildResult, ErrorDescription, Job
 from gradtutor.seeds import is_hidden
 from gradtutor.messages import say
@@ -80,11 +80,13 @@ def _run_reference(job: Job):
     for index, exercise_id in enumerate(job["exercises"]):
         exercise = table[exercise_id]
         arrays: dict = {}
-        results: dict = {}
+        results, shapes, variants = {}, {}, {}  # per seed: the inputs' shapes (counts), the variants' values
         for seed in job["seeds"]:
-            value = exercise.reference(*exercise.build(seed).values())
+            value = exercise.reference(*(inputs := exercise.build(seed)).values())
+            shapes[str(seed)] = input_shapes(inputs)
             results[str(seed)] = describe_value(value, f"{exercise_id}/{seed}", arrays)
-        results["tolerance"] = {"rtol": exercise.rtol, "atol": exercise.atol}
+            variants[str(seed)] = describe_variants(exercise, f"{exercise_id}/{seed}", seed, arrays)
+        results.update(tolerance={"rtol": exercise.rtol, "atol": exercise.atol}, shapes=shapes, variants=variants)
         yield index, ({"status": "ok", "results": results}, arrays)
 
 

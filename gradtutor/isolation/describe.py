@@ -11,6 +11,7 @@ import traceback
 
 from gradtutor.protocol import ErrorDescription, ValueDescription, ValueKind
 from gradtutor.messages import say
+from gradtutor.seeds import is_hidden
 
 MAX_ITEMS = 16  # longest tuple/list of results we describe
 MAX_ELEMENTS = 10_000_000  # larger arrays are described, not sent
@@ -76,4 +77,31 @@ def _array(array, kind: ValueKind, key: str, arrays: dict, dtype: str | None) ->
     if array.dtype.kind in "biufc" and array.size <= MAX_ELEMENTS:
         arrays[key] = np.array(array, copy=True)
         described["key"] = key
+    return described
+
+
+def input_shapes(inputs: dict) -> dict:
+    """name -> shape of every input that is an array with a known shape (a diagnosis reads counts from them:
+    a factor of exactly 1/N where x has N elements is a mean over x)."""
+    shapes = {}
+    for name, value in inputs.items():
+        try:
+            shapes[name] = [int(d) for d in value.shape]
+        except (AttributeError, TypeError, ValueError):
+            continue  # a model, a layer, a number: no shape of its own
+    return shapes
+
+
+def describe_variants(exercise, key: str, seed, arrays: dict) -> dict:
+    """variant id -> description of what that mistake computes on this seed's inputs (each on fresh inputs);
+    a variant that raises is left out: it only ever names a mistake, never decides a verdict."""
+    described = {}
+    if is_hidden(seed):
+        return described  # a hidden input's diagnosis says what is wrong, never what was computed
+    for name, variant in exercise.variants.items():
+        try:
+            value = variant(*exercise.build(seed).values())
+        except Exception:  # noqa: BLE001 - a variant that does not apply to these inputs names nothing
+            continue
+        described[name] = describe_value(value, f"{key}/{name}", arrays)
     return described

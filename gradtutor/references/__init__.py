@@ -9,6 +9,9 @@ Each lesson has a module ``gradtutor/references/<lesson id>.py`` with a dict
   It must be deterministic in ``seed`` (numpy ``default_rng(seed)``,
   ``keras.utils.set_random_seed(seed)`` before building a model) and build new
   objects on every call: the reference and the learner each get their own.
+* ``variants`` (optional) maps an id to a function of the same inputs that computes
+  what learners compute by mistake (the class next to k, a softmax applied twice);
+  computed in the reference process, a learner's values equal to one are named by it.
 * ``reference(*inputs)`` returns a ``tf.Tensor`` or a tuple of ``tf.Tensor``.
   It is the answer the learner's function must reproduce, and it runs in a
   process where no learner code has been loaded.
@@ -36,6 +39,9 @@ class Exercise:
     reference: Callable[..., Any]
     rtol: float = 1e-4
     atol: float = 1e-6
+    # what learners compute by mistake, as functions of the same inputs (id -> function): a learner's values
+    # equal to one are named by it (messages: variant.<exercise id>.<variant id>)
+    variants: dict[str, Callable[..., Any]] = dataclasses.field(default_factory=dict)
 
 
 def exercises_of(lesson_id: str) -> dict[str, Exercise]:

@@ -80,6 +80,24 @@ def reference_class(model, inp, k):
     return tape.gradient(p_k, inp)
 
 
+def _class_gradient_of(model, inp, pick):
+    """d pick(probs) / d inp: what a class_gradient answer computes when it differentiates something else."""
+    with tf.GradientTape() as tape:
+        picked = pick(model(inp, training=False))
+    return tape.gradient(picked, inp)
+
+
+# What learners compute instead of p_k: the class next to k, a softmax applied again to the probabilities,
+# the top probability, every class summed (zero: softmax sums to one is taught by the softmax-sum cause).
+CLASS_VARIANTS = {
+    "next_class": lambda model, inp, k: _class_gradient_of(model, inp, lambda p: p[:, (k + 1) % p.shape[-1]]),
+    "previous_class": lambda model, inp, k: _class_gradient_of(model, inp, lambda p: p[:, (k - 1) % p.shape[-1]]),
+    "softmax_twice": lambda model, inp, k: _class_gradient_of(model, inp, lambda p: tf.nn.softmax(p)[:, k]),
+    "top_class": lambda model, inp, k: _class_gradient_of(model, inp, lambda p: tf.reduce_max(p, axis=-1)),
+    "log_probability": lambda model, inp, k: _class_gradient_of(model, inp, lambda p: tf.math.log(p[:, k])),
+}
+
+
 # --- logit_gradient(model, inp, k) ----------------------------------------
 
 def build_logit(seed: int) -> dict:
@@ -121,7 +139,7 @@ def reference_jacobian(model, inp):
 
 EXERCISES = {
     "loss_gradient": Exercise(build_loss, reference_loss, rtol=1e-4, atol=1e-6),
-    "class_gradient": Exercise(build_class, reference_class, rtol=1e-4, atol=1e-7),
+    "class_gradient": Exercise(build_class, reference_class, rtol=1e-4, atol=1e-7, variants=CLASS_VARIANTS),
     "logit_gradient": Exercise(build_logit, reference_logit, rtol=1e-4, atol=1e-6),
     "per_class_gradients": Exercise(build_jacobian, reference_jacobian, rtol=1e-4, atol=1e-7),
 }

@@ -81,6 +81,13 @@ def reference_all_steps_jacobian(rnn, x, h0):
     return tf.transpose(columns, (0, 2, 3, 1))  # [b, t, i, j]
 
 
+def _step_behind(rnn, x, h0):
+    """dh_t/dh_0 where dh_{t+1}/dh_0 is asked: every step one behind (h0 itself first, the last step dropped)."""
+    jac = reference_all_steps_jacobian(rnn, x, h0)
+    eye = tf.broadcast_to(tf.eye(h0.shape[1], dtype=jac.dtype), (h0.shape[0], 1, h0.shape[1], h0.shape[1]))
+    return tf.concat([eye, jac[:, :-1]], axis=1)
+
+
 # -- jacobian_norms -----------------------------------------------------------
 def reference_jacobian_norms(rnn, x, h0):
     """Frobenius norm of dh_t/dh_0, averaged over the batch: (T,)."""
@@ -114,3 +121,5 @@ EXERCISES = {
         ("all_steps_jvp", build_all_steps_jvp, reference_all_steps_jvp),
     )
 }
+EXERCISES["all_steps_jacobian"] = Exercise(build_rnn_x_h0, reference_all_steps_jacobian, **TOLERANCE,
+                                           variants={"step_behind": _step_behind})
