@@ -60,6 +60,7 @@ class Record:
 
     def __init__(self):
         from gradtutor.evidence.graph import Graph
+        from gradtutor.evidence.sampling import Sampling
 
         self.graph = Graph()
         self.tapes: collections.deque = collections.deque(maxlen=64)  # the tapes used most recently
@@ -74,6 +75,7 @@ class Record:
         self.gradient_calls = 0
         self.keras_pending = False  # Keras's optimizer not patched yet: Keras was still importing (optimizers.py)
         self.replaying = False  # a compiled function's call run eagerly to explain a symptom (traced.py)
+        self.sampling = Sampling()  # which eager tape blocks are recorded (sampling.py)
         self.site_calls: dict = {}  # (file, line) of a tape.gradient -> its eager calls (checks.sampled)
 
     def add(self, call, frame, sources, cause, broke_frame, symptom, facts) -> None:

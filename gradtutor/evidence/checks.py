@@ -5,7 +5,7 @@ import functools
 
 import numpy as np
 
-from gradtutor.evidence import analysis, optimizers
+from gradtutor.evidence import analysis, optimizers, sampling
 from gradtutor.evidence.frames import user_frame, user_frame_object
 from gradtutor.evidence.tapes import tape_info
 
@@ -69,7 +69,9 @@ def _call(record, tape, call, target, sources, original):
     values = tf.executing_eagerly()
     if graph.traced is not None and not values:  # being traced: values are checked in the graph
         graph.traced.watch_gradients(frame, flat_results)
-    values = values and sampled(record, frame)
+    eager = values and not record.replaying
+    if values:  # a tape recorded because its site's previous gradient went wrong unrecorded: read it too
+        values = sampled(record, frame) or info.frame in record.sampling.flagged
     for index, (source, gradient) in enumerate(zip(flat_sources, flat_results)):
         found = symptom(gradient) if values or gradient is None else None
         key = (frame, index)
@@ -80,14 +82,21 @@ def _call(record, tape, call, target, sources, original):
             if found == "none":
                 record.none_sources[id(analysis.tf_object(source))] = record.causes.get(key)
             continue
+        if not info.recorded:  # its ops went unrecorded: explained on the next tape of this site
+            sampling.unrecorded_symptom(record, info, key)
+            continue
         record.seen[key] = 1
         cause = record.causes[key] = analysis.diagnose(record, info, flat_targets, source, found)
+        if cause is not None and key in record.sampling.first_seen:
+            cause = (cause[0], cause[1], {**cause[2], "first_seen_step": record.sampling.first_seen[key]})
         if found == "none":  # an optimizer given this None next says so with this cause (optimizers.py)
             record.none_sources[id(analysis.tf_object(source))] = cause
         if cause is not None and cause[0] == "not-used" and found == "zeros":
             continue  # unconnected_gradients=ZERO asked for zeros where there is no path
         if cause is not None:
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
+    if eager:
+        sampling.after_gradient(record, info)
     return result
 
 

@@ -71,6 +71,7 @@ class Graph:
     def __init__(self):
         self.seq = 0
         self.paused = 0
+        self.off = False  # eager ops not recorded now: a step between sampled tapes (sampling.py)
         self.nodes: dict[int, Node] = {}
         self.log: collections.deque = collections.deque(maxlen=LOG_SIZE)
         self.recording_tapes: list = []  # TapeInfo of the tapes recording now
@@ -93,11 +94,11 @@ class Graph:
 
     # ---------------------------------------------------------------- the op callback
     def callback(self, op_type, inputs, attrs, outputs, op_name=None, graph=None):
-        if self.paused:
-            return
         if graph is not None:  # an op added to a graph being traced (tf.function): traced.py
-            if self.traced is not None:
+            if self.traced is not None and not self.paused:
                 self.traced.op(self, op_type, inputs, outputs, graph)
+            return
+        if self.paused or self.off:
             return
         self.seq += 1
         seq = self.seq
@@ -148,7 +149,7 @@ class Graph:
 
     def exit(self, tensor, kind: str) -> None:
         """Note that a tensor's value left TensorFlow (integer values too are indices, not a path: skipped)."""
-        if self.paused or tensor.dtype.is_integer or tensor.dtype.is_bool:
+        if self.paused or self.off or tensor.dtype.is_integer or tensor.dtype.is_bool:
             return
         frame = user_frame(3)
         self.seq += 1

@@ -18,7 +18,7 @@ def install(record) -> None:
     from tensorflow.python.eager import backprop
     from tensorflow.python.framework import op_callbacks, ops
 
-    from gradtutor.evidence import checks, optimizers, traced
+    from gradtutor.evidence import checks, optimizers, sampling, traced
 
     graph = record.graph
     tape_class = backprop.GradientTape
@@ -32,7 +32,8 @@ def install(record) -> None:
 
     def init(tape, persistent=False, watch_accessed_variables=True):
         saved["__init__"](tape, persistent, watch_accessed_variables)
-        tape.__dict__["_gradtutor"] = TapeInfo(tape, user_frame(), persistent, watch_accessed_variables)
+        info = tape.__dict__["_gradtutor"] = TapeInfo(tape, user_frame(), persistent, watch_accessed_variables)
+        sampling.tape_made(record, info, tf.executing_eagerly())
 
     def push(tape):
         saved["_push_tape"](tape)
@@ -162,6 +163,7 @@ def _patch_fast_path(record) -> None:
 
     fast, fast_path = variable_reads.fast_path_reading_variables_in_python()
     record.originals.append((pywrap_tfe, {"TFE_Py_FastPathExecute": fast}))
+    record.sampling.fast, record.sampling.fast_path = fast, fast_path  # swapped while ops go unrecorded
     pywrap_tfe.TFE_Py_FastPathExecute = fast_path
 
 

@@ -7,8 +7,8 @@ import weakref
 class TapeInfo:
     """What gradtutor knows of one GradientTape."""
 
-    __slots__ = ("__weakref__", "frame", "gradient_frame", "persistent", "tape", "watch_accessed", "watched",
-                 "watched_at")
+    __slots__ = ("__weakref__", "frame", "gradient_frame", "persistent", "recorded", "step", "tape",
+                 "watch_accessed", "watched", "watched_at")
 
     def __init__(self, tape, frame, persistent, watch_accessed):
         self.tape = weakref.ref(tape)
@@ -16,6 +16,8 @@ class TapeInfo:
         self.watched = []  # nodes of the tensors passed to watch()
         self.watched_at: dict = {}  # node -> (the op count when it was first watched, the watch() frame)
         self.gradient_frame = None  # where it was first asked for a gradient
+        self.recorded = True  # its block's ops were recorded (sampling.py); a tape made before the recording: yes
+        self.step = 0  # the how-many-th tape made at its `with` line (sampling.py)
 
 
 def tape_info(record, tape) -> TapeInfo:

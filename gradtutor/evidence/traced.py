@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 
+from gradtutor.evidence import sampling
 from gradtutor.evidence.frames import user_frame
 
 TINY = 1e-6  # as checks.TINY
@@ -186,10 +187,13 @@ class Tracing:
         eager = tf.config.functions_run_eagerly()
         tf.config.run_functions_eagerly(True)
         record.replaying = True
+        was_off = record.graph.off
+        sampling.set_live(record, True)  # an eager loop between its sampled tapes: this call is recorded
         try:
             return call(function, *args, **kwargs)
         finally:
             record.replaying = False
+            sampling.set_live(record, not was_off)
             tf.config.run_functions_eagerly(eager)
             for finding in record.findings:
                 if id(finding) not in before:
