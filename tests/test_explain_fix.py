@@ -81,6 +81,33 @@ def test_tape_reused_becomes_persistent(tmp_path):
                                                          "tape-reused", 6, 5)
 
 
+def test_a_persistent_tape_is_deleted_after_its_last_use_and_only_then(tmp_path):
+    loop = """
+        import tensorflow as tf
+        w = [tf.Variable(1.0), tf.Variable(2.0)]
+        with tf.GradientTape() as tape:
+            loss = w[0] * w[1]
+        grads = []
+        for v in w:
+            grads.append(tape.gradient(loss, v))
+        print(grads)
+        """
+    out = patched(tmp_path, loop, "tape-reused", 7, 7)
+    assert out.endswith("        grads.append(tape.gradient(loss, v))\ndel tape\nprint(grads)\n".replace("        ", "    "))
+    returned = """
+        import tensorflow as tf
+        def grads(x):
+            with tf.GradientTape() as tape:
+                a, b = x * x, x * x * x
+            tape.gradient(a, x)
+            return tape.gradient(b, x)
+        """
+    assert "del tape" not in patched(tmp_path, returned, "tape-reused", 6, 5)
+    no_newline = "import tensorflow as tf\nx = tf.Variable(2.0)\nwith tf.GradientTape() as t:\n    a = x * x\n" \
+                 "t.gradient(a, x)\nt.gradient(a, x)"
+    assert patched(tmp_path, no_newline, "tape-reused", 6, 5).endswith("t.gradient(a, x)\ndel t\n")
+
+
 def test_stop_gradient_is_removed_and_a_self_assignment_deleted(tmp_path):
     out = patched(tmp_path, """
         import tensorflow as tf

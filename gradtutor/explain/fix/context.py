@@ -116,3 +116,26 @@ def drop_argument(source: Source, call: ast.Call, argument: ast.AST) -> Edit:
 def overlap(edits: list[Edit]) -> bool:
     ordered = sorted(edits, key=lambda e: e.start)
     return any(a.end > b.start for a, b in zip(ordered, ordered[1:]))
+
+
+def release_after_last_use(c: Context, block: ast.With, tape: str) -> list[Edit]:
+    """`del TAPE` after the last statement beside the `with` block that uses the tape: a persistent tape holds every
+    intermediate it recorded until it is deleted. None when that statement returns, or the name is used further on."""
+    parent = c.source.parents.get(block)
+    body = next((getattr(parent, name) for name in ("body", "orelse", "finalbody")
+                 if block in (getattr(parent, name, None) or [])), None)
+    uses = [s for s in body[body.index(block) + 1:] if _names(s, tape)] if body else []
+    if not uses or isinstance(uses[-1], (ast.Return, ast.Raise)):
+        return []
+    last = uses[-1]
+    later = [n for n in ast.walk(c.source.tree) if isinstance(n, ast.Name) and n.id == tape and n.lineno > last.end_lineno]
+    if later:
+        return []
+    end, newline = last.end_lineno, c.source.newline
+    at = c.source.line_start(end + 1) if end < len(c.source.lines) else len(c.source.text)
+    before = "" if c.source.text.endswith(("\n", "\r")) or at < len(c.source.text) else newline
+    return [Edit(at, at, f"{before}{c.source.indent(last.lineno)}del {tape}{newline}")]
+
+
+def _names(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))

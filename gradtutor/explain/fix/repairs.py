@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, fresh, hoist, indent_unit,
-                                           overlap)
+                                           overlap, release_after_last_use)
 from gradtutor.explain.fix.source import Edit, Source
 
 MANUAL = {"integer-path": "integer_path", "saturation": "saturation", "dead-relu": "dead_relu"}
@@ -118,18 +118,19 @@ def tf_gradients_eager(c: Context) -> Repair:
 
 
 def tape_reused(c: Context) -> Repair:
-    """`persistent=True` on the tape that was asked twice."""
+    """`persistent=True` on the tape that was asked twice, and `del TAPE` after its last use."""
     _, tape = c.gradient_call()
-    _, item = c.tape_block(tape)
+    block, item = c.tape_block(tape)
     made = item.context_expr
     if not isinstance(made, ast.Call):
         raise NoRepair("pattern")
+    release = release_after_last_use(c, block, tape)
     for keyword in made.keywords:
         if keyword.arg == "persistent":
-            return Repair([Edit(*c.source.span(keyword.value), "True")], c.subject())
+            return Repair([Edit(*c.source.span(keyword.value), "True"), *release], c.subject())
     end = c.source.span(made)[1] - 1  # the closing parenthesis
     comma = ", " if made.args or made.keywords else ""
-    return Repair([Edit(end, end, f"{comma}persistent=True")], c.subject())
+    return Repair([Edit(end, end, f"{comma}persistent=True"), *release], c.subject())
 
 
 def stop_gradient(c: Context) -> Repair:
