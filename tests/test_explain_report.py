@@ -33,6 +33,14 @@ def test_text_names_where_it_was_asked_the_cause_and_the_line_that_broke():
     assert "train.py:12" in text and "loss = z * 2" in text and text.count("fix:") == 1
 
 
+def test_text_says_the_step_a_sampled_or_compiled_gradient_first_went_wrong():
+    sampled = dict(FINDING, facts={"first_seen_step": "31"})
+    compiled = dict(FINDING, facts={"first_step": "7"})
+    assert "first seen at step 31 of this tape" in "\n".join(report.lines([sampled], "train.py"))
+    assert "first seen at step 7 of a compiled function" in "\n".join(report.lines([compiled], "train.py"))
+    assert "first seen" not in "\n".join(report.lines([FINDING], "train.py"))
+
+
 def test_json_is_one_line_with_the_findings_and_the_exit_code():
     line = report.as_json([FINDING], 3)
     assert "\n" not in line and json.loads(line) == {"findings": [FINDING], "script_exit": 3}

@@ -43,9 +43,10 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
         if broke:
             broke_at = say("explain.report.broke_at", where=f"{escape(_short(broke['file']))}:{broke['line']}")
             out.append(f"  {broke_at}  [cyan]{escape(broke['code'])}[/cyan]")
-        first_step = (finding.get("facts") or {}).get("first_step")
-        if first_step:
-            out.append(f"  {escape(say('explain.compiled.first_step', step=first_step))}")
+        facts = finding.get("facts") or {}
+        for fact in ("first_step", "first_seen_step"):  # compiled steps; sampled eager tapes
+            if facts.get(fact):
+                out.append(f"  {escape(say(f'explain.compiled.{fact}', step=facts[fact]))}")
         out.append(f"  {say('explain.report.fix', fix=escape(finding['fix']))}")
     named = {"name": name} if script else {}
     ended = say(f"explain.report.{block}exited", code=script_exit, **named) if script_exit else ""
