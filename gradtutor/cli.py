@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         # Inside a workspace its language comes next (before the locale), exported like --lang: the warm
         # checker and the worker, which run in other folders, speak it too.
         messages.use(messages.from_command_line(argv) or messages.from_environment()
-                     or messages.workspace_here())
+                     or messages.from_file_option(argv) or messages.workspace_here())
         args = build_parser().parse_args(argv)
         if not args.verb:
             return cmd_list(args)

@@ -134,3 +134,20 @@ def test_does_check_in_the_workspace_notebook_speak_chinese(chinese_workspace, m
     assert len(CJK.findall(errors[0].evalue)) >= 8, errors[0].evalue
     html = " ".join(o.get("data", {}).get("text/html", "") for o in outputs)
     assert "未通过" in html and not ENGLISH_WORDS.search(re.sub(r"<[^>]+>", " ", html)), html
+
+
+@pytest.mark.unit
+def test_does_a_file_checked_from_outside_its_workspace_get_the_workspace_language(chinese_workspace, tmp_path):
+    """`gradtutor check lesson1 --file ws/lesson1/lesson1.ipynb` run from elsewhere: the file's workspace speaks."""
+    notebook = chinese_workspace / LESSON.id / LESSON.notebook
+    assert messages.from_file_option(["check", "lesson1", "--file", str(notebook)]) == "zh_CN"
+    assert messages.from_file_option(["check", "lesson1", f"--file={notebook}"]) == "zh_CN"
+    assert messages.from_file_option(["explain", "train.py", "--file", str(notebook)]) is None  # the script's own
+    assert messages.from_file_option(["check", "lesson1", "--file", str(tmp_path / "elsewhere.py")]) is None
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shown = run_cli("check", "lesson1", "no_such_exercise", "--file", str(notebook), cwd=elsewhere, env=C_LOCALE)
+    assert shown.returncode == 2 and CJK.search(shown.stderr), shown.stderr
+    english = run_cli("check", "lesson1", "no_such_exercise", "--file", str(notebook), "--lang", "en", cwd=elsewhere,
+                      env=C_LOCALE)
+    assert english.returncode == 2 and not CJK.search(english.stderr.split("choose one of")[0]), english.stderr

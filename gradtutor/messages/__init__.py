@@ -83,6 +83,24 @@ def from_command_line(argv: list[str]) -> str | None:
     return None
 
 
+def from_file_option(argv: list[str]) -> str | None:
+    """The language of the workspace that `check`'s or `watch`'s `--file PATH` is in, or None: a notebook checked
+    from outside its workspace is spoken of in that workspace's language (after --lang and GRADTUTOR_LANG)."""
+    if next((word for word in argv if not word.startswith("-")), None) not in ("check", "watch"):
+        return None
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        named = word.split("=", 1)[1] if word.startswith("--file=") else \
+            argv[index + 1] if word == "--file" and index + 1 < len(argv) else None
+        if named:
+            try:
+                return workspace_language(str(Path(named).expanduser().resolve().parent))
+            except OSError:
+                return None
+    return None
+
+
 def from_environment() -> str | None:
     """The language GRADTUTOR_LANG names, or None when it is unset; one it does not name is a UsageError."""
     asked = os.environ.get("GRADTUTOR_LANG", "").strip()
