@@ -177,7 +177,8 @@ def test_build_is_strict_clean_in_the_other_instructor_state(site, tmp_path):
     assert site.returncode == 0, site.log[-5000:]
     copy = tmp_path / "repo"
     copy.mkdir()
-    for name in ("gradtutor", "solutions", "lessons"):
+    # tests/: the guide's fix examples are made from the explain corpus (docs/hooks/fix_examples.py)
+    for name in ("gradtutor", "solutions", "lessons", "tests"):
         (copy / name).symlink_to(ROOT / name)
     shutil.copytree(ROOT / "docs", copy / "docs", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")

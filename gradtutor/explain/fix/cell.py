@@ -28,7 +28,7 @@ def fix_cell(cell: str, findings: list[dict], namespace: dict, label: str):
         linecache.cache[LABEL] = (len(text), None, text.splitlines(keepends=True), LABEL)
         code, rerun.RERUNNING = 0, True
         try:
-            with rerun.capturing(LABEL, set(lines)) as (seen, errors):
+            with rerun.capturing(LABEL, set(lines)) as (seen, errors, compiled):
                 with evidence.recording() as record, open(os.devnull, "w") as sink, \
                         contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):  # shown once already
                     try:
@@ -39,7 +39,7 @@ def fix_cell(cell: str, findings: list[dict], namespace: dict, label: str):
         finally:
             rerun.RERUNNING = False
         return {"findings": found, "script_exit": code, "gradients": {str(k): v for k, v in seen.items()},
-                "central": {str(k): v for k, v in errors.items()}}
+                "central": {str(k): v for k, v in errors.items()}, "compiled": {str(k): v for k, v in compiled.items()}}
 
     if plan.items:
         verify.rounds(plan, LABEL, run)
