@@ -96,7 +96,7 @@ def from_file_option(argv: list[str]) -> str | None:
         if named:
             try:
                 return workspace_language(str(Path(named).expanduser().resolve().parent))
-            except OSError:
+            except (OSError, RuntimeError):  # RuntimeError: a ~user that has no home folder
                 return None
     return None
 
