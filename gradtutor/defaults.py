@@ -22,5 +22,6 @@ NBGRADER_CELL_TIMEOUT = 300
 SUBMISSION_TIMEOUT = 900.0  # seconds one student's submission may take in all (`gradtutor grade --timeout`)
 KERNEL_FORKER_TIMEOUT = 180.0  # seconds for the warm kernel forker to import TensorFlow and fork a grading kernel
 KERNEL_FORKER_BIND_TIMEOUT = 60.0  # seconds start_forker waits for the forker to bind its socket (a Python start-up)
+KERNEL_FORKER_READ_TIMEOUT = 10.0  # seconds the forker waits for a connected peer's request line before it drops the line
 GRADING_WORKER_READY_TIMEOUT = 300.0  # seconds a grading worker may take to import nbgrader before its first job
 SQLITE_BUSY_TIMEOUT = 120  # seconds a grading worker waits for another's gradebook write

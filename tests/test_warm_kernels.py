@@ -119,8 +119,9 @@ def test_a_cell_past_its_time_is_interrupted_and_the_next_cell_still_runs(tmp_pa
 
 @pytest.mark.nbgrader
 def test_only_the_process_that_started_the_forker_gets_a_kernel(forker):
-    # what a learner's kernel could try: ask the forker for an unfenced kernel of its own
-    ask = ("import json, socket\ns = socket.socket(socket.AF_UNIX)\ns.connect(%r)\n"
+    # what a learner's kernel could try: ask the forker for an unfenced kernel of its own; it is slow to
+    # send, as any process on a loaded machine can be, and still reads the refusal
+    ask = ("import json, socket, time\ns = socket.socket(socket.AF_UNIX)\ns.connect(%r)\ntime.sleep(0.5)\n"
            "s.sendall(json.dumps({'argv': [], 'env': {}, 'cwd': '/', 'spec': {}}).encode() + b'\\n')\n"
            "print(s.recv(4096).decode())" % forker)
     done = subprocess.run([sys.executable, "-c", ask], capture_output=True, text=True, timeout=300)

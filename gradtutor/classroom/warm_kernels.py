@@ -168,11 +168,19 @@ def serve() -> None:
     while True:
         connection, _ = server.accept()
         with connection:
+            # The request is read before any answer, the refusal's too: answering and closing first would
+            # let the asker's own send meet a closed line (EPIPE) and never read the answer. A peer that
+            # sends nothing holds the line for at most the read timeout.
+            connection.settimeout(defaults.KERNEL_FORKER_READ_TIMEOUT)
+            try:
+                line = _read_line(connection)
+            except OSError:
+                continue
             if _peer_pid(connection) != worker:  # a kernel asking for an unfenced kernel of its own: no
                 _reply(connection, {"error": "only the grading worker may ask for kernels"})
                 continue
             try:
-                request = json.loads(_read_line(connection))
+                request = json.loads(line)
                 pid = os.fork()
             except (OSError, ValueError) as exc:
                 _reply(connection, {"error": f"{exc.__class__.__name__}: {exc}"})
