@@ -35,7 +35,7 @@ class ErrorDescription(TypedDict, total=False):
 
 
 class RunFacts(TypedDict, total=False):
-    """What the learner's code did during one call (gradtutor.isolation.facts); absent keys did not happen."""
+    """What the learner's code did during one call (gradtutor.evidence.run_facts); absent keys did not happen."""
 
     watch_calls: list[str]  # per tape.watch argument: "input 0", "another tensor", "a numpy array", …
     ops: list[str]  # op types run while a tape was recording (first 64)

@@ -20,7 +20,7 @@ Modules: frames (which stack frame is user code), graph (the op callback's recor
 tensors and ops), optimizers (Keras 3's apply_gradients), traced (tf.function code, at trace time), instrument (installing and removing the patches), checks (each
 tape call and its result), paths (how tensors depend on a source), analysis (cause
 and break line), wording (one sentence and one fix per cause). What TensorFlow says of each
-op type (gradtutor.opfacts) and what an op's values say (gradtutor.value_evidence) sit below
+op type (gradtutor.evidence.opfacts) and what an op's values say (gradtutor.evidence.values) sit below
 this package, so the checker's run facts read them too. No printing, no CLI.
 """
 from __future__ import annotations

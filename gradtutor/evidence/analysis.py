@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor import opfacts
+from gradtutor.evidence import opfacts
 from gradtutor.evidence import paths, probe
-from gradtutor.value_evidence import evidence_at, kept_value
+from gradtutor.evidence.values import evidence_at, kept_value
 
 
 def tf_object(source):

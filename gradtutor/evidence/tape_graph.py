@@ -1,9 +1,9 @@
 """Which op broke the path from a gradient's target back to its source, read from the ops that ran.
 
-The checker's run facts (gradtutor.isolation.facts) keep, for every tensor made while a tape
+The checker's run facts (gradtutor.evidence.run_facts) keep, for every tensor made while a tape
 recorded, the op that made it and that op's inputs. At a gradient call the walk goes back
 from the target through ops whose gradient flows; an op whose gradient does not (what
-gradtutor.opfacts reads in TensorFlow's gradient registry: stop_gradient, round, argmax,
+gradtutor.evidence.opfacts reads in TensorFlow's gradient registry: stop_gradient, round, argmax,
 comparisons, a Python function, a cast to an integer type) ends that branch. The first
 such op, nearest the target, that has the source upstream of it is where the path broke:
 when no flowing path reaches the source, its cause id is the fact `path_break`; whether or
@@ -14,7 +14,7 @@ call op here, as the eager tape sees them.
 The same pass notes saturation: a sigmoid or tanh whose float32 output reached its limit
 exactly, or a softmax with an exact 0 or 1, flattens the slope there to zero; and the first
 op whose values make its gradient inf or NaN (sqrt or log at 0, a division by 0, a tf.where
-branch that is not finite: gradtutor.value_evidence, as `gradtutor explain` reads it).
+branch that is not finite: gradtutor.evidence.values, as `gradtutor explain` reads it).
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-from gradtutor import opfacts, value_evidence
+from gradtutor.evidence import opfacts, values
 from gradtutor.messages import say
 
 MAX_NODES = 50_000  # tensors remembered per call; past it the walk sees a partial graph (no break is named)
@@ -45,9 +45,9 @@ class TapeGraph:
 
     def add(self, op_type: str, inputs, outputs) -> None:
         if op_type in SATURATES and outputs and not self.saturated:
-            self.saturated = _at_limit(value_evidence.kept_value(outputs[0]), SATURATES[op_type])
+            self.saturated = _at_limit(values.kept_value(outputs[0]), SATURATES[op_type])
         if op_type in opfacts.RISKY and self.nonfinite_at is None and \
-                value_evidence.evidence_at(_Op(op_type, (inputs or (), outputs or ()))) == "non-finite":
+                values.evidence_at(_Op(op_type, (inputs or (), outputs or ()))) == "non-finite":
             self.nonfinite_at = self.site() or ""
         if self.full or not outputs:
             return
@@ -99,7 +99,7 @@ class TapeGraph:
 
 
 class _Op:
-    """An op as gradtutor.value_evidence reads it: its type and its (inputs, outputs) tensors."""
+    """An op as gradtutor.evidence.values reads it: its type and its (inputs, outputs) tensors."""
 
     def __init__(self, type_: str, values):
         self.type, self.values = type_, values

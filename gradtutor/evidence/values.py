@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor import opfacts
+from gradtutor.evidence import opfacts
 
 # float32 sigmoid(x) rounds to exactly 1.0 from x ≈ 17; tanh to ±1.0 from ≈ 9
 SATURATED = 1e-6
