@@ -11,8 +11,8 @@ not one does, the nearest such op that carries values (not a comparison's mask) 
 `path_cut` — why a connected gradient can still be zero. Ops TensorFlow ran inside a tf.function are one
 call op here, as the eager tape sees them.
 
-The same pass notes saturation: a sigmoid or tanh whose float32 output reached its limit
-exactly, or a softmax with an exact 0 or 1, flattens the slope there to zero; and the first
+The same pass notes saturation: a sigmoid, tanh or softmax output with an element at its limit
+(gradtutor.evidence.symptoms) flattens the slope there to zero; and the first
 op whose values make its gradient inf or NaN (sqrt or log at 0, a division by 0, a tf.where
 branch that is not finite: gradtutor.evidence.values, as `gradtutor explain` reads it).
 """
@@ -21,16 +21,15 @@ from __future__ import annotations
 import linecache
 import sys
 
-import numpy as np
 
-from gradtutor.evidence import opfacts, values
+from gradtutor.evidence import opfacts, symptoms, values
 from gradtutor.messages import say
+from gradtutor.protocol import Cause
 
 MAX_NODES = 50_000  # tensors remembered per call; past it the walk sees a partial graph (no break is named)
-SATURATES = {"Sigmoid": (0.0, 1.0), "Tanh": (-1.0, 1.0), "Softmax": (0.0, 1.0)}
 SHAPE_ONLY = frozenset({"Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike", "Fill", "Range"})
-KIND_CAUSE = {"stop": "stop-gradient", "python": "leaves-tensorflow", "none": "no-gradient-op",
-              "zero": "no-gradient-op", "missing": "no-gradient-op"}
+KIND_CAUSE = {"stop": Cause.STOP_GRADIENT, "python": Cause.LEAVES_TENSORFLOW, "none": Cause.NO_GRADIENT_OP,
+              "zero": Cause.NO_GRADIENT_OP, "missing": Cause.NO_GRADIENT_OP}
 
 
 class TapeGraph:
@@ -44,10 +43,10 @@ class TapeGraph:
         self.nonfinite_at: str | None = None  # the first op whose values make its gradient inf or NaN
 
     def add(self, op_type: str, inputs, outputs) -> None:
-        if op_type in SATURATES and outputs and not self.saturated:
-            self.saturated = _at_limit(values.kept_value(outputs[0]), SATURATES[op_type])
+        if op_type in symptoms.SATURATING and outputs and not self.saturated:  # anywhere: a zero there is explained
+            self.saturated = symptoms.saturated_somewhere(op_type, values.kept_value(outputs[0]))
         if op_type in opfacts.RISKY and self.nonfinite_at is None and \
-                values.evidence_at(_Op(op_type, (inputs or (), outputs or ()))) == "non-finite":
+                values.evidence_at(_Op(op_type, (inputs or (), outputs or ()))) is Cause.NON_FINITE:
             self.nonfinite_at = self.site() or ""
         if self.full or not outputs:
             return
@@ -105,7 +104,7 @@ class _Op:
         self.type, self.values = type_, values
 
 
-def _stops(op_type: str, inputs, outputs) -> str | None:
+def _stops(op_type: str, inputs, outputs) -> Cause | str | None:
     """The cause id of an op through which no gradient reaches its float inputs; None when it flows
     (and for ops that read only a tensor's shape: no value passes through them to be cut)."""
     if op_type in SHAPE_ONLY:
@@ -116,15 +115,8 @@ def _stops(op_type: str, inputs, outputs) -> str | None:
     floats_in = any(getattr(t, "dtype", None) is not None and t.dtype.is_floating for t in inputs)
     integer_out = all(t.dtype.is_integer for t in outputs)
     if floats_in and integer_out:
-        return "integer-path"  # a cast (or any op) from floats to integers: integers carry no gradient
+        return Cause.INTEGER_PATH  # a cast (or any op) from floats to integers: integers carry no gradient
     return None
-
-
-def _at_limit(values, limits) -> bool:
-    if values is None or not np.issubdtype(values.dtype, np.floating):
-        return False
-    low, high = limits
-    return bool(np.any((values == low) | (values == high)))
 
 
 def learner_site(labels: frozenset) -> str | None:

@@ -7,8 +7,9 @@ puts a finding's subject, symptom and sources around them.
 from __future__ import annotations
 
 from gradtutor.messages import has, join, say
+from gradtutor.protocol import Symptom
 
-SYMPTOMS = ("none", "zeros", "tiny", "nonfinite", "error")
+SYMPTOMS = (Symptom.NONE, Symptom.ZEROS, Symptom.TINY, Symptom.NONFINITE, Symptom.ERROR)  # what a finding can report
 SHOWN = 4  # variables named in a sentence; the finding's `sources` lists them all
 
 
