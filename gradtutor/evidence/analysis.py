@@ -13,6 +13,10 @@ from gradtutor.evidence.values import evidence_at, kept_value
 from gradtutor.protocol import Cause, Symptom
 
 
+SUMMING = frozenset({"Sum", "Transpose"})  # a total over every element, or its elements moved (softmax(axis=0))
+ROW_SLICES = frozenset({"StridedSlice", "Slice", "GatherV2"})
+
+
 def tf_object(source):
     """A keras.Variable's tf.Variable; anything else as it is."""
     import tensorflow as tf
@@ -169,8 +173,8 @@ def _flat(graph, reached, snode, tnodes, symptom):
                 return Cause.NON_FINITE, op.frame, {"op": op.type}
         return None  # every forward value was finite: an overflow of the backward pass (loss scaling skips it)
     target = tnodes[0] if tnodes else None
-    softmax = _softmax_output(target)
-    if softmax is not None and target.shape and int(np.prod(target.shape)) > 1:
+    softmax, summed = _softmax_output(target)
+    if softmax is not None and (summed or target.shape and int(np.prod(target.shape)) > 1):
         return Cause.SOFTMAX_SUM, softmax.frame, {}
     for op in ops:
         found = evidence_at(op)
@@ -188,13 +192,22 @@ def _flat(graph, reached, snode, tnodes, symptom):
 
 
 def _softmax_output(node):
+    """(the softmax the target is made of, whether the way there summed or sliced it), through ops that move,
+    add up or slice whole rows of it: the tape sums the target, and a sum of whole softmax rows is a constant."""
+    sizes, summed = [], False
     while node is not None and node.op is not None:
-        if node.op.type == "Softmax":
-            return node.op
-        if node.op.type not in opfacts.PASS_THROUGH:
-            return None
+        kind = node.op.type
+        if kind == "Softmax":
+            row = node.shape[-1] if node.shape else None
+            whole = row and all(size and size % row == 0 for size in sizes)  # a slice keeps whole rows
+            return (node.op, summed) if whole or not sizes else (None, False)
+        if kind in ROW_SLICES:
+            sizes.append(int(np.prod(node.shape)) if node.shape is not None else 0)
+        elif kind not in opfacts.PASS_THROUGH and kind not in SUMMING:
+            return None, False
+        summed = summed or kind in SUMMING or kind in ROW_SLICES
         node = node.op.inputs[0]
-    return None
+    return None, False
 
 
 __all__ = ["diagnose", "kept_value", "tf_object"]

@@ -58,6 +58,8 @@ def _call(record, tape, call, target, sources, original):
     # what an optimizer given these gradients next may need (optimizers.py)
     record.last_call = {"frame": frame, "sources": bool(flat_sources),
                         "targets": step.inputs[:len(flat_targets)]}
+    if not flat_sources and isinstance(sources, (list, tuple)):
+        _no_sources(record, info, call, frame, step.inputs[:len(flat_targets)])
     values = tf.executing_eagerly()
     if graph.traced is not None and not values:  # being traced: values are checked in the graph
         graph.traced.watch_gradients(frame, flat_results)
@@ -92,6 +94,19 @@ def _call(record, tape, call, target, sources, original):
     return result
 
 
+def _no_sources(record, info, call, frame, target_nodes) -> None:
+    """tape.gradient(loss, []) while the loss reads variables: the list meant to name them came out empty. The tape
+    watched them (trainable, read under it): the list is not theirs (a layer that does not track them); it did not:
+    they are not trainable (add_weight(trainable=False))."""
+    read = optimizers.variables_read(target_nodes)
+    if not read:
+        return
+    tape = info.tape()
+    watched = {id(v.handle) for v in (tape.watched_variables() if tape is not None else ())}
+    cause = Cause.NOT_USED if any(id(node.ref()) in watched for node in read) else Cause.UNWATCHED
+    record.add(call, frame, [], cause, read[0].frame or frame, Symptom.ERROR, {"variables_read_by_target": len(read)})
+
+
 def _tensor_of(source):
     source = analysis.tf_object(source)
     return getattr(source, "handle", source)
@@ -120,6 +135,12 @@ def _outside_tensorflow(values) -> bool:
     return any(isinstance(v, (np.ndarray, np.generic, float, int)) for v in tf.nest.flatten(values))
 
 
+def _keras_variables(values) -> bool:
+    import tensorflow as tf
+
+    return any("keras" in type(v).__module__ and type(v).__name__ == "Variable" for v in tf.nest.flatten(values))
+
+
 def _tape_error(record, info, call, frame, error, target, sources) -> None:
     from gradtutor.evidence.graph import Exit
 
@@ -130,6 +151,9 @@ def _tape_error(record, info, call, frame, error, target, sources) -> None:
     elif _outside_tensorflow(target) or isinstance(error, AttributeError) and "_id" in text and left is not None:
         # the target is a number (float(loss), loss.numpy()), or a source came from a value that left TensorFlow
         record.add(call, frame, [], Cause.LEAVES_TENSORFLOW, left.frame if left else frame, Symptom.ERROR, {"error": text})
+    elif isinstance(error, AttributeError) and "_type_enum" in text and _keras_variables(sources):
+        # unconnected_gradients=ZERO makes zeros like each source: a keras.Variable is not a tensor TensorFlow knows
+        record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text})
     elif isinstance(error, AttributeError) and "_id" in text and _outside_tensorflow(sources):
         # a numpy array or a number given as a source: no value of TensorFlow's, nothing a tape can watch
         record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text})

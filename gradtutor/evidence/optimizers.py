@@ -92,7 +92,7 @@ class _TrainerWarnings:
 def _report_untrained(record, loss) -> None:
     """fit's loss reads variables, but the model lists none as trainable: point at the first one made."""
     node = record.graph.known(loss) if loss is not None else None
-    read = _variables_read([node]) if node is not None else []
+    read = variables_read([node]) if node is not None else []
     if not read or read[0].frame is None:
         return
     record.add("fit", user_frame(4), [], Cause.NOT_USED, read[0].frame, Symptom.ERROR,
@@ -130,13 +130,13 @@ def _report_empty(record) -> None:
     if last is None or last["sources"]:
         return
     frame = user_frame(4)
-    read = _variables_read(last["targets"])
+    read = variables_read(last["targets"])
     broke = read[0].frame if read and read[0].frame else last["frame"]
     record.add("apply_gradients", frame, [], Cause.NOT_USED, broke, Symptom.ERROR,
                {"keras": "apply_gradients got an empty list", "variables_read_by_target": len(read)})
 
 
-def _variables_read(target_nodes) -> list:
+def variables_read(target_nodes) -> list:
     """The variables (their handle nodes) the target was computed from, in the order they were made."""
     handles = {node.op.inputs[0] for node in paths.ancestors(target_nodes, 0)
                if node.op is not None and node.op.type == "ReadVariableOp" and node.op.inputs}
