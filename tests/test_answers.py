@@ -27,7 +27,7 @@ from gradtutor import course
 
 ANSWERS = Path(__file__).parent / "answers"
 DIAGNOSED_FLOOR = 0.95
-AGREE_FLOOR = 0.8  # measured: see the note of issue 22; the goal is B/B
+AGREE_FLOOR = 0.85  # measured 110/125 (issue 22: 99/125 before); the goal is B/B
 MIN_CORRECT = 5
 MIN_WRONG = 8
 
