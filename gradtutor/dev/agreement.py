@@ -10,7 +10,8 @@ the first that raises), inside one recording — and reports the first finding's
 
     python -m gradtutor.dev.agreement < answers.json > causes.json
 
-reads [{"lesson", "exercise", "code"}, …] and writes [cause id or null, …] in the same order.
+reads [{"lesson", "exercise", "code"}, …] and writes, in the same order, the first finding of each as
+{"cause", "code"} (the learner's line where the path broke, "" when none is known), or null.
 `explain_causes` does that in a fresh process (TensorFlow and the answers' state stay out of
 the caller's). Only for the project's own answers: nothing here is sandboxed.
 """
@@ -33,8 +34,8 @@ RUN_TIME = frozenset({
 TIMEOUT = 900  # seconds for the whole corpus (about a minute on two cores)
 
 
-def explain_causes(answers: list[dict]) -> list[str | None]:
-    """The cause of explain's first finding on each answer ({"lesson", "exercise", "code"}), None for no finding."""
+def explain_causes(answers: list[dict]) -> list[dict | None]:
+    """Explain's first finding on each answer ({"lesson", "exercise", "code"}) as {"cause", "code"}; None for none."""
     done = subprocess.run([sys.executable, "-m", "gradtutor.dev.agreement"], input=json.dumps(answers),
                           capture_output=True, text=True, timeout=TIMEOUT, check=False)
     if done.returncode:
@@ -42,8 +43,8 @@ def explain_causes(answers: list[dict]) -> list[str | None]:
     return json.loads(done.stdout)
 
 
-def first_cause(lesson_id: str, exercise_id: str, code: str, path: str) -> str | None:
-    """Run one answer as a script under explain's recording; the first finding's cause id."""
+def first_finding(lesson_id: str, exercise_id: str, code: str, path: str) -> dict | None:
+    """Run one answer as a script under explain's recording; its first finding's cause id and break line."""
     import keras
 
     from gradtutor import course, evidence
@@ -72,7 +73,9 @@ def first_cause(lesson_id: str, exercise_id: str, code: str, path: str) -> str |
             first = findings
         if raised:
             break
-    return str(first[0]["cause"]) if first else None
+    if not first:
+        return None
+    return {"cause": str(first[0]["cause"]), "code": (first[0]["broke_at"] or {}).get("code") or ""}
 
 
 def main() -> None:
@@ -88,7 +91,7 @@ def main() -> None:
         for number, answer in enumerate(answers):
             path = os.path.join(folder, f"{answer['lesson']}_{answer['exercise']}_{number}.py")
             try:
-                causes.append(first_cause(answer["lesson"], answer["exercise"], answer["code"], path))
+                causes.append(first_finding(answer["lesson"], answer["exercise"], answer["code"], path))
             except Exception as exc:  # noqa: BLE001 - an answer that cannot even load: no finding
                 print(f"{answer['lesson']} {answer['exercise']}: {type(exc).__name__}: {exc}", file=sys.stderr)
                 causes.append(None)

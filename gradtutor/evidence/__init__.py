@@ -69,6 +69,7 @@ class Record:
         self.causes: dict = {}  # (frame, index) of a gradient call -> what diagnose found the first time
         self.none_sources: dict = {}  # id(tf.Variable) -> the cause of its latest None gradient
         self.last_call: dict | None = None  # the latest gradient call: its frame, sources, target nodes
+        self.no_sources: tuple | None = None  # the key of the latest finding on a tape.gradient(loss, []) (checks.py)
         self.busy = 0
         self.originals: list = []
         self.eager_functions = False

@@ -104,7 +104,9 @@ def _no_sources(record, info, call, frame, target_nodes) -> None:
     tape = info.tape()
     watched = {id(v.handle) for v in (tape.watched_variables() if tape is not None else ())}
     cause = Cause.NOT_USED if any(id(node.ref()) in watched for node in read) else Cause.UNWATCHED
-    record.add(call, frame, [], cause, read[0].frame or frame, Symptom.ERROR, {"variables_read_by_target": len(read)})
+    broke = read[0].frame or frame
+    record.add(call, frame, [], cause, broke, Symptom.ERROR, {"variables_read_by_target": len(read)})
+    record.no_sources = (call, frame, cause, broke, Symptom.ERROR)  # an optimizer given [] next says it instead
 
 
 def _tensor_of(source):

@@ -132,6 +132,8 @@ def _report_empty(record) -> None:
     frame = user_frame(4)
     read = variables_read(last["targets"])
     broke = read[0].frame if read and read[0].frame else last["frame"]
+    # the empty list reached the optimizer: that finding, not the tape call's, says what happened
+    record.findings[:] = [f for f in record.findings if f["_key"] != record.no_sources]
     record.add("apply_gradients", frame, [], Cause.NOT_USED, broke, Symptom.ERROR,
                {"keras": "apply_gradients got an empty list", "variables_read_by_target": len(read)})
 
