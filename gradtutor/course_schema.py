@@ -22,7 +22,7 @@ from gradtutor.payloads import RunFacts
 from gradtutor.protocol import Cause, Symptom
 
 FORMAT_VERSION = 1  # bump when a key changes meaning; `validate` then refuses older manifests
-WHENS = tuple(s.value for s in Symptom) + ("any",)
+WHENS = tuple(s.value for s in Symptom if s is not Symptom.TINY) + ("any",)  # tiny: explain's only
 CAUSES = frozenset(c.value for c in Cause)
 FACTS = frozenset(RunFacts.__annotations__)
 REGEX_KEYS = ("source_has", "source_lacks", "error_has")

@@ -3,7 +3,7 @@
 The cause comes from what happened, never from a word in the source: the comparison
 (None, shape, dtype, an exact constant ratio, a sign flip, a transposition), the
 exception and where it was raised, and the run-time facts the child recorded
-(gradtutor.isolation.facts: what the tape watched, where the target was made, whether
+(gradtutor.evidence.run_facts: what the tape watched, where the target was made, whether
 a value left TensorFlow). A lesson's rule (course.toml) may then word that cause for
 its exercise; it fires only when its `cause` is the one the evidence names (and its
 `fact`, and any source pattern, hold too).
@@ -212,7 +212,7 @@ def unmet_requirement(exercise: Exercise, facts: dict | None) -> tuple[Cause, st
 
 
 def _met(need: str, facts: dict) -> bool:
-    """What the recording saw (gradtutor.isolation.facts) for each requirement of course_schema.REQUIREMENTS."""
+    """What the recording saw (gradtutor.evidence.run_facts) for each requirement of course_schema.REQUIREMENTS."""
     if need == "tape":  # a tape.gradient, jacobian, batch_jacobian or ForwardAccumulator.jvp call ran
         return facts.get("gradient_calls", 0) >= 1
     if need == "numpy":  # while recording, a value went through tf.numpy_function, .numpy() or np.*

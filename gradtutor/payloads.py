@@ -35,7 +35,7 @@ class ErrorDescription(TypedDict, total=False):
 
 
 class RunFacts(TypedDict, total=False):
-    """What the learner's code did during one call (gradtutor.isolation.facts); absent keys did not happen."""
+    """What the learner's code did during one call (gradtutor.evidence.run_facts); absent keys did not happen."""
 
     watch_calls: list[str]  # per tape.watch argument: "input 0", "another tensor", "a numpy array", …
     ops: list[str]  # op types run while a tape was recording (first 64)
@@ -58,7 +58,7 @@ class RunFacts(TypedDict, total=False):
     path_cut: str  # the same for the nearest value-carrying op that cut a path, even when another path reached
     broke_at: dict[str, str]  # cause id of path_break / path_cut -> the learner's line that ran that op
     nonfinite_at: str  # the learner's line of the first op whose values make its gradient inf or NaN ("" unknown)
-    saturated: bool  # a sigmoid or tanh reached its float32 limit exactly, or a softmax an exact 0 or 1
+    saturated: bool  # an element of a sigmoid, tanh or softmax output at its limit (gradtutor.evidence.symptoms)
     numpy_function: bool  # tf.numpy_function ran while recording (eagerly: Python on numpy, a constant result)
     variable_replaced: bool  # a source that was a variable in the last gradient call is a tensor or new variable
     no_sources: bool  # a gradient call was given an empty list of sources

@@ -70,8 +70,9 @@ _DISPLAY = {
 
 # What the comparison found first, in the order it looks (None → type → shape → dtype → non-finite → values);
 # ERROR: the code raised instead of returning.
+# TINY: a gradient whose every element is below gradtutor.evidence.symptoms.TINY (`gradtutor explain` only).
 Symptom = Word("Symptom", [(word.upper(), word) for word in (
-    "none", "type", "shape", "dtype", "nonfinite", "zeros", "values", "error")])
+    "none", "type", "shape", "dtype", "nonfinite", "zeros", "values", "error", "tiny")])
 
 # What a learner's function returned, as the child describes it (the `type` of a ValueDescription).
 ValueKind = Word("ValueKind", {

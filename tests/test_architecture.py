@@ -7,7 +7,7 @@ have no cycle, and no module may import one in a higher layer than its own.
 ADDING A MODULE: put its name (dotted, relative to gradtutor/, e.g. "isolation.client";
 the package itself is "__init__") or a pattern matching it into the right layer of LAYERS below.
 A module no pattern matches fails the test, so the table always describes the whole package.
-Lower layers never import higher ones: ground < course < isolation < checking < checker < front ends.
+Lower layers never import higher ones: ground < evidence < course < isolation < checking < checker < front ends.
 """
 from __future__ import annotations
 
@@ -27,17 +27,18 @@ PACKAGE = REPO / "gradtutor"
 # Lowest first. fnmatch patterns over the dotted name relative to gradtutor/.
 LAYERS: list[tuple[str, list[str]]] = [
     # Definitions everything shares: error types and exit codes, the worker protocol and its payloads,
-    # constants, TensorFlow's log silencing; what TensorFlow's gradient registry and an op's values say
-    # (read both by the checker's child and by `gradtutor explain`).
-    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "opfacts", "variable_reads", "messages",
-                "value_evidence"]),
+    # constants, TensorFlow's log silencing, the message catalogues.
+    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "messages"]),
+    # The one recorder of what TensorFlow ran around a tape, and what it says: the checker's child records
+    # its run facts with it, `gradtutor explain` its findings. It needs only the ground.
+    ("evidence", ["evidence", "evidence.*"]),
     # The course as data: the manifest (and its schema), naming conventions, reading a learner's file,
     # seeds, the reference answers.
     ("course", ["course", "course_*", "conventions", "extract", "code_words", "seeds", "references", "references.*"]),
     # Running learner code apart: the worker process, its client and server, the sandbox.
     ("isolation", ["isolation", "isolation.*"]),
-    # Turning a learner's values into a verdict: comparison, diagnosis, evidence.
-    ("checking", ["compare", "verdict", "diagnose", "factors", "evidence", "evidence.*", "precheck"]),
+    # Turning a learner's values into a verdict: comparison, diagnosis.
+    ("checking", ["compare", "verdict", "diagnose", "factors", "precheck"]),
     # The checker: isolation and checking put together, one warm worker.
     ("checker", ["checker"]),
     # What people and other programs call: the CLI, notebooks' check(), nbgrader grading, authoring tools.

@@ -19,9 +19,13 @@ is put back when the block ends.
 Modules: frames (which stack frame is user code), graph (the op callback's record of
 tensors and ops), optimizers (Keras 3's apply_gradients), traced (tf.function code, at trace time), instrument (installing and removing the patches), checks (each
 tape call and its result), paths (how tensors depend on a source), analysis (cause
-and break line), wording (one sentence and one fix per cause). What TensorFlow says of each
-op type (gradtutor.opfacts) and what an op's values say (gradtutor.value_evidence) sit below
-this package, so the checker's run facts read them too. No printing, no CLI.
+and break line), wording (one sentence and one fix per cause); opfacts (what TensorFlow's
+gradient registry says of an op type), values (what an op's kept values say), symptoms (what
+saturated, dead, tiny and non-finite mean, once), variable_reads (variable reads the op
+callback sees). The checker's child records its run facts here too: run_facts (the light
+recorder around one learner call) and tape_graph (its op graph and the walk from a target to
+its sources). Only this package patches TensorFlow (tests/test_patching_seams.py); it imports
+only the ground modules (protocol, messages). No printing, no CLI.
 """
 from __future__ import annotations
 
@@ -69,6 +73,7 @@ class Record:
         self.causes: dict = {}  # (frame, index) of a gradient call -> what diagnose found the first time
         self.none_sources: dict = {}  # id(tf.Variable) -> the cause of its latest None gradient
         self.last_call: dict | None = None  # the latest gradient call: its frame, sources, target nodes
+        self.no_sources: tuple | None = None  # the key of the latest finding on a tape.gradient(loss, []) (checks.py)
         self.busy = 0
         self.originals: list = []
         self.eager_functions = False

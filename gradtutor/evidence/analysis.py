@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor import opfacts
+from gradtutor.evidence import opfacts
 from gradtutor.evidence import paths, probe
-from gradtutor.value_evidence import evidence_at, kept_value
+from gradtutor.evidence.values import evidence_at, kept_value
+from gradtutor.protocol import Cause, Symptom
+
+
+SUMMING = frozenset({"Sum", "Transpose"})  # a total over every element, or its elements moved (softmax(axis=0))
+ROW_SLICES = frozenset({"StridedSlice", "Slice", "GatherV2"})
 
 
 def tf_object(source):
@@ -33,7 +38,7 @@ def diagnose(record, info, targets, source, symptom):
     snode = graph.node_of(source.handle if is_variable else source, info.frame)
     tnodes = [graph.node_of(t, info.gradient_frame) for t in targets if tf.is_tensor(t)]
     if source.dtype.is_integer or source.dtype.is_bool:
-        return "integer-path", snode.frame or info.frame, {}
+        return Cause.INTEGER_PATH, snode.frame or info.frame, {}
     found = _unwatched(record, info, source, snode, is_variable)
     if found is not None:
         return found
@@ -43,9 +48,9 @@ def diagnose(record, info, targets, source, symptom):
         return _not_connected(graph, info, snode, tnodes, reached, is_variable)
     steps = paths.path_back(reached, hits[0])
     late = _watched_late(info, snode, steps)
-    if late is not None and symptom == "none":
-        return "unwatched", late, {"why": "watched after use"}
-    if symptom == "none" or symptom == "zeros" and _breaks(steps, info) is not None:
+    if late is not None and symptom == Symptom.NONE:
+        return Cause.UNWATCHED, late, {"why": "watched after use"}
+    if symptom == Symptom.NONE or symptom == Symptom.ZEROS and _breaks(steps, info) is not None:
         return _broken(steps, info, hits[0])
     return _flat(graph, reached, snode, tnodes, symptom)
 
@@ -58,18 +63,18 @@ def _unwatched(record, info, source, snode, is_variable):
             return None
         made = snode.frame if snode.op is not None else None
         if not source.trainable:
-            return "unwatched", made or info.frame, {"why": "not trainable"}
+            return Cause.UNWATCHED, made or info.frame, {"why": "not trainable"}
         if not info.watch_accessed:
-            return "unwatched", info.frame or made, {"why": "watch_accessed_variables=False"}
+            return Cause.UNWATCHED, info.frame or made, {"why": "watch_accessed_variables=False"}
         return None
     if snode in info.watched or (snode.op is not None and info in snode.op.tapes):
         return None
     for other in record.tapes:
         if other is not info and snode in other.watched:
-            return "wrong-tape", info.gradient_frame, {}
+            return Cause.WRONG_TAPE, info.gradient_frame, {}
     if snode.op is not None and _made_from_variable(snode):
-        return "variable-replaced", snode.frame, {}
-    return "unwatched", info.frame or snode.frame, {"why": "tensor"}
+        return Cause.VARIABLE_REPLACED, snode.frame, {}
+    return Cause.UNWATCHED, info.frame or snode.frame, {"why": "tensor"}
 
 
 def _watched_late(info, snode, steps):
@@ -98,10 +103,10 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable):
         if node.op is None:
             exit = paths.exits_before(graph, reached, node)
             if exit is not None:
-                return "leaves-tensorflow", exit.frame, {}
+                return Cause.LEAVES_TENSORFLOW, exit.frame, {}
     if is_variable and tnodes and _copied_variable(graph, snode, tnodes):
-        return "variable-replaced", snode.frame, {}
-    return "not-used", tnodes[0].frame if tnodes else info.gradient_frame, {}
+        return Cause.VARIABLE_REPLACED, snode.frame, {}
+    return Cause.NOT_USED, tnodes[0].frame if tnodes else info.gradient_frame, {}
 
 
 def _copied_variable(graph, snode, tnodes) -> bool:
@@ -124,36 +129,36 @@ def _breaks(steps, info):
     record or cannot differentiate.
     """
     if steps and steps[-1][1].via is not None and steps[-1][1].via[0] == "exit":
-        return "leaves-tensorflow", steps[-1][1].via[1].frame
+        return Cause.LEAVES_TENSORFLOW, steps[-1][1].via[1].frame
     for node, reach in steps:
         if reach.via is not None:
-            return ("state-breaks-path" if reach.via[0] == "state" else "leaves-tensorflow"), reach.via[1].frame
+            return (Cause.STATE_BREAKS_PATH if reach.via[0] == "state" else Cause.LEAVES_TENSORFLOW), reach.via[1].frame
         if reach.op is not None and any(out.dtype.name == "variant" for out in reach.op.outputs):
-            return "state-breaks-path", reach.op.frame  # into a tf.data dataset
+            return Cause.STATE_BREAKS_PATH, reach.op.frame  # into a tf.data dataset
     for node, reach in steps:
         op = reach.op
         if op is None:
             continue
         if info not in op.tapes:
-            return ("wrong-tape" if op.tapes else "outside-tape"), op.frame
+            return (Cause.WRONG_TAPE if op.tapes else Cause.OUTSIDE_TAPE), op.frame
         if op.type == "gradient":
             continue
         kind = opfacts.gradient_kind(op.type)
         if kind == "python":
-            return "leaves-tensorflow", op.frame
+            return Cause.LEAVES_TENSORFLOW, op.frame
         if kind == "stop":
-            return "stop-gradient", op.frame
+            return Cause.STOP_GRADIENT, op.frame
         if kind in ("none", "missing", "zero"):
-            return "no-gradient-op", op.frame
+            return Cause.NO_GRADIENT_OP, op.frame
         if node.is_integer and not node.is_resource:
-            return "integer-path", op.frame
+            return Cause.INTEGER_PATH, op.frame
     return None
 
 
 def _broken(steps, info, target):
     found = _breaks(steps, info)
     if found is None:
-        return "not-used", target.frame, {}
+        return Cause.NOT_USED, target.frame, {}
     return found[0], found[1], {}
 
 
@@ -161,36 +166,48 @@ def _flat(graph, reached, snode, tnodes, symptom):
     """A recorded path whose gradient is zero, tiny or not finite: read the values the path's ops kept."""
     on_path = paths.ancestors(tnodes, snode.seq)
     ops = sorted({n.op for n in on_path if n in reached and n.op is not None}, key=lambda op: op.seq)
-    if symptom == "nonfinite":
+    ops_cut = [op for op in ops if op.type in opfacts.STOP]
+    if symptom == Symptom.NONFINITE:
         for op in ops:
-            if evidence_at(op) == "non-finite":
-                return "non-finite", op.frame, {"op": op.type}
+            if evidence_at(op) == Cause.NON_FINITE:
+                return Cause.NON_FINITE, op.frame, {"op": op.type}
         return None  # every forward value was finite: an overflow of the backward pass (loss scaling skips it)
     target = tnodes[0] if tnodes else None
-    softmax = _softmax_output(target)
-    if softmax is not None and target.shape and int(np.prod(target.shape)) > 1:
-        return "softmax-sum", softmax.frame, {}
+    softmax, summed = _softmax_output(target)
+    if softmax is not None and (summed or target.shape and int(np.prod(target.shape)) > 1):
+        return Cause.SOFTMAX_SUM, softmax.frame, {}
     for op in ops:
         found = evidence_at(op)
-        if found == "no-gradient-op":
+        if found == Cause.NO_GRADIENT_OP:
             return found, op.frame, {"op": op.type}
-        if found in ("dead-relu", "saturation"):
+        if found in (Cause.DEAD_RELU, Cause.SATURATION):
             # is the target still moved by this op's output? If not, its zero slope hides nothing here
             moved = probe.depends(graph, op, target)
             if moved is False:
                 continue
             return found, op.frame, {"op": op.type, "probe": "depends" if moved else "not run"}
+    if symptom == Symptom.ZEROS and ops_cut:  # what the source's values reached the target through was cut
+        return Cause.STOP_GRADIENT, ops_cut[0].frame, {"op": ops_cut[0].type}
     return None
 
 
 def _softmax_output(node):
+    """(the softmax the target is made of, whether the way there summed or sliced it), through ops that move,
+    add up or slice whole rows of it: the tape sums the target, and a sum of whole softmax rows is a constant."""
+    sizes, summed = [], False
     while node is not None and node.op is not None:
-        if node.op.type == "Softmax":
-            return node.op
-        if node.op.type not in opfacts.PASS_THROUGH:
-            return None
+        kind = node.op.type
+        if kind == "Softmax":
+            row = node.shape[-1] if node.shape else None
+            whole = row and all(size and size % row == 0 for size in sizes)  # a slice keeps whole rows
+            return (node.op, summed) if whole or not sizes else (None, False)
+        if kind in ROW_SLICES:
+            sizes.append(int(np.prod(node.shape)) if node.shape is not None else 0)
+        elif kind not in opfacts.PASS_THROUGH and kind not in SUMMING:
+            return None, False
+        summed = summed or kind in SUMMING or kind in ROW_SLICES
         node = node.op.inputs[0]
-    return None
+    return None, False
 
 
 __all__ = ["diagnose", "kept_value", "tf_object"]

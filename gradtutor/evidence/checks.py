@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
 
 from gradtutor.evidence import analysis, optimizers, sampling
 from gradtutor.evidence.frames import user_frame, user_frame_object
+from gradtutor.evidence.symptoms import gradient_symptom
 from gradtutor.evidence.tapes import tape_info
-
-TINY = 1e-6  # a gradient whose largest element is below this is only reported when the evidence names a cause
+from gradtutor.protocol import Cause, Symptom
 # The values of an eager call's gradients (zero? tiny? NaN?) are read on the first FIRST_CALLS calls of each
 # tape.gradient line and then on every EVERY-th (copying every gradient to numpy on every step costs a few
 # per cent of a training step); a None is checked on every call.
@@ -21,18 +20,11 @@ def sampled(record, frame) -> bool:
     return calls <= FIRST_CALLS or calls % EVERY == 0 or record.replaying  # a replay (traced.py) reads them all
 
 
-def symptom(gradient) -> str | None:
-    """'none', 'nonfinite', 'zeros', 'tiny', or None for a gradient that looks fine."""
+def symptom(gradient) -> Symptom | None:
+    """none, nonfinite, zeros, tiny (gradtutor.evidence.symptoms), or None for a gradient that looks fine."""
     if gradient is None:
-        return "none"
-    values = getattr(gradient, "values", gradient)  # IndexedSlices
-    value = analysis.kept_value(values)
-    if value is None or value.dtype.kind not in "fc" or not value.size:
-        return None
-    if not np.isfinite(value).all():
-        return "nonfinite"
-    largest = np.abs(value).max()
-    return "zeros" if largest == 0 else "tiny" if largest < TINY else None
+        return Symptom.NONE
+    return gradient_symptom(analysis.kept_value(getattr(gradient, "values", gradient)))  # IndexedSlices: its rows
 
 
 def _call(record, tape, call, target, sources, original):
@@ -51,7 +43,7 @@ def _call(record, tape, call, target, sources, original):
         result = original()
     except Exception as error:
         graph.paused -= 1
-        _tape_error(record, info, call, frame, error)
+        _tape_error(record, info, call, frame, error, target, sources)
         raise
     graph.paused -= 1
     if info.gradient_frame is None:
@@ -66,6 +58,8 @@ def _call(record, tape, call, target, sources, original):
     # what an optimizer given these gradients next may need (optimizers.py)
     record.last_call = {"frame": frame, "sources": bool(flat_sources),
                         "targets": step.inputs[:len(flat_targets)]}
+    if not flat_sources and isinstance(sources, (list, tuple)):
+        _no_sources(record, info, call, frame, step.inputs[:len(flat_targets)])
     values = tf.executing_eagerly()
     if graph.traced is not None and not values:  # being traced: values are checked in the graph
         graph.traced.watch_gradients(frame, flat_results)
@@ -79,7 +73,7 @@ def _call(record, tape, call, target, sources, original):
             continue
         if key in record.seen:  # this call already went wrong: the first time was analysed
             record.seen[key] += 1
-            if found == "none":
+            if found == Symptom.NONE:
                 record.none_sources[id(analysis.tf_object(source))] = record.causes.get(key)
             continue
         if not info.recorded:  # its ops went unrecorded: explained on the next tape of this site
@@ -89,15 +83,30 @@ def _call(record, tape, call, target, sources, original):
         cause = record.causes[key] = analysis.diagnose(record, info, flat_targets, source, found)
         if cause is not None and key in record.sampling.first_seen:
             cause = (cause[0], cause[1], {**cause[2], "first_seen_step": record.sampling.first_seen[key]})
-        if found == "none":  # an optimizer given this None next says so with this cause (optimizers.py)
+        if found == Symptom.NONE:  # an optimizer given this None next says so with this cause (optimizers.py)
             record.none_sources[id(analysis.tf_object(source))] = cause
-        if cause is not None and cause[0] == "not-used" and found == "zeros":
+        if cause is not None and cause[0] == Cause.NOT_USED and found == Symptom.ZEROS:
             continue  # unconnected_gradients=ZERO asked for zeros where there is no path
         if cause is not None:
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
     if eager:
         sampling.after_gradient(record, info)
     return result
+
+
+def _no_sources(record, info, call, frame, target_nodes) -> None:
+    """tape.gradient(loss, []) while the loss reads variables: the list meant to name them came out empty. The tape
+    watched them (trainable, read under it): the list is not theirs (a layer that does not track them); it did not:
+    they are not trainable (add_weight(trainable=False))."""
+    read = optimizers.variables_read(target_nodes)
+    if not read:
+        return
+    tape = info.tape()
+    watched = {id(v.handle) for v in (tape.watched_variables() if tape is not None else ())}
+    cause = Cause.NOT_USED if any(id(node.ref()) in watched for node in read) else Cause.UNWATCHED
+    broke = read[0].frame or frame
+    record.add(call, frame, [], cause, broke, Symptom.ERROR, {"variables_read_by_target": len(read)})
+    record.no_sources = (call, frame, cause, broke, Symptom.ERROR)  # an optimizer given [] next says it instead
 
 
 def _tensor_of(source):
@@ -120,19 +129,40 @@ def _name(source, index) -> str:
     return f"source {index} (shape {tuple(shape) if shape is not None else '?'})"
 
 
-def _tape_error(record, info, call, frame, error) -> None:
-    text = str(error)
-    if isinstance(error, RuntimeError) and "persistent" in text:
-        record.add(call, frame, [], "tape-reused", info.gradient_frame or frame, "error", {"error": text})
-    elif isinstance(error, AttributeError) and "_id" in text:  # a numpy value passed as target or source
-        from gradtutor.evidence.graph import Exit
+def _outside_tensorflow(values) -> bool:
+    """A numpy value or a Python number where the tape needs a tensor."""
+    import numpy as np
+    import tensorflow as tf
 
-        left = next((item for item in reversed(record.graph.log) if isinstance(item, Exit)), None)
-        record.add(call, frame, [], "leaves-tensorflow", left.frame if left else frame, "error", {"error": text})
+    return any(isinstance(v, (np.ndarray, np.generic, float, int)) for v in tf.nest.flatten(values))
+
+
+def _keras_variables(values) -> bool:
+    import tensorflow as tf
+
+    return any("keras" in type(v).__module__ and type(v).__name__ == "Variable" for v in tf.nest.flatten(values))
+
+
+def _tape_error(record, info, call, frame, error, target, sources) -> None:
+    from gradtutor.evidence.graph import Exit
+
+    text = str(error)
+    left = next((item for item in reversed(record.graph.log) if isinstance(item, Exit)), None)
+    if isinstance(error, RuntimeError) and "persistent" in text:
+        record.add(call, frame, [], Cause.TAPE_REUSED, info.gradient_frame or frame, Symptom.ERROR, {"error": text})
+    elif _outside_tensorflow(target) or isinstance(error, AttributeError) and "_id" in text and left is not None:
+        # the target is a number (float(loss), loss.numpy()), or a source came from a value that left TensorFlow
+        record.add(call, frame, [], Cause.LEAVES_TENSORFLOW, left.frame if left else frame, Symptom.ERROR, {"error": text})
+    elif isinstance(error, AttributeError) and "_type_enum" in text and _keras_variables(sources):
+        # unconnected_gradients=ZERO makes zeros like each source: a keras.Variable is not a tensor TensorFlow knows
+        record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text})
+    elif isinstance(error, AttributeError) and "_id" in text and _outside_tensorflow(sources):
+        # a numpy array or a number given as a source: no value of TensorFlow's, nothing a tape can watch
+        record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text})
     elif isinstance(error, LookupError) and "gradient" in text.lower():
         op = next((op for op in reversed(record.graph.log)
                    if getattr(op, "type", None) and op.type in text and info in op.tapes), None)
-        record.add(call, frame, [], "no-gradient-op", op.frame if op else frame, "error", {"error": text})
+        record.add(call, frame, [], Cause.NO_GRADIENT_OP, op.frame if op else frame, Symptom.ERROR, {"error": text})
 
 
 def gradient(record, tape, target, sources, output_gradients, unconnected, saved):
@@ -176,7 +206,10 @@ def watch(record, tape, tensor, original):
     try:
         original(tape, tensor)
     except Exception as error:
-        record.add("watch", frame, [], "cannot-watch", frame, "error", {"error": str(error)})
+        # tape.watch before `with tape:` finds no recording tape (its _tape is None): outside the tape
+        outside = isinstance(error, AttributeError) and "_tape" in str(error)
+        cause = Cause.OUTSIDE_TAPE if outside else Cause.CANNOT_WATCH
+        record.add("watch", frame, [], cause, frame, Symptom.ERROR, {"error": str(error)})
         raise
     info = tape_info(record, tape)
     if info not in record.tapes:
@@ -189,7 +222,7 @@ def watch(record, tape, tensor, original):
             info.watched_at.setdefault(node, (record.graph.seq, frame))
         elif tf.is_tensor(item):
             if not (item.dtype.is_floating or item.dtype.is_complex):
-                record.add("watch", frame, [], "cannot-watch", frame, "error", {"dtype": item.dtype.name})
+                record.add("watch", frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"dtype": item.dtype.name})
             node = record.graph.node_of(item, frame)
             info.watched.append(node)
             info.watched_at.setdefault(node, (record.graph.seq, frame))
@@ -202,7 +235,7 @@ def tf_gradients_wrapper(record, original):
     def gradients(*args, **kwargs):
         if tf.executing_eagerly():
             frame = user_frame()
-            record.add("tf.gradients", frame, [], "tf-gradients-eager", frame, "error", {})
+            record.add("tf.gradients", frame, [], Cause.TF_GRADIENTS_EAGER, frame, Symptom.ERROR, {})
         return original(*args, **kwargs)
 
     return gradients

@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 import weakref
 
-from gradtutor import opfacts
+from gradtutor.evidence import opfacts
 from gradtutor.evidence.frames import user_frame
 
 LOG_SIZE = 100_000  # ops remembered (a few hundred training steps of a small model)

@@ -18,6 +18,7 @@ import sys
 
 from gradtutor.evidence import paths
 from gradtutor.evidence.frames import user_frame
+from gradtutor.protocol import Cause, Symptom
 
 
 def patch_when_loaded(record) -> None:
@@ -91,10 +92,10 @@ class _TrainerWarnings:
 def _report_untrained(record, loss) -> None:
     """fit's loss reads variables, but the model lists none as trainable: point at the first one made."""
     node = record.graph.known(loss) if loss is not None else None
-    read = _variables_read([node]) if node is not None else []
+    read = variables_read([node]) if node is not None else []
     if not read or read[0].frame is None:
         return
-    record.add("fit", user_frame(4), [], "not-used", read[0].frame, "error",
+    record.add("fit", user_frame(4), [], Cause.NOT_USED, read[0].frame, Symptom.ERROR,
                {"keras": "The model does not have any trainable weights", "variables_read_by_target": len(read)})
 
 
@@ -117,7 +118,7 @@ def _report_missing(record, variables, everything: bool) -> None:
         return  # these None did not come from a tape call we saw: no evidence, no cause
     cause, broke_frame, facts = found
     names = [_variable_name(v) for v in variables]
-    symptom = "error" if everything else "none"
+    symptom = Symptom.ERROR if everything else Symptom.NONE
     record.add("apply_gradients", frame, names, cause, broke_frame, symptom,
                dict(facts, keras="No gradients provided for any variable" if everything
                     else "Gradients do not exist for variables"))
@@ -129,13 +130,15 @@ def _report_empty(record) -> None:
     if last is None or last["sources"]:
         return
     frame = user_frame(4)
-    read = _variables_read(last["targets"])
+    read = variables_read(last["targets"])
     broke = read[0].frame if read and read[0].frame else last["frame"]
-    record.add("apply_gradients", frame, [], "not-used", broke, "error",
+    # the empty list reached the optimizer: that finding, not the tape call's, says what happened
+    record.findings[:] = [f for f in record.findings if f["_key"] != record.no_sources]
+    record.add("apply_gradients", frame, [], Cause.NOT_USED, broke, Symptom.ERROR,
                {"keras": "apply_gradients got an empty list", "variables_read_by_target": len(read)})
 
 
-def _variables_read(target_nodes) -> list:
+def variables_read(target_nodes) -> list:
     """The variables (their handle nodes) the target was computed from, in the order they were made."""
     handles = {node.op.inputs[0] for node in paths.ancestors(target_nodes, 0)
                if node.op is not None and node.op.type == "ReadVariableOp" and node.op.inputs}

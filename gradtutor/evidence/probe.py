@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor import opfacts
+from gradtutor.evidence import opfacts
 from gradtutor.evidence import paths
-from gradtutor.value_evidence import kept_value
+from gradtutor.evidence.values import kept_value
 
 STEP = 1e-3  # relative to the op's largest output (at least 1)
 FLAT = 1e-4  # a slope of the target below this (relative to the target's size, at least 1) is flat

@@ -7,8 +7,9 @@ puts a finding's subject, symptom and sources around them.
 from __future__ import annotations
 
 from gradtutor.messages import has, join, say
+from gradtutor.protocol import Cause, Symptom
 
-SYMPTOMS = ("none", "zeros", "tiny", "nonfinite", "error")
+SYMPTOMS = (Symptom.NONE, Symptom.ZEROS, Symptom.TINY, Symptom.NONFINITE, Symptom.ERROR)  # what a finding can report
 SHOWN = 4  # variables named in a sentence; the finding's `sources` lists them all
 
 
@@ -32,6 +33,8 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
         subject = say("explain.finding.subject_many", count=len(sources), sources=names)
     else:
         subject = say("finding.subject_sources", sources=names) if sources else say("finding.subject_tape")
+    if call == "gradient" and not sources and cause in (Cause.NOT_USED, Cause.UNWATCHED):
+        return say(f"finding.no_sources.{Cause(cause).name.lower()}")  # tape.gradient(loss, []): checks._no_sources
     if symptom == "error":
         return say("finding.raised", subject=subject, why=happened)
     shown = say(f"finding.symptom.{symptom}") if symptom in SYMPTOMS else symptom

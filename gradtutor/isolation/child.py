@@ -23,7 +23,8 @@ import tempfile
 import traceback
 
 from gradtutor import extract
-from gradtutor.isolation import facts, input_copies, landlock, policy
+from gradtutor.evidence import run_facts
+from gradtutor.isolation import input_copies, landlock, policy
 from gradtutor.isolation.describe import describe_error, describe_value, describe_variants, input_shapes
 from gradtutor.protocol import CellSource, ChildResult, ErrorDescription, Job
 from gradtutor.seeds import is_hidden
@@ -149,8 +150,7 @@ def _warm_up() -> None:
 def _call(function, exercise_id: str, inputs: dict, labels: frozenset, load_errors=()) -> tuple[ChildResult, dict]:
     """Call the learner's function once per seed on fresh inputs, recording facts and checking the inputs after."""
     arrays: dict = {}
-    results: dict = {}
-    seen: dict = {}
+    results, seen = {}, {}
     import keras
 
     for seed, args in inputs.items():
@@ -158,7 +158,7 @@ def _call(function, exercise_id: str, inputs: dict, labels: frozenset, load_erro
         before = input_copies.snapshot(args)
         recorded: dict = {}
         try:
-            with _output_for(seed), facts.recording(args, recorded, labels):
+            with _output_for(seed), run_facts.recording(args, recorded, labels):
                 value = function(*args)
         except NotImplementedError:
             return {"status": "not_attempted"}, {}

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor import opfacts
+from gradtutor.evidence import opfacts
 from gradtutor.evidence import paths
-from gradtutor.value_evidence import kept_value
+from gradtutor.evidence.values import kept_value
 
 MAX_ELEMENTS = 10_000
 TOLERANCE = 1e-3

@@ -12,8 +12,9 @@ import ast
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, fresh, hoist, indent_unit,
                                            overlap, release_after_last_use)
 from gradtutor.explain.fix.source import Edit, Source
+from gradtutor.protocol import Cause
 
-MANUAL = {"integer-path": "integer_path", "saturation": "saturation", "dead-relu": "dead_relu"}
+MANUAL = {Cause.INTEGER_PATH: "integer_path", Cause.SATURATION: "saturation", Cause.DEAD_RELU: "dead_relu"}
 NUMPY_TO_TF = {"mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min",
                "prod": "reduce_prod", "log": "math.log", "exp": "exp", "sqrt": "sqrt", "square": "square",
                "abs": "abs", "power": "pow", "maximum": "maximum", "minimum": "minimum", "tanh": "tanh",
@@ -282,9 +283,11 @@ def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:
     return [n for n in found if not any(o is not n and o in set(ast.walk(n)) for o in found)]
 
 
-REPAIRS = {"unwatched": unwatched, "outside-tape": outside_tape, "tape-reused": tape_reused,
-           "stop-gradient": stop_gradient, "variable-replaced": variable_replaced, "cannot-watch": cannot_watch,
-           "not-used": not_used, "softmax-sum": softmax_sum, "tf-gradients-eager": tf_gradients_eager, "leaves-tensorflow": leaves_tensorflow, "non-finite": non_finite}
+REPAIRS = {Cause.UNWATCHED: unwatched, Cause.OUTSIDE_TAPE: outside_tape, Cause.TAPE_REUSED: tape_reused,
+           Cause.STOP_GRADIENT: stop_gradient, Cause.VARIABLE_REPLACED: variable_replaced,
+           Cause.CANNOT_WATCH: cannot_watch, Cause.NOT_USED: not_used, Cause.SOFTMAX_SUM: softmax_sum,
+           Cause.TF_GRADIENTS_EAGER: tf_gradients_eager, Cause.LEAVES_TENSORFLOW: leaves_tensorflow,
+           Cause.NON_FINITE: non_finite}
 
 
 def repair(source: Source, finding: dict) -> Repair:

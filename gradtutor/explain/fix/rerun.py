@@ -14,7 +14,6 @@ to "compiled": {line: {"steps", "codes"}}. The result goes to file descriptor FD
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import sys
@@ -51,39 +50,25 @@ def capturing(copy: str, lines: set[int]):
     seen: dict[int, list[list[str]]] = {}
     errors: dict[int, float | None] = {}  # the first call's central-difference error, per line
     traces: dict[int, list] = {}  # per line: (the traced function's state, its calls when this trace was made)
-    install, state = instrument.install, {}
 
-    def install_then_capture(record):
+    def observe(record, target, sources, result):
         import tensorflow as tf
-        from tensorflow.python.eager import backprop
 
-        tape_class = backprop.GradientTape
-        original = state.setdefault("gradient", tape_class.__dict__["gradient"])
+        line = _line_in(copy)
+        if line in lines and len(seen.setdefault(line, [])) < CALLS_KEPT:
+            _note(seen[line], errors, line, record, target, sources, result)
+        if line in lines and not tf.executing_eagerly():
+            function = getattr(record.graph.traced, "current", None)  # traced.py's FunctionState
+            if function is not None:
+                traces.setdefault(line, []).append((function, getattr(function, "calls", 0)))
 
-        def gradient(tape, target, sources, *args, **kwargs):
-            result = original(tape, target, sources, *args, **kwargs)
-            line = _line_in(copy)
-            if line in lines and len(seen.setdefault(line, [])) < CALLS_KEPT:
-                _note(seen[line], errors, line, record, target, sources, result)
-            if line in lines and not tf.executing_eagerly():
-                function = getattr(record.graph.traced, "current", None)  # traced.py's FunctionState
-                if function is not None:
-                    traces.setdefault(line, []).append((function, getattr(function, "calls", 0)))
-            return result
-
-        tape_class.gradient = functools.wraps(original)(gradient)
-        state["class"] = tape_class
-        install(record)
-
-    instrument.install = install_then_capture
+    instrument.OBSERVERS.append(observe)  # the recording calls it after each gradient (gradtutor.evidence)
     compiled: dict[int, dict] = {}
     try:
         yield seen, errors, compiled
     finally:
         compiled.update({line: _checked(copy, line, made) for line, made in traces.items()})
-        instrument.install = install
-        if "class" in state:
-            state["class"].gradient = state["gradient"]
+        instrument.OBSERVERS.remove(observe)
 
 
 def _note(calls: list, errors: dict, line: int, record, target, sources, result) -> None:

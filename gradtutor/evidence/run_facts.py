@@ -7,8 +7,8 @@ tensors were made then. That is enough to tell the parent what the code *did*
 tape.gradient was watched, whether a target was made outside the recording, whether
 a tensor left TensorFlow (.numpy(), np.*, tf.numpy_function) while recording, whether a
 variable was assigned (a stateful layer's state) or replaced between gradient calls, and
-which op broke the path from a target back to its source (gradtutor.isolation.tape_graph,
-reading TensorFlow's gradient registry through gradtutor.opfacts as `gradtutor explain` does).
+which op broke the path from a target back to its source (gradtutor.evidence.tape_graph,
+reading TensorFlow's gradient registry through gradtutor.evidence.opfacts as `gradtutor explain` does).
 The payload is a RunFacts dict (gradtutor.payloads). Copies of the inputs and the check
 that a call left them as they were: gradtutor.isolation.input_copies.
 """
@@ -19,8 +19,8 @@ import sys
 
 import numpy as np
 
-from gradtutor import variable_reads
-from gradtutor.isolation.tape_graph import TapeGraph, learner_site
+from gradtutor.evidence import variable_reads
+from gradtutor.evidence.tape_graph import TapeGraph, learner_site
 
 # ops whose output has no gradient with respect to a float input (TensorFlow's own loops and masks
 # compare integer counters; only a float input turned integer-valued counts)

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor import opfacts
-
-# float32 sigmoid(x) rounds to exactly 1.0 from x ≈ 17; tanh to ±1.0 from ≈ 9
-SATURATED = 1e-6
+from gradtutor.evidence import opfacts, symptoms
+from gradtutor.protocol import Cause
 
 
 def kept_value(tensor):
@@ -21,10 +19,10 @@ def kept_value(tensor):
         return None
 
 
-def evidence_at(op) -> str | None:
-    """The cause this op's kept values point at, or None."""
+def evidence_at(op) -> Cause | None:
+    """The cause this op's kept values point at, or None (saturated and dead: gradtutor.evidence.symptoms)."""
     if op.type == "Sign":
-        return "no-gradient-op"
+        return Cause.NO_GRADIENT_OP
     if op.values is None or op.type not in opfacts.KEEP_VALUES:
         return None
     inputs, outputs = op.values
@@ -34,24 +32,20 @@ def evidence_at(op) -> str | None:
     if op.type in ("SelectV2", "Select"):
         branches = [kept_value(t) for t in inputs[1:3]]
         if any(b is not None and b.dtype.kind in "fc" and not np.isfinite(b).all() for b in branches):
-            return "non-finite"
+            return Cause.NON_FINITE
         return None
     if _zero_sensitive(op.type, inputs):
-        return "non-finite"
+        return Cause.NON_FINITE
     if out.size and not np.isfinite(out).all():
-        return "non-finite"
+        return Cause.NON_FINITE
     if op.type == "ClipByValue" and out.size and _clipped_everywhere(inputs):
-        return "saturation"  # e.g. a crossentropy clipping probabilities to [eps, 1 - eps]
+        return Cause.SATURATION  # e.g. a crossentropy clipping probabilities to [eps, 1 - eps]
     if op.type in ("Maximum", "Minimum") and out.size and _bound_everywhere(op.type, inputs):
-        return "saturation"  # clip_by_value is Minimum(Maximum(x, low), high): x clipped everywhere
-    if op.type in ("Relu", "Relu6"):
-        return "dead-relu" if out.size and not out.any() else None
-    if op.type == "Sigmoid" and out.size and (np.minimum(out, 1 - out) <= SATURATED).all():
-        return "saturation"
-    if op.type == "Tanh" and out.size and (1 - np.abs(out) <= SATURATED).all():
-        return "saturation"
-    if op.type == "Softmax" and out.size and (out.max(axis=-1) >= 1 - SATURATED).all():
-        return "saturation"
+        return Cause.SATURATION  # clip_by_value is Minimum(Maximum(x, low), high): x clipped everywhere
+    if op.type in symptoms.RELUS:
+        return Cause.DEAD_RELU if symptoms.dead(op.type, out) else None
+    if symptoms.saturated_everywhere(op.type, out):  # the whole gradient through it is flat
+        return Cause.SATURATION
     return None
 
 

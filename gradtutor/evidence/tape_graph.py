@@ -1,9 +1,9 @@
 """Which op broke the path from a gradient's target back to its source, read from the ops that ran.
 
-The checker's run facts (gradtutor.isolation.facts) keep, for every tensor made while a tape
+The checker's run facts (gradtutor.evidence.run_facts) keep, for every tensor made while a tape
 recorded, the op that made it and that op's inputs. At a gradient call the walk goes back
 from the target through ops whose gradient flows; an op whose gradient does not (what
-gradtutor.opfacts reads in TensorFlow's gradient registry: stop_gradient, round, argmax,
+gradtutor.evidence.opfacts reads in TensorFlow's gradient registry: stop_gradient, round, argmax,
 comparisons, a Python function, a cast to an integer type) ends that branch. The first
 such op, nearest the target, that has the source upstream of it is where the path broke:
 when no flowing path reaches the source, its cause id is the fact `path_break`; whether or
@@ -11,26 +11,25 @@ not one does, the nearest such op that carries values (not a comparison's mask) 
 `path_cut` — why a connected gradient can still be zero. Ops TensorFlow ran inside a tf.function are one
 call op here, as the eager tape sees them.
 
-The same pass notes saturation: a sigmoid or tanh whose float32 output reached its limit
-exactly, or a softmax with an exact 0 or 1, flattens the slope there to zero; and the first
+The same pass notes saturation: a sigmoid, tanh or softmax output with an element at its limit
+(gradtutor.evidence.symptoms) flattens the slope there to zero; and the first
 op whose values make its gradient inf or NaN (sqrt or log at 0, a division by 0, a tf.where
-branch that is not finite: gradtutor.value_evidence, as `gradtutor explain` reads it).
+branch that is not finite: gradtutor.evidence.values, as `gradtutor explain` reads it).
 """
 from __future__ import annotations
 
 import linecache
 import sys
 
-import numpy as np
 
-from gradtutor import opfacts, value_evidence
+from gradtutor.evidence import opfacts, symptoms, values
 from gradtutor.messages import say
+from gradtutor.protocol import Cause
 
 MAX_NODES = 50_000  # tensors remembered per call; past it the walk sees a partial graph (no break is named)
-SATURATES = {"Sigmoid": (0.0, 1.0), "Tanh": (-1.0, 1.0), "Softmax": (0.0, 1.0)}
 SHAPE_ONLY = frozenset({"Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike", "Fill", "Range"})
-KIND_CAUSE = {"stop": "stop-gradient", "python": "leaves-tensorflow", "none": "no-gradient-op",
-              "zero": "no-gradient-op", "missing": "no-gradient-op"}
+KIND_CAUSE = {"stop": Cause.STOP_GRADIENT, "python": Cause.LEAVES_TENSORFLOW, "none": Cause.NO_GRADIENT_OP,
+              "zero": Cause.NO_GRADIENT_OP, "missing": Cause.NO_GRADIENT_OP}
 
 
 class TapeGraph:
@@ -44,10 +43,10 @@ class TapeGraph:
         self.nonfinite_at: str | None = None  # the first op whose values make its gradient inf or NaN
 
     def add(self, op_type: str, inputs, outputs) -> None:
-        if op_type in SATURATES and outputs and not self.saturated:
-            self.saturated = _at_limit(value_evidence.kept_value(outputs[0]), SATURATES[op_type])
+        if op_type in symptoms.SATURATING and outputs and not self.saturated:  # anywhere: a zero there is explained
+            self.saturated = symptoms.saturated_somewhere(op_type, values.kept_value(outputs[0]))
         if op_type in opfacts.RISKY and self.nonfinite_at is None and \
-                value_evidence.evidence_at(_Op(op_type, (inputs or (), outputs or ()))) == "non-finite":
+                values.evidence_at(_Op(op_type, (inputs or (), outputs or ()))) is Cause.NON_FINITE:
             self.nonfinite_at = self.site() or ""
         if self.full or not outputs:
             return
@@ -99,13 +98,13 @@ class TapeGraph:
 
 
 class _Op:
-    """An op as gradtutor.value_evidence reads it: its type and its (inputs, outputs) tensors."""
+    """An op as gradtutor.evidence.values reads it: its type and its (inputs, outputs) tensors."""
 
     def __init__(self, type_: str, values):
         self.type, self.values = type_, values
 
 
-def _stops(op_type: str, inputs, outputs) -> str | None:
+def _stops(op_type: str, inputs, outputs) -> Cause | str | None:
     """The cause id of an op through which no gradient reaches its float inputs; None when it flows
     (and for ops that read only a tensor's shape: no value passes through them to be cut)."""
     if op_type in SHAPE_ONLY:
@@ -116,15 +115,8 @@ def _stops(op_type: str, inputs, outputs) -> str | None:
     floats_in = any(getattr(t, "dtype", None) is not None and t.dtype.is_floating for t in inputs)
     integer_out = all(t.dtype.is_integer for t in outputs)
     if floats_in and integer_out:
-        return "integer-path"  # a cast (or any op) from floats to integers: integers carry no gradient
+        return Cause.INTEGER_PATH  # a cast (or any op) from floats to integers: integers carry no gradient
     return None
-
-
-def _at_limit(values, limits) -> bool:
-    if values is None or not np.issubdtype(values.dtype, np.floating):
-        return False
-    low, high = limits
-    return bool(np.any((values == low) | (values == high)))
 
 
 def learner_site(labels: frozenset) -> str | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from gradtutor.evidence.symptoms import RELUS, SATURATING  # noqa: F401 - saturated and dead, defined once
+
 # registered gradient returns only None (math_grad.py: _ArgMaxGrad, _ArgMinGrad, _FloorDivGrad,
 # _TruncateDivGrad, _FloorGrad, _CeilGrad, _RoundGrad, _RintGrad)
 NONE_GRADIENT = frozenset({"ArgMax", "ArgMin", "FloorDiv", "TruncateDiv", "Floor", "Ceil", "Round", "Rint"})
@@ -20,9 +22,6 @@ STOP = frozenset({"StopGradient", "PreventGradient"})
 # ops whose gradient is infinite or NaN at some inputs: their values are kept while a tape records
 RISKY = frozenset({"Sqrt", "Rsqrt", "Log", "Log1p", "Reciprocal", "Inv", "RealDiv", "Div", "Pow", "Xlogy",
                    "Xdivy", "Acos", "Asin", "Atanh", "Exp", "SelectV2", "Select", "Lgamma", "Digamma"})
-SATURATING = frozenset({"Sigmoid", "Tanh", "Softmax"})
-# dead-ReLU candidates
-RELUS = frozenset({"Relu", "Relu6"})
 KEEP_VALUES = RISKY | SATURATING | RELUS | {"ClipByValue", "Maximum", "Minimum"}
 # ops that only move or rename values: a softmax output stays one through them
 PASS_THROUGH = frozenset({"Identity", "Reshape", "ExpandDims", "Squeeze", "IdentityN", "Cast"})
