@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/36596 (gradient with respect to the input: "I was converting the loss and the predictions to numpy")
-# expect: cause=leaves-tensorflow line=12
+# expect: cause=leaves-tensorflow line=13
 import keras
 import numpy as np
 import tensorflow as tf

@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/288 (sorting with tf.nn.top_k: "are those functions differentiable?")
-# expect: cause=no-gradient-op line=13
+# expect: cause=no-gradient-op line=12
 import keras
 import tensorflow as tf
 

@@ -1,6 +1,6 @@
 # source: https://github.com/tensorflow/tensorflow/issues/40632 (weights concatenated in build(): "No gradients provided")
-# expect: cause=outside-tape line=14
-# expect-keras: cause=outside-tape line=14
+# expect: cause=outside-tape line=13
+# expect-keras: cause=outside-tape line=13
 import keras
 import tensorflow as tf
 
