@@ -35,11 +35,13 @@ def diagnose(record, info, targets, source, symptom):
     if source.dtype.is_integer or source.dtype.is_bool:
         return "integer-path", snode.frame or info.frame, {}
     found = _unwatched(record, info, source, snode, is_variable)
-    if found is not None:
-        return found
     reached = paths.descendants(graph, snode)
     hits = [n for n in tnodes if n in reached]
-    if not hits:
+    # an unwatched tensor: "watch it" is the fix only if the target was computed from it by TensorFlow ops (a
+    # variable that is not trainable, or a tape that watches nothing, is the whole story on its own)
+    if found is not None and (found[2].get("why") != "tensor" or _by_data(reached, hits)):
+        return found
+    if not hits:  # watching the source would not help: the target was not computed from it at all
         return _not_connected(graph, info, snode, tnodes, reached, is_variable)
     steps = paths.path_back(reached, hits[0])
     late = _watched_late(info, snode, steps)
@@ -70,6 +72,12 @@ def _unwatched(record, info, source, snode, is_variable):
     if snode.op is not None and _made_from_variable(snode):
         return "variable-replaced", snode.frame, {}
     return "unwatched", info.frame or snode.frame, {"why": "tensor"}
+
+
+def _by_data(reached, hits) -> bool:
+    """The target was computed from the source by TensorFlow ops alone (no value of the path left TensorFlow)."""
+    steps = paths.path_back(reached, hits[0]) if hits else None
+    return steps is not None and not any(reach.via is not None and reach.via[0] == "exit" for _, reach in steps)
 
 
 def _watched_late(info, snode, steps):
@@ -128,8 +136,9 @@ def _breaks(steps, info):
     for node, reach in steps:
         if reach.via is not None:
             return ("state-breaks-path" if reach.via[0] == "state" else "leaves-tensorflow"), reach.via[1].frame
-        if reach.op is not None and any(out.dtype.name == "variant" for out in reach.op.outputs):
-            return "state-breaks-path", reach.op.frame  # into a tf.data dataset
+        if reach.op is not None and (any(out.dtype.name == "variant" for out in reach.op.outputs)
+                                     or "Dataset" in reach.op.type):
+            return "state-breaks-path", reach.op.frame  # into a tf.data dataset, or through one (Dataset.reduce)
     for node, reach in steps:
         op = reach.op
         if op is None:
@@ -146,7 +155,10 @@ def _breaks(steps, info):
         if kind in ("none", "missing", "zero"):
             return "no-gradient-op", op.frame
         if node.is_integer and not node.is_resource:
-            return "integer-path", op.frame
+            # positions computed from float values (argsort's and top_k's indices) have no gradient: the op that
+            # returned them is where the path ends; a float cast to integers is the path itself turned integer
+            indices = op.type != "Cast" and reach.parent is not None and not reach.parent.is_integer
+            return ("no-gradient-op" if indices else "integer-path"), op.frame
     return None
 
 
