@@ -138,13 +138,13 @@ class Tracing:
             self.keep.append(function)
         state.calls += 1
         self.depth, self.current = self.depth + 1, state
-        asked, before = self.record.gradient_calls, self.record.graph.seq
+        asked, before, traces = self.record.gradient_calls, self.record.graph.seq, _traces(function)
         self.traced_calls.clear()
         try:
             if state.replay_from is not None and _can_run_eagerly(function):
                 return self._replay(function, call, args, kwargs, state)
             result = call(function, *args, **kwargs)
-            if self.record.graph.recording_tapes:
+            if self.record.graph.recording_tapes and _traces(function) != traces:  # traced by this call
                 self._link_eager_call(function, args, kwargs, result, before)
             return result
         finally:
@@ -242,6 +242,13 @@ class Tracing:
                         state.replay_from = state.calls
         finally:
             graph.paused -= 1
+
+
+def _traces(function) -> int | None:
+    try:
+        return function.experimental_get_tracing_count()
+    except Exception:  # noqa: BLE001 - a Function without the count: its calls are not looked into
+        return None
 
 
 def _is_call(op_type: str) -> bool:
