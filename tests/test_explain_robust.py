@@ -153,11 +153,12 @@ def test_mirrored_strategy_on_two_logical_cpus(tmp_path):
 
 def test_a_script_that_imports_keras_first_gets_keras_findings(tmp_path):
     """`import keras` imports TensorFlow, which starts the recording while Keras is still half-imported."""
-    for name, call in (("keras_raw_variable_untracked.py", "apply_gradients"),
-                       ("compiled_fit_untracked_variable.py", "fit")):
+    # the empty list given to the tape is a finding of its own; Keras's optimizer, patched late, is told it again
+    for name, calls in (("keras_raw_variable_untracked.py", ["gradient", "apply_gradients"]),
+                        ("compiled_fit_untracked_variable.py", ["fit"])):
         text = (REPO / "tests" / "explain" / name).read_text()
         assert text.index("import keras") < text.index("import tensorflow")
         (tmp_path / name).write_text(text)
         payload = report(explain(tmp_path, name))
         assert [(f["call"], f["cause"], f["broke_at"]["line"]) for f in payload["findings"]] == [
-            (call, "not-used", 11)], name
+            (call, "not-used", 11) for call in calls], name

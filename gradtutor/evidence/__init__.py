@@ -18,12 +18,12 @@ is put back when the block ends.
 
 Modules: frames (which stack frame is user code), graph (the op callback's record of
 tensors and ops), optimizers (Keras 3's apply_gradients), traced (tf.function code, at trace time), instrument (installing and removing the patches), checks (each
-tape call and its result), paths (how tensors depend on a source), analysis (cause
-and break line), wording (one sentence and one fix per cause); opfacts (what TensorFlow's
-gradient registry says of an op type), values (what an op's kept values say), symptoms (what
-saturated, dead, tiny and non-finite mean, once), variable_reads (variable reads the op
-callback sees). The checker's child records its run facts here too: run_facts (the light
-recorder around one learner call) and tape_graph (its op graph and the walk from a target to
+tape call and its result), untracked (variables the target read but no gradient was asked for),
+paths (how tensors depend on a source), analysis (cause and break line), wording (one sentence and one
+fix per cause); opfacts (what TensorFlow's gradient registry says of an op type), values (what an op's
+kept values say), symptoms (what saturated, dead, tiny and non-finite mean, once), variable_reads
+(variable reads the op callback sees). The checker's child records its run facts here too: run_facts
+(the light recorder around one learner call) and tape_graph (its op graph and the walk from a target to
 its sources). Only this package patches TensorFlow (tests/test_patching_seams.py); it imports
 only the ground modules (protocol, messages). No printing, no CLI.
 """
@@ -82,6 +82,7 @@ class Record:
         self.replaying = False  # a compiled function's call run eagerly to explain a symptom (traced.py)
         self.sampling = Sampling()  # which eager tape blocks are recorded (sampling.py)
         self.site_calls: dict = {}  # (file, line) of a tape.gradient -> its eager calls (checks.sampled)
+        self.untracked: dict = {}  # call sites and variable handles looked at by untracked.py
 
     def add(self, call, frame, sources, cause, broke_frame, symptom, facts) -> None:
         """One finding per call site, cause, break line and symptom: the gradients of every variable that
@@ -93,13 +94,13 @@ class Record:
                 added = [name for name in sources if name not in finding["sources"]]
                 if added:
                     finding["sources"].extend(added)
-                    finding["message"] = wording.message(cause, symptom, finding["sources"], call)
+                    finding["message"] = wording.message(cause, symptom, finding["sources"], call, facts)
                 return
         self.findings.append({
             "_key": key, "file": frame[0] if frame else None, "line": frame[1] if frame else None,
             "call": call, "sources": list(sources), "cause": cause, "symptom": symptom,
-            "broke_at": where(broke_frame), "message": wording.message(cause, symptom, sources, call),
-            "fix": wording.fix(cause, call, sources), "count": max(1, len(sources)),
+            "broke_at": where(broke_frame), "message": wording.message(cause, symptom, sources, call, facts),
+            "fix": wording.fix(cause, call, sources, facts), "count": max(1, len(sources)),
             "facts": {k: str(v) for k, v in facts.items()},
         })
 

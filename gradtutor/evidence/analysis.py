@@ -40,11 +40,13 @@ def diagnose(record, info, targets, source, symptom):
     if source.dtype.is_integer or source.dtype.is_bool:
         return Cause.INTEGER_PATH, snode.frame or info.frame, {}
     found = _unwatched(record, info, source, snode, is_variable)
-    if found is not None:
-        return found
     reached = paths.descendants(graph, snode)
     hits = [n for n in tnodes if n in reached]
-    if not hits:
+    # an unwatched tensor: "watch it" is the fix only if the target was computed from it by TensorFlow ops (a
+    # variable that is not trainable, or a tape that watches nothing, is the whole story on its own)
+    if found is not None and (found[2].get("why") != "tensor" or _by_data(reached, hits)):
+        return found
+    if not hits:  # watching the source would not help: the target was not computed from it at all
         return _not_connected(graph, info, snode, tnodes, reached, is_variable)
     steps = paths.path_back(reached, hits[0])
     late = _watched_late(info, snode, steps)
@@ -75,6 +77,12 @@ def _unwatched(record, info, source, snode, is_variable):
     if snode.op is not None and _made_from_variable(snode):
         return Cause.VARIABLE_REPLACED, snode.frame, {}
     return Cause.UNWATCHED, info.frame or snode.frame, {"why": "tensor"}
+
+
+def _by_data(reached, hits) -> bool:
+    """The target was computed from the source by TensorFlow ops alone (no value of the path left TensorFlow)."""
+    steps = paths.path_back(reached, hits[0]) if hits else None
+    return steps is not None and not any(reach.via is not None and reach.via[0] == "exit" for _, reach in steps)
 
 
 def _watched_late(info, snode, steps):
@@ -133,8 +141,9 @@ def _breaks(steps, info):
     for node, reach in steps:
         if reach.via is not None:
             return (Cause.STATE_BREAKS_PATH if reach.via[0] == "state" else Cause.LEAVES_TENSORFLOW), reach.via[1].frame
-        if reach.op is not None and any(out.dtype.name == "variant" for out in reach.op.outputs):
-            return Cause.STATE_BREAKS_PATH, reach.op.frame  # into a tf.data dataset
+        if reach.op is not None and (any(out.dtype.name == "variant" for out in reach.op.outputs)
+                                     or "Dataset" in reach.op.type):
+            return Cause.STATE_BREAKS_PATH, reach.op.frame  # into a tf.data dataset, or through one (Dataset.reduce)
     for node, reach in steps:
         op = reach.op
         if op is None:
@@ -151,7 +160,10 @@ def _breaks(steps, info):
         if kind in ("none", "missing", "zero"):
             return Cause.NO_GRADIENT_OP, op.frame
         if node.is_integer and not node.is_resource:
-            return Cause.INTEGER_PATH, op.frame
+            # positions computed from float values (argsort's and top_k's indices) have no gradient: the op that
+            # returned them is where the path ends; a float cast to integers is the path itself turned integer
+            indices = op.type != "Cast" and reach.parent is not None and not reach.parent.is_integer
+            return (Cause.NO_GRADIENT_OP if indices else Cause.INTEGER_PATH), op.frame
     return None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 
 
-from gradtutor.evidence import analysis, optimizers, sampling
+from gradtutor.evidence import analysis, optimizers, sampling, untracked
 from gradtutor.evidence.frames import user_frame, user_frame_object
 from gradtutor.evidence.symptoms import gradient_symptom
 from gradtutor.evidence.tapes import tape_info
@@ -66,6 +66,7 @@ def _call(record, tape, call, target, sources, original):
     eager = values and not record.replaying
     if values:  # a tape recorded because its site's previous gradient went wrong unrecorded: read it too
         values = sampled(record, frame) or info.frame in record.sampling.flagged
+    trains_some = any(gradient is not None for gradient in flat_results)
     for index, (source, gradient) in enumerate(zip(flat_sources, flat_results)):
         found = symptom(gradient) if values or gradient is None else None
         key = (frame, index)
@@ -87,8 +88,13 @@ def _call(record, tape, call, target, sources, original):
             record.none_sources[id(analysis.tf_object(source))] = cause
         if cause is not None and cause[0] == Cause.NOT_USED and found == Symptom.ZEROS:
             continue  # unconnected_gradients=ZERO asked for zeros where there is no path
+        if cause is not None and cause[0] == "stop-gradient" and found == "none" and trains_some:
+            # the target trains other sources of this call: a stop_gradient keeping these out is the cut's
+            # documented use; their None is a finding only if it reaches an optimizer (optimizers.py)
+            continue
         if cause is not None:
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
+    untracked.check(record, call, frame, step.inputs[:len(flat_targets)], flat_sources)
     if eager:
         sampling.after_gradient(record, info)
     return result

@@ -190,7 +190,10 @@ def _patch_tf_functions(record, tf) -> None:
 
     wrappers = {"gradients": checks.tf_gradients_wrapper, "numpy_function": checks.numpy_function_wrapper,
                 "py_func": checks.numpy_function_wrapper}
-    for module in (tf, tf.compat.v1):
+    # tf.compat.v2.compat.v1 is a module of its own: Keras 2's backend.gradients calls tf.compat.v1.gradients
+    # through it (tf_keras imports tensorflow.compat.v2 as tf)
+    modules = (tf, tf.compat.v1, tf.compat.v2, tf.compat.v2.compat.v1)
+    for module in {id(module): module for module in modules}.values():
         saved = {name: module.__dict__.get(name) for name in wrappers if module.__dict__.get(name) is not None}
         record.originals.append((module, saved))
         for name, original in saved.items():

@@ -32,7 +32,7 @@ def descendants(graph, source_node) -> dict:
             if item.node in reached:
                 exits.append(item)
             continue
-        hit = next((node for node in item.inputs if node in reached), None)
+        hit = _strongest(item.inputs, reached)
         if hit is None and exits:
             hit = _fresh_constant(item, exits, reached)
         if hit is None:
@@ -47,6 +47,22 @@ def descendants(graph, source_node) -> dict:
                 if node.is_resource and node not in reached:
                     reached[node] = Reach(hit, item, reach.via or ("state", item), False)
     return reached
+
+
+RANK = {None: 0, "state": 1, "exit": 2}  # a path by data is the surest evidence, one through an exit the least
+
+
+def _strongest(inputs, reached):
+    """The input the op is taken to depend on the source through: by data before through state, before an exit
+    (a constant first seen after an exit is only presumed to be made from the value that left)."""
+    best = None
+    for node in inputs:
+        reach = reached.get(node)
+        if reach is not None and (best is None or RANK[reach.via and reach.via[0]] < RANK[best[1]]):
+            best = (node, reach.via and reach.via[0])
+            if best[1] is None:
+                break
+    return best[0] if best else None
 
 
 def _fresh_constant(op, exits, reached):

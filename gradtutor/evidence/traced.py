@@ -28,6 +28,7 @@ from gradtutor.evidence.symptoms import TINY  # the same threshold, checked insi
 from gradtutor.evidence.frames import user_frame
 
 CODES = {1: "tiny", 2: "zeros", 3: "nonfinite"}  # a monitor's worst code per gradient
+CALLS = ("PartitionedCall", "StatefulPartitionedCall")  # the one op a function call runs as
 
 
 class Monitor:
@@ -137,12 +138,15 @@ class Tracing:
             self.keep.append(function)
         state.calls += 1
         self.depth, self.current = self.depth + 1, state
-        asked = self.record.gradient_calls
+        asked, before, traces = self.record.gradient_calls, self.record.graph.seq, _traces(function)
         self.traced_calls.clear()
         try:
             if state.replay_from is not None and _can_run_eagerly(function):
                 return self._replay(function, call, args, kwargs, state)
-            return call(function, *args, **kwargs)
+            result = call(function, *args, **kwargs)
+            if self.record.graph.recording_tapes and _traces(function) != traces:  # traced by this call
+                self._link_eager_call(function, args, kwargs, result, before)
+            return result
         finally:
             self.depth, self.current = self.depth - 1, None
             if self.record.gradient_calls > asked:  # traced (perhaps twice) or run eagerly: its tape calls were seen
@@ -161,7 +165,7 @@ class Tracing:
         graph = self.record.graph
         for output in tf.nest.flatten(result):
             op = getattr(output, "op", None)
-            if op is None or op.type not in ("PartitionedCall", "StatefulPartitionedCall") \
+            if op is None or op.type not in CALLS \
                     or graph.known(output) is not None:
                 continue
             try:
@@ -176,6 +180,30 @@ class Tracing:
             for outer, inner_output in zip(op.outputs, inner.outputs):
                 if graph.known(outer) is None:
                     graph.add_step("Identity", [inner_output], [outer], frame)
+
+    def _link_eager_call(self, function, args, kwargs, result, before) -> None:
+        """Called eagerly under a tape, a function runs as one call op, whose gradient is the traced graph's: when it
+        was traced in this very call (its ops recorded under this tape), the call op is linked through the graph
+        as in `_link_nested`, so a cut inside the function is seen at its own line, not at the call."""
+        import tensorflow as tf
+
+        graph = self.record.graph
+        nodes = [graph.known(t) for t in tf.nest.flatten(result) if tf.is_tensor(t)]
+        op = next((n.op for n in nodes if n is not None and n.op is not None and _is_call(n.op.type)), None)
+        if op is None:
+            return
+        try:
+            inner = function.get_concrete_function(*args, **kwargs).graph
+        except Exception:  # noqa: BLE001 - no graph to look into: the call op stays one step
+            return
+        outputs = [graph.known(t) for t in inner.outputs]
+        if not outputs or any(n is None or n.seq <= before for n in outputs):
+            return  # traced before this call: its ops were recorded under other tapes
+        for placeholder, given in zip(inner.inputs, op.inputs):
+            node = graph.known(placeholder)
+            if node is not None and node.op is not None and node.op.type == "Placeholder":
+                node.op.type, node.op.inputs = "Identity", (given,)
+        op.type, op.inputs = "IdentityN", tuple(outputs)
 
     def _replay(self, function, call, args, kwargs, state):
         """Run this one call eagerly, under the eager recording: its findings say the step they first appeared at."""
@@ -214,6 +242,18 @@ class Tracing:
                         state.replay_from = state.calls
         finally:
             graph.paused -= 1
+
+
+def _traces(function) -> int | None:
+    try:
+        return function.experimental_get_tracing_count()
+    except Exception:  # noqa: BLE001 - a Function without the count: its calls are not looked into
+        return None
+
+
+def _is_call(op_type: str) -> bool:
+    """The op a function call runs as: a call op, or under a tape the function's forward half (__forward_f_12)."""
+    return op_type in CALLS or op_type.startswith(("__forward_", "__inference_"))
 
 
 def _is_float(tensor) -> bool:

@@ -18,11 +18,24 @@ def what(cause: str) -> str:
     return say(f"cause.{cause}.what") if has(f"cause.{cause}.what") else ""
 
 
-def message(cause: str, symptom: str, sources: list[str], call: str = "gradient") -> str:
+# a variable the target read with no gradient asked for (untracked.py): its sentence, by the fact it records
+UNASKED = {("sources", "empty list"): "explain.finding.no_sources",
+           ("keras", "untracked tf.Variable"): "explain.finding.untracked"}
+
+
+def _unasked(facts) -> str | None:
+    return next((key for (fact, value), key in UNASKED.items() if (facts or {}).get(fact) == value), None)
+
+
+def message(cause: str, symptom: str, sources: list[str], call: str = "gradient", facts=None) -> str:
     happened = what(cause)
     names = join(sources)
     if call == "fit":  # Keras's train_step skipped the gradients: the model has no trainable weights
         return say("explain.finding.no_trainable_weights")
+    if _unasked(facts) == "explain.finding.no_sources":
+        return say("explain.finding.no_sources")
+    if _unasked(facts) is not None:
+        return say("explain.finding.untracked", sources=names)
     if call == "apply_gradients":
         if not sources:
             return say("finding.optimizer.empty")
@@ -42,7 +55,7 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
                why=happened)
 
 
-def fix(cause: str, call: str = "gradient", sources: list[str] | None = None) -> str:
-    if call == "fit" or call == "apply_gradients" and not sources:
+def fix(cause: str, call: str = "gradient", sources: list[str] | None = None, facts=None) -> str:
+    if call == "fit" or call == "apply_gradients" and not sources or _unasked(facts) is not None:
         return say("finding.optimizer.empty_fix")
     return say(f"cause.{cause}.fix") if has(f"cause.{cause}.fix") else ""
