@@ -36,7 +36,9 @@ EXERCISE = {"id": (str, True), "function": (str, True), "points": (int, True), "
             "diagnoses": (list, False), "requires": (list, False)}
 # What an exercise's text may require of how the answer is computed -> the cause of an answer that
 # gets the right values another way (gradtutor.diagnose.unmet_requirement reads the run's facts).
-REQUIREMENTS = {"tape": "no-tape", "numpy": "not-numpy", "one-jacobian": "not-one-jacobian"}
+REQUIREMENTS = {"tape": "no-tape", "numpy": "not-numpy", "one-jacobian": "not-one-jacobian",
+                "custom-gradient": "no-custom-gradient",
+                "forward-mode": "not-forward-mode"}
 DIAGNOSIS = {"when": (str, True), "say": (str, True), "cause": (str, True), "element": (int, False),
              "fact": (str, False), **{key: (str, False) for key in REGEX_KEYS}}
 _ITEMS = {"lessons": dict, "exercises": dict, "diagnoses": dict, "hints": str, "requires": str}

@@ -217,10 +217,14 @@ def _met(need: str, facts: dict) -> bool:
         return facts.get("gradient_calls", 0) >= 1
     if need == "numpy":  # while recording, a value went through tf.numpy_function, .numpy() or np.*
         return bool(facts.get("numpy_function") or facts.get("left_tensorflow"))
-    # one-jacobian ("one tape, no loop over t"): one tape whose one differentiation call is a jacobian, or
-    # forward mode alone (ForwardAccumulator.jvp, one per input unit: no tape, and no loop over the steps)
+    if need == "custom-gradient":  # a gradient function of the learner's own tf.custom_gradient ran
+        return bool(facts.get("custom_gradient"))
     calls = facts.get("learner_calls") or {}
     tapes, jacobians, gradients, jvps = (calls.get(kind, 0) for kind in ("tapes", "jacobian", "gradient", "jvp"))
+    if need == "forward-mode":  # "use ForwardAccumulator, no Jacobian": acc.jvp, and no backward call of the learner's
+        return jvps >= 1 and not jacobians and not gradients
+    # one-jacobian ("one tape, no loop over t"): one tape whose one differentiation call is a jacobian, or
+    # forward mode alone (ForwardAccumulator.jvp, one per input unit: no tape, and no loop over the steps)
     one_tape = tapes == 1 and jacobians == 1 and not gradients and not jvps
     forward = not tapes and not jacobians and not gradients and jvps >= 1
     return one_tape or forward

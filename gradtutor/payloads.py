@@ -48,6 +48,7 @@ class RunFacts(TypedDict, total=False):
     outside_input: bool  # an op while recording read a tensor this call made while no tape recorded
     target_left_tensorflow: bool  # a target was a numpy value or Python number
     left_tensorflow: bool  # .numpy() or np.* on a tensor while a tape was recording
+    custom_gradient: bool  # a gradient function of the learner's own tf.custom_gradient ran (evidence.custom_gradients)
     gradient_while_recording: bool  # tape.gradient called inside its own with block
     zero_fill: bool  # unconnected_gradients=ZERO
     nonscalar_target: bool  # a target with more than one element (its sum is differentiated)

@@ -122,6 +122,8 @@ class Cause(Word):
     NO_TAPE = "no-tape"  # "computed with a GradientTape": no tape.gradient / jacobian / jvp call ran
     NOT_NUMPY = "not-numpy"  # "computed by NumPy": the value never left TensorFlow
     NOT_ONE_JACOBIAN = "not-one-jacobian"  # "one tape, no loop": not exactly one tape and one Jacobian call
+    NO_CUSTOM_GRADIENT = "no-custom-gradient"  # "tf.custom_gradient gives it its derivative": no such function ran
+    NOT_FORWARD_MODE = "not-forward-mode"  # "use ForwardAccumulator, no Jacobian": a tape differentiated instead
     UNDEFINED_NAME = "undefined-name"  # the function uses a name no loaded cell defines
     LOAD_FAILED = "load-failed"  # a top-level statement of a cell raised when loaded
     RAISED = "raised"

@@ -169,6 +169,8 @@ REQUIREMENT_CASES = [
     ("numpy", {"gradient_calls": 1}, Cause.NOT_NUMPY),  # TensorFlow's own softplus
     ("numpy", {"gradient_calls": 1, "numpy_function": True}, None),
     ("numpy", {"gradient_calls": 1, "left_tensorflow": True}, None),
+    ("custom-gradient", {"gradient_calls": 1, "numpy_function": True}, Cause.NO_CUSTOM_GRADIENT),  # straight-through
+    ("custom-gradient", {"gradient_calls": 1, "custom_gradient": True}, None),
     ("one-jacobian", {"learner_calls": {"tapes": 1, "jacobian": 1}}, None),
     ("one-jacobian", {"learner_calls": {"jvp": 4}}, None),  # forward mode, one jvp per unit of h0
     ("one-jacobian", {"learner_calls": {"tapes": 1, "jacobian": 5}}, Cause.NOT_ONE_JACOBIAN),  # a loop over t
@@ -176,6 +178,11 @@ REQUIREMENT_CASES = [
     ("one-jacobian", {"learner_calls": {"tapes": 2, "jacobian": 1}}, Cause.NOT_ONE_JACOBIAN),  # two tapes
     ("one-jacobian", {"learner_calls": {"tapes": 1, "jacobian": 1, "gradient": 1}}, Cause.NOT_ONE_JACOBIAN),
     ("one-jacobian", {}, Cause.NOT_ONE_JACOBIAN),  # by hand, no tape
+    ("forward-mode", {"learner_calls": {"jvp": 1}}, None),
+    ("forward-mode", {"learner_calls": {"tapes": 1, "jvp": 1}}, None),  # a tape that differentiates nothing
+    ("forward-mode", {"learner_calls": {"tapes": 1, "jacobian": 1}}, Cause.NOT_FORWARD_MODE),  # J, then J v
+    ("forward-mode", {"learner_calls": {"tapes": 2, "gradient": 2}}, Cause.NOT_FORWARD_MODE),  # double backward
+    ("forward-mode", {"learner_calls": {"jvp": 1, "jacobian": 1}}, Cause.NOT_FORWARD_MODE),
 ]
 
 

@@ -12,6 +12,7 @@ once per call site.
 """
 from __future__ import annotations
 
+from gradtutor.protocol import Cause
 from gradtutor.evidence import optimizers
 from gradtutor.evidence.analysis import tf_object
 from gradtutor.evidence.frames import user_frame_object
@@ -27,7 +28,7 @@ def check(record, call, frame, target_nodes, sources) -> None:
         return
     if not sources:
         if read[0].frame is not None:
-            record.add(call, frame, [], "not-used", read[0].frame, "none", {"sources": "empty list"})
+            record.add(call, frame, [], Cause.NOT_USED, read[0].frame, "none", {"sources": "empty list"})
         return
     asked = {id(getattr(tf_object(source), "handle", None)) for source in sources}
     missing = [node for node in read if node.ref() is not None and id(node.ref()) not in asked and node.frame]
@@ -37,7 +38,7 @@ def check(record, call, frame, target_nodes, sources) -> None:
     for node in missing:
         name = untracked.get(id(node.ref()))
         if name is not None:
-            record.add(call, frame, [name], "not-used", node.frame, "none", {"keras": "untracked tf.Variable"})
+            record.add(call, frame, [name], Cause.NOT_USED, node.frame, "none", {"keras": "untracked tf.Variable"})
 
 
 def _untracked_variables(frame) -> dict:

@@ -23,7 +23,7 @@ import tempfile
 import traceback
 
 from gradtutor import extract
-from gradtutor.evidence import run_facts
+from gradtutor.evidence import custom_gradients, run_facts
 from gradtutor.isolation import input_copies, landlock, policy
 from gradtutor.isolation.describe import describe_error, describe_value, describe_variants, input_shapes
 from gradtutor.protocol import CellSource, ChildResult, ErrorDescription, Job
@@ -158,7 +158,7 @@ def _call(function, exercise_id: str, inputs: dict, labels: frozenset, load_erro
         before = input_copies.snapshot(args)
         recorded: dict = {}
         try:
-            with _output_for(seed), run_facts.recording(args, recorded, labels):
+            with _output_for(seed), run_facts.recording(args, recorded, labels), custom_gradients.recording(recorded):
                 value = function(*args)
         except NotImplementedError:
             return {"status": "not_attempted"}, {}
