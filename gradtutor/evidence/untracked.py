@@ -23,7 +23,7 @@ def check(record, call, frame, target_nodes, sources) -> None:
     if frame in record.untracked:
         return
     record.untracked[frame] = True
-    read = optimizers._variables_read(target_nodes)
+    read = optimizers.variables_read(target_nodes)
     if not read:
         return
     if not sources:
