@@ -35,6 +35,8 @@ from tests.support import hostile as harness
 
 def main(argv: list[str]) -> int:
     from gradtutor.checker import Checker
+    from gradtutor.course_secret import new_secret
+    from gradtutor.seeds import HiddenInputs
 
     verbose = "--verbose" in argv
     if "--nbgrader-only" in argv:  # only the second line (for a look at grading alone)
@@ -42,7 +44,10 @@ def main(argv: list[str]) -> int:
     tried = false_passes = crashes = 0
     statuses: Counter = Counter()
     other_problems = 0
-    with Checker(timeout=harness.TIMEOUT, memory_mb=harness.MEMORY_MB) as checker:
+    # A course's hidden inputs, from a secret drawn as `gradtutor classroom init` draws one (as
+    # tests/test_hostile.py grades): answers hard-coded from the visible inputs must fail on them.
+    hidden = HiddenInputs(secret=new_secret())
+    with Checker(timeout=harness.TIMEOUT, memory_mb=harness.MEMORY_MB, hidden=hidden) as checker:
         checker.worker.wait_ready()
         for case in harness.load_cases():
             if harness.available(case):

@@ -85,10 +85,17 @@ def _going_through_the_motions(exercise: course.Exercise) -> str:
     to get past that check, so only the hidden inputs' values can catch the table."""
     if not exercise.requires:
         return ""
+    if "forward-mode" in exercise.requires:  # an accumulator's jvp, and no backward call
+        return ("_probe = tf.constant([1.0])\n"
+                "with tf.autodiff.ForwardAccumulator(_probe, tf.ones_like(_probe)) as _acc:\n"
+                "    _out = _probe * 2.0\n_acc.jvp(_out)\n")
     call = "jacobian" if "one-jacobian" in exercise.requires else "gradient"
     numpy = "    _probe.numpy()\n" if "numpy" in exercise.requires else ""
-    return ("with tf.GradientTape() as _tape:\n    _probe = tf.constant([1.0])\n    _tape.watch(_probe)\n"
-            f"{numpy}    _out = _probe * 2.0\n_tape.{call}(_out, _probe)\n")
+    custom = ("@tf.custom_gradient\ndef _double(x):\n    return x * 2.0, lambda upstream: upstream * 2.0\n"
+              if "custom-gradient" in exercise.requires else "")
+    step = "_double(_probe)" if custom else "_probe * 2.0"
+    return (f"{custom}with tf.GradientTape() as _tape:\n    _probe = tf.constant([1.0])\n    _tape.watch(_probe)\n"
+            f"{numpy}    _out = {step}\n_tape.{call}(_out, _probe)\n")
 
 
 def _indent(code: str) -> str:
