@@ -26,6 +26,7 @@ from tests.support.exchange import LESSON, make_classroom, submit_and_wait, with
 REPO = Path(__file__).resolve().parent.parent
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 PAUSE = 2.0
+STOP_WITHIN = 60.0
 
 
 def main() -> None:
@@ -35,9 +36,10 @@ def main() -> None:
         root = Path(scratch)
         folder, feedback, home, env = make_classroom(root)
         (home / LESSON / f"{LESSON}.ipynb").write_text(text, encoding="utf-8")
+        errors = open(root / "serve.err", "w+", encoding="utf-8")
         serve = subprocess.Popen([sys.executable, "-m", "gradtutor", "classroom", "serve", str(folder), "--poll", "0.2",
                                   "--limit", str(ROUNDS + 1)], cwd=root, env=tool_env(), stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, text=True)
+                                 stderr=errors, text=True)
         try:
             serve.stdout.readline()  # "Watching …": warm, as it is before a class starts submitting
             pages, submits = [], []
@@ -47,8 +49,7 @@ def main() -> None:
                 submits.append(submitting)
                 time.sleep(PAUSE)
         finally:
-            serve.send_signal(signal.SIGINT)
-            serve.wait(60)
+            stopping = stop(serve, errors)
         started = time.monotonic()
         subprocess.run([sys.executable, "-m", "gradtutor", "check", LESSON, "--file", str(home / LESSON / lesson.notebook),
                         "--no-daemon", "--json"], cwd=REPO, env=tool_env(), stdout=subprocess.DEVNULL, check=False)
@@ -60,6 +61,23 @@ def main() -> None:
           f"(the page first in {sum(p < s for p, s in zip(pages, submits))} of {ROUNDS}); a cold `gradtutor check` of the same notebook: "
           f"{cold:.2f} s (warm serve / cold check: {median / cold:.2f}); load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} CPUs")
+    print(f"  Ctrl-C -> serve stopped: {stopping}")
+
+
+def stop(serve: subprocess.Popen, errors) -> str:
+    """Ctrl-C, as the instructor stops it: how long it took, or where it was stuck (its stacks, then killed)."""
+    started = time.monotonic()
+    serve.send_signal(signal.SIGINT)
+    try:
+        serve.wait(STOP_WITHIN)
+        return f"{time.monotonic() - started:.2f} s"
+    except subprocess.TimeoutExpired:
+        serve.send_signal(signal.SIGUSR1)  # serve prints its threads' stacks (faulthandler)
+        time.sleep(2)
+        serve.kill()
+        serve.wait()
+        errors.seek(0)
+        return f"NOT within {STOP_WITHIN:.0f} s (killed); its stacks:\n{errors.read()[-3000:]}"
 
 
 if __name__ == "__main__":

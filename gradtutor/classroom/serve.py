@@ -12,8 +12,10 @@ does not reset them. A submission that already has a page is never checked again
 """
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
+import signal
 import time
 from datetime import datetime
 from pathlib import Path
@@ -108,6 +110,9 @@ def cmd_serve(args) -> int:
     exchange = ex.exchange_of(course_dir)
     if not exchange.inbound.is_dir():
         raise ClassroomError(say("classroom.serve.no_inbound", inbound=exchange.inbound))
+    # A long-lived service: `kill -USR1 PID` prints where each of its threads is to stderr (for a
+    # serve that does not stop or answer), without stopping it.
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     checks = ClusterChecks(args.scheduler) if args.scheduler else LocalChecks(course_dir, exchange)
     limiter = Limiter(course_dir / STATE_FILE, args.limit)
     checks.warm(released(exchange))
