@@ -167,6 +167,22 @@ def test_is_the_learners_line_that_ran_the_cutting_op_kept(tf):
     assert recorded["broke_at"] == {"no-gradient-op": f"{label}, line 3: q = tf.round(w * 4.0) / 4.0"}
 
 
+@pytest.mark.parametrize("cause, body, line", [
+    ("unwatched", "    with tf.GradientTape() as tape:\n        y = tf.reduce_sum(x ** 3)\n    return tape.gradient(y, x)\n",
+     "line 2: with tf.GradientTape() as tape:"),
+    ("leaves-tensorflow", "    with tf.GradientTape() as tape:\n        tape.watch(x)\n        y = x.numpy() ** 3\n"
+     "    return tape.gradient(tf.reduce_sum(tf.constant(y)), x)\n", "line 4: y = x.numpy() ** 3"),
+    ("outside-tape", "    with tf.GradientTape() as tape:\n        tape.watch(x)\n        y = x ** 3\n"
+     "    total = tf.reduce_sum(y)\n    return tape.gradient(total, x)\n", "line 5: total = tf.reduce_sum(y)"),
+])
+def test_is_the_learners_line_kept_for_each_cause_it_can_place(tf, cause, body, line):
+    """An unwatched source: the tape's `with` line; a value out of TensorFlow: the line that took it out;
+    a target made after the block: the line that made it. The checker quotes it (diagnose._broke_at)."""
+    label = "code cell 5 (In [9])"
+    recorded = _facts_of_cell(tf, label, "def f(x):\n" + body, "f", tf.constant([1.0, 2.0]))
+    assert recorded["broke_at"].get(cause) == f"{label}, {line}", recorded.get("broke_at")
+
+
 def test_is_the_first_step_whose_gradient_is_not_finite_kept(tf):
     label = "code cell 4 (In [7])"
     source = ("def norm(x):\n    with tf.GradientTape() as tape:\n        tape.watch(x)\n"

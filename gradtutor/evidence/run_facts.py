@@ -1,16 +1,13 @@
 """Light run-time facts about one call of a learner's function, recorded in the child that runs it.
 
-Not a tape recorder: during the call, tf.GradientTape's methods are wrapped and an
-eager op callback notes which op types ran while a tape was recording and which
-tensors were made then. That is enough to tell the parent what the code *did*
-(gradtutor.diagnose turns facts into a cause): whether a source passed to
-tape.gradient was watched, whether a target was made outside the recording, whether
-a tensor left TensorFlow (.numpy(), np.*, tf.numpy_function) while recording, whether a
-variable was assigned (a stateful layer's state) or replaced between gradient calls, and
-which op broke the path from a target back to its source (gradtutor.evidence.tape_graph,
-reading TensorFlow's gradient registry through gradtutor.evidence.opfacts as `gradtutor explain` does).
-The payload is a RunFacts dict (gradtutor.payloads). Copies of the inputs and the check
-that a call left them as they were: gradtutor.isolation.input_copies.
+During the call, tf.GradientTape's methods are wrapped and an eager op callback notes which op
+types ran while a tape was recording and which tensors were made then: enough to tell the parent
+what the code *did* (gradtutor.diagnose turns facts into a cause) — a source never watched, a
+target made outside the recording, a value taken out of TensorFlow (.numpy(), np.*,
+tf.numpy_function), a variable assigned or replaced between gradient calls, the op that broke the
+path (gradtutor.evidence.tape_graph, through the gradient registry as `gradtutor explain` reads it)
+— and, for each cause it can place, the learner's line (`broke_at`), which the checker quotes.
+The payload is a RunFacts dict (gradtutor.payloads); the inputs' copies: isolation.input_copies.
 """
 from __future__ import annotations
 
@@ -28,24 +25,32 @@ INTEGER_OPS = frozenset({"ArgMax", "ArgMin", "Round", "Floor", "Ceil", "Sign", "
 NUMPY_FUNCTIONS = ("square", "sum", "mean", "exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "max", "min", "dot",
                    "matmul", "array", "asarray", "clip", "maximum", "minimum", "power", "multiply", "add", "subtract",
                    "divide", "argmax", "round", "where", "stack", "concatenate", "einsum", "tensordot")
-MAX_OPS = 64
-LIBRARIES = ("tensorflow", "keras", "numpy", "optree", "absl")  # their own conversions are not the learner's  # op types kept in the payload
+MAX_OPS = 64  # op types kept in the payload
+OUTSIDE_SITES = 4096  # lines kept of tensors made outside the tape: a flood of ops costs no more than these
+LIBRARIES = ("tensorflow", "keras", "numpy", "optree", "absl")  # their own conversions are not the learner's
 
 
 class _Recorder:
     def __init__(self, args, labels: frozenset = frozenset()):
         self.args = args
+        self.labels = labels
         self.graph = TapeGraph(lambda: learner_site(labels))
+        self.tape_sites: dict = {}  # id(tape) -> the learner's line that opened it (`with tf.GradientTape() …`)
         self.last_sources: list = []  # the previous gradient call's sources, to see one replaced
         self.active = 0  # tapes recording now
         self.inside: set = set()  # _id of tensors made while a tape was recording
         self.used: set = set()  # _id of tensors an op read while a tape was recording
         self.outside: set = set()  # _id of tensors this call made while no tape recorded
+        self.outside_sites: dict = {}  # _id of the first of them -> the learner's line that made it
         self.watched: list = []
         self.facts: dict = {}
 
     def note(self, key, value=True):
         self.facts[key] = value
+
+    def left(self, key: str) -> None:  # a value left TensorFlow while recording: at the learner's line
+        self.note(key)
+        self.broke_at("leaves-tensorflow", learner_site(self.labels))
 
     def describe(self, value) -> str:
         for index, arg in enumerate(self.args):
@@ -60,7 +65,10 @@ class _Recorder:
 
     def op(self, op_type, inputs, attrs, outputs, op_name=None, graph=None):
         if not self.active and graph is None:
-            self.outside.update(t._id for t in outputs or () if getattr(t, "_id", None) is not None)
+            made = [t._id for t in outputs or () if getattr(t, "_id", None) is not None]
+            self.outside.update(made)
+            if made and len(self.outside_sites) < OUTSIDE_SITES:
+                self.outside_sites[made[0]] = learner_site(self.labels)
         if self.active and graph is None:
             if any(getattr(t, "_id", None) in self.outside for t in inputs or ()):
                 self.note("outside_input")
@@ -85,8 +93,8 @@ class _Recorder:
         return None
 
     def is_watched(self, tape, source) -> bool:
-        inner = _inner(source)
-        if any(inner is _inner(w) for w in self.watched):
+        inner = variable_reads.inner_variable(source)
+        if any(inner is variable_reads.inner_variable(w) for w in self.watched):
             return True
         trainable = getattr(inner, "trainable", False) and hasattr(inner, "assign")
         return bool(trainable and getattr(tape, "_watch_accessed_variables", True))
@@ -101,8 +109,10 @@ class _Recorder:
         for one in targets:
             if isinstance(one, (np.ndarray, np.generic, float, int)):
                 self.note("target_left_tensorflow")
+                self.broke_at("leaves-tensorflow", learner_site(self.labels))  # the call given a number
             elif getattr(one, "_id", None) is not None and one._id not in self.inside:
                 self.note("target_outside")
+                self.broke_at("outside-tape", self.outside_sites.get(one._id))  # the line that made it
             shape = getattr(one, "shape", ())
             if len(targets) > 1 or shape is not None and np.prod([d or 1 for d in shape]) > 1:
                 self.note("nonscalar_target")
@@ -113,8 +123,9 @@ class _Recorder:
             return
         if any(not self.is_watched(tape, s) for s in flat):
             self.note("source_unwatched")
+            self.broke_at("unwatched", self.tape_sites.get(id(tape)))  # the tape that never watched it
         self.replaced(flat)
-        reached, cuts = self.graph.walk({getattr(t, "_id", None) for t in targets}, {_tensor_id(s) for s in flat})
+        reached, cuts = self.graph.walk({getattr(t, "_id", None) for t in targets}, {variable_reads.tensor_id(s) for s in flat})
         if cuts and not reached and "path_break" not in self.facts:
             self.note("path_break", cuts[0][0])
             self.broke_at(cuts[0][0], cuts[0][2])
@@ -131,9 +142,9 @@ class _Recorder:
         """A source that was a variable in the last gradient call is now a tensor, or another variable
         of the same name and shape: the name was rebound (w = w - lr * g, or a new tf.Variable per step)."""
         for old, new in zip(self.last_sources, sources):
-            if old is new or not _is_variable(old) or getattr(old, "shape", None) != getattr(new, "shape", None):
+            if old is new or not variable_reads.is_variable(old) or getattr(old, "shape", None) != getattr(new, "shape", None):
                 continue
-            if not _is_variable(new) or getattr(new, "name", None) == getattr(old, "name", None):
+            if not variable_reads.is_variable(new) or getattr(new, "name", None) == getattr(old, "name", None):
                 self.note("variable_replaced")
         self.last_sources = list(sources)
 
@@ -161,6 +172,7 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
 
     def enter(self):
         learner_call("tapes")
+        recorder.tape_sites[id(self)] = learner_site(labels)
         recorder.active += 1
         recorder.facts["tapes"] = recorder.facts.get("tapes", 0) + 1
         return saved["__enter__"](self)
@@ -173,7 +185,7 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
         for one in tensor if isinstance(tensor, (list, tuple)) else [tensor]:
             recorder.facts["watch_calls"].append(recorder.describe(one))
             recorder.watched.append(one)
-            if _tensor_id(one) in recorder.used:
+            if variable_reads.tensor_id(one) in recorder.used:
                 recorder.note("watched_late")
         return saved["watch"](self, tensor)
 
@@ -195,7 +207,7 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
         def convert(self, *a, **k):
             caller = sys._getframe(1).f_globals.get("__name__", "")
             if recorder.active and (anyone or not caller.startswith(LIBRARIES)):
-                recorder.note("left_tensorflow")
+                recorder.left("left_tensorflow")
             return original(self, *a, **k)
         return convert
 
@@ -208,7 +220,7 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
 
     def numpy_function(*a, **k):
         if recorder.active:
-            recorder.note("numpy_function")
+            recorder.left("numpy_function")
         return saved_numpy_function(*a, **k)
 
     def add_weight(self, *a, **k):
@@ -233,7 +245,7 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
             caller = sys._getframe(1).f_globals.get("__name__", "")
             if recorder.active and not caller.startswith(LIBRARIES) and \
                     any(isinstance(v, ops._EagerTensorBase) for v in (*a, *k.values())):
-                recorder.note("left_tensorflow")
+                recorder.left("left_tensorflow")
             return self._original(*a, **k)
 
     for name, original in numpy_saved.items():
@@ -280,21 +292,3 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
         keras.Model.predict = saved_predict
         tf.numpy_function, keras.layers.Layer.add_weight = saved_numpy_function, saved_add_weight
 
-
-def _is_variable(value) -> bool:
-    return hasattr(_inner(value), "assign")
-
-
-def _inner(value):
-    """The tf.Variable inside a Keras 3 keras.Variable (what the tape really watches); else the value."""
-    kind = type(value)
-    if "keras" in kind.__module__ and kind.__name__ == "Variable":
-        return getattr(value, "value", value)
-    return value
-
-
-def _tensor_id(value):
-    """The id the eager tape knows a tensor by; for a variable, its handle's (what a read op takes)."""
-    value = _inner(value)
-    handle = getattr(value, "handle", None) if hasattr(value, "assign") else None
-    return getattr(handle if handle is not None else value, "_id", None)

@@ -127,4 +127,5 @@ def learner_site(labels: frozenset) -> str | None:
     if frame is None:
         return None
     code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
-    return say("files.line", where=frame.f_code.co_filename, line=frame.f_lineno) + (f": {code}" if code else "")
+    where, line = frame.f_code.co_filename, frame.f_lineno
+    return say("files.line_code", where=where, line=line, code=code) if code else say("files.line", where=where, line=line)

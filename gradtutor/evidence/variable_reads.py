@@ -4,7 +4,8 @@ The C fast path (`TFE_Py_FastPathExecute`) reads a variable input itself, and th
 reaches no op callback: `tf.argmax(v)` then looks like an op on a tensor that came from
 nowhere. The generated op wrappers fall back to Python on `_FallbackException`, and the
 Python path runs a ReadVariableOp the callback records. Used while recording only, by the
-checker's run facts and by `gradtutor explain`'s evidence.
+checker's run facts and by `gradtutor explain`'s evidence. Below: how a recorder tells a variable
+(a tf.Variable, or the one inside a Keras 3 keras.Variable) and the id the eager tape knows it by.
 """
 from __future__ import annotations
 
@@ -32,3 +33,22 @@ def fast_path_reading_variables_in_python():
         return fast(*args)
 
     return fast, fast_path
+
+
+def is_variable(value) -> bool:
+    return hasattr(inner_variable(value), "assign")
+
+
+def inner_variable(value):
+    """The tf.Variable inside a Keras 3 keras.Variable (what the tape really watches); else the value."""
+    kind = type(value)
+    if "keras" in kind.__module__ and kind.__name__ == "Variable":
+        return getattr(value, "value", value)
+    return value
+
+
+def tensor_id(value):
+    """The id the eager tape knows a tensor by; for a variable, its handle's (what a read op takes)."""
+    value = inner_variable(value)
+    handle = getattr(value, "handle", None) if hasattr(value, "assign") else None
+    return getattr(handle if handle is not None else value, "_id", None)
