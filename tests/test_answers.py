@@ -29,7 +29,7 @@ from gradtutor import course
 
 ANSWERS = Path(__file__).parent / "answers"
 DIAGNOSED_FLOOR = 0.95
-QUOTED_FLOOR = 0.75  # measured 87/111 (42/110 before the unwatched, leaves-tensorflow and outside-tape lines); the goal is L/L
+QUOTED_FLOOR = 0.85  # measured 97/111 (42/110 before the unwatched, leaves-tensorflow, outside-tape, softmax-sum and state lines); the goal is L/L
 AGREE_FLOOR = 0.85  # measured 110/125 (issue 22: 99/125 before); the goal is B/B
 MIN_CORRECT = 5
 MIN_WRONG = 8

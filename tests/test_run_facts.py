@@ -174,10 +174,16 @@ def test_is_the_learners_line_that_ran_the_cutting_op_kept(tf):
      "    return tape.gradient(tf.reduce_sum(tf.constant(y)), x)\n", "line 4: y = x.numpy() ** 3"),
     ("outside-tape", "    with tf.GradientTape() as tape:\n        tape.watch(x)\n        y = x ** 3\n"
      "    total = tf.reduce_sum(y)\n    return tape.gradient(total, x)\n", "line 5: total = tf.reduce_sum(y)"),
+    ("softmax-sum", "    with tf.GradientTape() as tape:\n        tape.watch(x)\n        p = tf.nn.softmax(x)\n"
+     "        total = tf.reduce_sum(p)\n    return tape.gradient(total, x)\n", "line 4: p = tf.nn.softmax(x)"),
+    ("state-breaks-path", "    state = tf.Variable(tf.zeros_like(x))\n    with tf.GradientTape() as tape:\n"
+     "        tape.watch(x)\n        state.assign(x * 2.0)\n        y = tf.reduce_sum(state * 1.0)\n"
+     "    return tape.gradient(y, x)\n", "line 5: state.assign(x * 2.0)"),
 ])
 def test_is_the_learners_line_kept_for_each_cause_it_can_place(tf, cause, body, line):
     """An unwatched source: the tape's `with` line; a value out of TensorFlow: the line that took it out;
-    a target made after the block: the line that made it. The checker quotes it (diagnose._broke_at)."""
+    a target made after the block: the line that made it; a softmax summed: the softmax's line; a state
+    written: the assign's line. The checker quotes it (diagnose._broke_at)."""
     label = "code cell 5 (In [9])"
     recorded = _facts_of_cell(tf, label, "def f(x):\n" + body, "f", tf.constant([1.0, 2.0]))
     assert recorded["broke_at"].get(cause) == f"{label}, {line}", recorded.get("broke_at")

@@ -6,8 +6,7 @@ what the code *did* (gradtutor.diagnose turns facts into a cause) — a source n
 target made outside the recording, a value taken out of TensorFlow (.numpy(), np.*,
 tf.numpy_function), a variable assigned or replaced between gradient calls, the op that broke the
 path (gradtutor.evidence.tape_graph, through the gradient registry as `gradtutor explain` reads it)
-— and, for each cause it can place, the learner's line (`broke_at`), which the checker quotes.
-The payload is a RunFacts dict (gradtutor.payloads); the inputs' copies: isolation.input_copies.
+— and, per cause it can place, the learner's line (`broke_at`, quoted). A RunFacts dict (payloads).
 """
 from __future__ import annotations
 
@@ -50,7 +49,7 @@ class _Recorder:
 
     def left(self, key: str) -> None:  # a value left TensorFlow while recording: at the learner's line
         self.note(key)
-        self.broke_at("leaves-tensorflow", learner_site(self.labels))
+        self.here("leaves-tensorflow")
 
     def describe(self, value) -> str:
         for index, arg in enumerate(self.args):
@@ -80,7 +79,10 @@ class _Recorder:
                     (op_type != "Cast" or outputs and not outputs[0].dtype.is_floating):
                 self.note("integer_op", op_type)
             if op_type in ("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"):
-                self.note("assigned_variable")
+                self.note("assigned_variable")  # a layer's state (or the learner) wrote a variable: that line
+                self.here("state-breaks-path")
+            if op_type == "Softmax":  # a whole softmax row sums to 1: the line that ran it
+                self.here("softmax-sum")
             if op_type == "StopGradient":
                 self.note("stop_gradient")
             self.graph.add(op_type, inputs, outputs)
@@ -137,6 +139,10 @@ class _Recorder:
     def broke_at(self, cause: str, site: str | None) -> None:
         if site and cause not in self.facts.setdefault("broke_at", {}):
             self.facts["broke_at"][cause] = site
+
+    def here(self, cause: str) -> None:  # the learner's line running now, for `cause`: one frame walk
+        if cause not in self.facts.get("broke_at", {}):
+            self.broke_at(cause, learner_site(self.labels))
 
     def replaced(self, sources: list) -> None:
         """A source that was a variable in the last gradient call is now a tensor, or another variable
