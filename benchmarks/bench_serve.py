@@ -50,6 +50,7 @@ def main() -> None:
                 time.sleep(PAUSE)
         finally:
             stopping = stop(serve, errors)
+            errors.close()
         started = time.monotonic()
         subprocess.run([sys.executable, "-m", "gradtutor", "check", LESSON, "--file", str(home / LESSON / lesson.notebook),
                         "--no-daemon", "--json"], cwd=REPO, env=tool_env(), stdout=subprocess.DEVNULL, check=False)

@@ -111,7 +111,7 @@ class _Recorder:
         for one in targets:
             if isinstance(one, (np.ndarray, np.generic, float, int)):
                 self.note("target_left_tensorflow")
-                self.broke_at("leaves-tensorflow", learner_site(self.labels))  # the call given a number
+                self.here("leaves-tensorflow")  # the call given a number
             elif getattr(one, "_id", None) is not None and one._id not in self.inside:
                 self.note("target_outside")
                 self.broke_at("outside-tape", self.outside_sites.get(one._id))  # the line that made it
