@@ -19,28 +19,8 @@ from gradtutor.course import Diagnosis, Exercise
 from gradtutor.course_schema import REQUIREMENTS
 from gradtutor.factors import counted_factor
 from gradtutor.messages import course_text, has, join, say
+from gradtutor.evidence.causes import cause_of
 from gradtutor.protocol import Cause
-
-# Why a gradient is None (or zero after unconnected_gradients=ZERO), from the facts, in order of precedence.
-NONE_FACTS = (
-    ("target_left_tensorflow", Cause.LEAVES_TENSORFLOW),
-    ("variable_replaced", Cause.VARIABLE_REPLACED),
-    ("source_unwatched", Cause.UNWATCHED),
-    ("watched_late", Cause.UNWATCHED),
-    ("path_break", None),  # the op that cut the path, by its own cause id
-    ("left_tensorflow", Cause.LEAVES_TENSORFLOW),
-    ("numpy_function", Cause.LEAVES_TENSORFLOW),
-    ("target_outside", Cause.OUTSIDE_TAPE),
-    ("outside_input", Cause.OUTSIDE_TAPE),
-    ("integer_op", Cause.INTEGER_PATH),
-    ("assigned_variable", Cause.STATE_BREAKS_PATH),
-    ("stop_gradient", Cause.STOP_GRADIENT),
-)
-
-# Why a gradient is zero when it is not None: a value that stopped depending on the source.
-ZERO_FACTS = (("path_cut", None), ("assigned_variable", Cause.STATE_BREAKS_PATH),
-              ("integer_op", Cause.INTEGER_PATH), ("stop_gradient", Cause.STOP_GRADIENT),
-              ("saturated", Cause.SATURATION))
 
 # TensorFlow's own error texts → the cause they mean (checked in order; the first match wins).
 ERRORS = (
@@ -84,40 +64,8 @@ def no_hidden_inputs() -> str:
 
 
 def evidence(report: ElementReport, facts: dict | None) -> Cause:
-    """The cause the comparison and the run-time facts name for a failed element."""
-    facts = facts or {}
-    symptom = report.symptom
-    if symptom == "none" or symptom == "zeros" and facts.get("zero_fill"):
-        return _first(NONE_FACTS, facts) or (Cause.NOT_USED if facts.get("gradient_calls") else Cause.UNKNOWN)
-    if symptom == "zeros":
-        if facts.get("source_unwatched") or facts.get("watched_late"):
-            return Cause.UNWATCHED
-        if "Softmax" in facts.get("ops", ()):
-            return Cause.SOFTMAX_SUM
-        return _first(ZERO_FACTS, facts) or Cause.NOT_USED
-    patterns = {"scale": Cause.SCALE, "sign": Cause.SIGN, "transposed": Cause.TRANSPOSED}
-    if report.pattern == "scale" and not re.fullmatch(r"-?(1/)?\d+", report.factor or ""):
-        return Cause.WRONG_FUNCTION  # proportional, but by no count of anything: another function
-    if report.pattern in patterns:
-        return patterns[report.pattern]
-    if symptom == "values" and facts.get("left_tensorflow"):
-        return Cause.LEAVES_TENSORFLOW  # a term computed outside TensorFlow is a constant to the tape
-    if report.pattern == "partial" and report.zero_there and facts.get("saturated"):
-        return Cause.SATURATION  # zero exactly where a sigmoid or softmax sat at its float32 limit
-    if symptom == "values" and facts.get("variable_replaced"):
-        return Cause.VARIABLE_REPLACED  # each step started again from a new variable
-    if symptom == "shape" and facts.get("path_break") == Cause.LEAVES_TENSORFLOW.value:
-        return Cause.LEAVES_TENSORFLOW  # a py_function whose Python left TensorFlow answers with a scalar zero
-    return {"type": Cause.WRONG_TYPE, "shape": Cause.SHAPE, "dtype": Cause.DTYPE,
-            "nonfinite": Cause.NON_FINITE}.get(symptom or "values", Cause.WRONG_FUNCTION)
-
-
-def _first(table, facts: dict) -> Cause | None:
-    """The cause of the first fact of `table` that holds (a None cause: the fact's value is the cause id)."""
-    for key, cause in table:
-        if facts.get(key):
-            return cause or Cause(facts[key])
-    return None
+    """The cause the comparison and the run-time facts name for a failed element (gradtutor.evidence.causes)."""
+    return cause_of(report.symptom, report.pattern, report.factor, report.zero_there, facts)
 
 
 def explain_failure(exercise: Exercise, report: ElementReport, source: str, blind: bool = False,
@@ -255,7 +203,8 @@ def _broke_at(cause: Cause, facts: dict | None) -> str:
     facts = facts or {}
     if cause is Cause.NON_FINITE and facts.get("nonfinite_at"):
         return say("diagnosis.nonfinite_at", site=facts["nonfinite_at"][:200])
-    site = (facts.get("broke_at") or {}).get(cause.value)
+    site = (facts.get("broke_at") or {}).get(cause.value) or \
+        next((found["site"] for found in facts.get("findings") or () if found["cause"] == cause.value and found["site"]), None)
     return say("diagnosis.broke_at", site=site[:200]) if site else ""
 
 

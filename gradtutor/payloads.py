@@ -34,6 +34,14 @@ class ErrorDescription(TypedDict, total=False):
     unloaded: str  # the name the learner's function needed from that statement
 
 
+class FoundCause(TypedDict):
+    """One finding of gradtutor.evidence's analysis, as the checker's parent reads it."""
+
+    cause: str  # a protocol.Cause value
+    symptom: str  # a protocol.Symptom value: none, zeros, tiny, nonfinite, error
+    site: str | None  # the learner's line where the path broke, quoted; None outside the learner's cells
+
+
 class RunFacts(TypedDict, total=False):
     """What the learner's code did during one call (gradtutor.evidence.run_facts); absent keys did not happen."""
 
@@ -58,6 +66,7 @@ class RunFacts(TypedDict, total=False):
     path_break: str  # the cause id of the op nearest a target that cut the only paths back to its source
     path_cut: str  # the same for the nearest value-carrying op that cut a path, even when another path reached
     broke_at: dict[str, str]  # cause id of path_break / path_cut -> the learner's line that ran that op
+    findings: list[FoundCause]  # the evidence analysis's findings on the call (the ones `gradtutor explain` makes)
     nonfinite_at: str  # the learner's line of the first op whose values make its gradient inf or NaN ("" unknown)
     saturated: bool  # an element of a sigmoid, tanh or softmax output at its limit (gradtutor.evidence.symptoms)
     numpy_function: bool  # tf.numpy_function ran while recording (eagerly: Python on numpy, a constant result)

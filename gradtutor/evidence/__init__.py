@@ -7,23 +7,24 @@ In-process, around any call (the course's checker uses it the same way):
         value = fn(*args)
     findings = evidence.analyse(record)   # [{"cause": "outside-tape", "broke_at": {...}, ...}]
 
-For the checker's child: wrap the learner's call in `recording()` (it must already have
-imported TensorFlow), put `analyse(record)` into the child's JSON result next to the
-returned values, and let the parent pick the first finding whose symptom matches what the
-comparison found (None → "none", zeros → "zeros"/"tiny", NaN → "nonfinite") for its cause
-id and its "why" line. Cells compiled under a label (not a real file) count as user code;
-put their source into `linecache` under that label so `broke_at["code"]` is filled. While
-recording, `tf.function`s run compiled and are analysed when traced (traced.py); everything
-is put back when the block ends.
+The checker's child makes the same recording around the learner's call
+(gradtutor.evidence.run_facts.recording: `recording(listeners=[facts], every_step=True)`): its run
+facts are a listener fed by the same patches (listening.py), the findings go into the child's result
+with the learner's line they broke at, and gradtutor.evidence.causes picks the cause — the first
+finding whose symptom the comparison found, else the run facts. Cells compiled under a label (not
+a real file) count as user code; their source is in `linecache` under that label, so
+`broke_at["code"]` is filled. While recording, `tf.function`s run compiled and are analysed when
+traced (traced.py); everything is put back when the block ends.
 
-Modules: frames (which stack frame is user code), graph (the op callback's record of
+Modules: frames (which stack frame is user code), listening (what the patches tell a
+recording's listeners), causes (the one precedence of causes the checker reads), graph (the op callback's record of
 tensors and ops), optimizers (Keras 3's apply_gradients), traced (tf.function code, at trace time), instrument (installing and removing the patches), checks (each
 tape call and its result), untracked (variables the target read but no gradient was asked for),
 paths (how tensors depend on a source), analysis (cause and break line), wording (one sentence and one
 fix per cause); opfacts (what TensorFlow's gradient registry says of an op type), values (what an op's
 kept values say), symptoms (what saturated, dead, tiny and non-finite mean, once), variable_reads
-(variable reads the op callback sees). The checker's child records its run facts here too: run_facts
-(the light recorder around one learner call) and tape_graph (its op graph and the walk from a target to
+(variable reads the op callback sees). The checker's child's view: run_facts
+(the facts of one learner call, a listener) and tape_graph (its op graph and the walk from a target to
 its sources). Only this package patches TensorFlow (tests/test_patching_seams.py); it imports
 only the ground modules (protocol, messages). No printing, no CLI.
 """
@@ -62,11 +63,16 @@ class Finding(TypedDict):
 class Record:
     """What one recording saw: the op graph, the tapes, and the findings so far."""
 
-    def __init__(self):
+    def __init__(self, listeners=(), every_step: bool = False):
         from gradtutor.evidence.graph import Graph
         from gradtutor.evidence.sampling import Sampling
 
         self.graph = Graph()
+        # views fed by the same patches as the findings (instrument.tell): the checker's run facts are one
+        self.listeners = tuple(listeners)
+        self.graph.listeners = [one.op for one in self.listeners if hasattr(one, "op")]
+        # a checker's call: every tape block recorded (no sampling) and no compiled call replayed eagerly
+        self.every_step = every_step
         self.tapes: collections.deque = collections.deque(maxlen=64)  # the tapes used most recently
         self.findings: list[dict] = []
         self.seen: dict = {}
@@ -106,11 +112,14 @@ class Record:
 
 
 @contextlib.contextmanager
-def recording():
-    """Instrument TensorFlow's tapes for the block; everything is put back on the way out."""
+def recording(listeners=(), every_step: bool = False):
+    """Instrument TensorFlow's tapes for the block; everything is put back on the way out.
+
+    listeners: objects told of what the patches see (instrument.EVENTS), e.g. gradtutor.evidence.run_facts;
+    every_step: record every tape block and never replay a compiled call (one checked call, not a training run)."""
     from gradtutor.evidence import instrument
 
-    record = Record()
+    record = Record(listeners, every_step)
     instrument.install(record)
     try:
         yield record

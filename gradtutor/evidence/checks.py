@@ -6,6 +6,7 @@ import functools
 
 from gradtutor.evidence import analysis, optimizers, sampling, untracked
 from gradtutor.evidence.frames import user_frame, user_frame_object
+from gradtutor.evidence.listening import tell
 from gradtutor.evidence.symptoms import gradient_symptom
 from gradtutor.evidence.tapes import tape_info
 from gradtutor.protocol import Cause, Symptom
@@ -17,7 +18,8 @@ FIRST_CALLS, EVERY = 20, 10
 
 def sampled(record, frame) -> bool:
     calls = record.site_calls[frame] = record.site_calls.get(frame, 0) + 1
-    return calls <= FIRST_CALLS or calls % EVERY == 0 or record.replaying  # a replay (traced.py) reads them all
+    # a replay (traced.py) and a checked call read them all
+    return calls <= FIRST_CALLS or calls % EVERY == 0 or record.replaying or record.every_step
 
 
 def symptom(gradient) -> Symptom | None:
@@ -95,7 +97,7 @@ def _call(record, tape, call, target, sources, original):
         if cause is not None:
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
     untracked.check(record, call, frame, step.inputs[:len(flat_targets)], flat_sources)
-    if eager:
+    if eager and not record.every_step:
         sampling.after_gradient(record, info)
     return result
 
@@ -253,6 +255,8 @@ def numpy_function_wrapper(record, original):
 
     @functools.wraps(original)
     def numpy_function(func, inp, Tout, *args, **kwargs):
+        if record.listeners:
+            tell(record, "numpy_function")
         result = original(func, inp, Tout, *args, **kwargs)
         if tf.executing_eagerly():
             record.graph.add_step("PyFunc", [t for t in tf.nest.flatten(inp) if tf.is_tensor(t)],

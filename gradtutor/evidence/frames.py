@@ -47,18 +47,18 @@ def user_frame(depth: int = 2):
             known = is_user_file(code.co_filename)
         if known:
             return (code.co_filename, frame.f_lineno)
-        if _GENERATED in code.co_filename:
-            origin = _converted_from(code.co_filename, frame.f_lineno)
+        if GENERATED in code.co_filename:
+            origin = converted_from(code.co_filename, frame.f_lineno)
             if origin is not None and is_user_file(origin[0]):
                 return origin
         frame = frame.f_back
     return None
 
 
-_GENERATED = "__autograph_generated"
+GENERATED = "__autograph_generated"
 
 
-def _converted_from(filename: str, line: int):
+def converted_from(filename: str, line: int):
     """The (file, line) autograph converted a generated line from: the source map autograph pushes on
     TensorFlow's per-thread stack while it runs converted code (the map its own error messages use). A
     replica function of tf.distribute runs in a thread of its own, converted in the caller's thread: then
@@ -81,7 +81,7 @@ def user_frame_object(depth: int = 2):
     """The innermost user frame object itself (to read its names), or None."""
     frame = sys._getframe(depth)
     while frame is not None and not is_user_file(frame.f_code.co_filename) \
-            and _GENERATED not in frame.f_code.co_filename:  # autograph's copy keeps the user's names
+            and GENERATED not in frame.f_code.co_filename:  # autograph's copy keeps the user's names
         frame = frame.f_back
     return frame
 

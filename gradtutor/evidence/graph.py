@@ -79,6 +79,7 @@ class Graph:
         self.replayable: collections.deque = collections.deque()  # other ops holding values, oldest first
         self._since_sweep = 0
         self.traced = None  # what records the ops of traced graphs (traced.Tracing), when one is installed
+        self.listeners: list = []  # op(...) of the record's listeners: every eager op recorded
 
     # ---------------------------------------------------------------- nodes
     def node_of(self, tensor, frame=None) -> Node:
@@ -100,6 +101,8 @@ class Graph:
             return
         if self.paused or self.off:
             return
+        for listen in self.listeners:  # the learner's ops, not gradtutor's own reads or a gradient's backward pass
+            listen(op_type, inputs, attrs, outputs, op_name, graph)
         self.seq += 1
         seq = self.seq
         frame = user_frame()

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 
-from gradtutor.evidence import variable_reads
+from gradtutor.evidence import listening, variable_reads
 from gradtutor.evidence.frames import user_frame
+from gradtutor.evidence.listening import caller, tell
 from gradtutor.evidence.tapes import TapeInfo, tape_info
 
 
@@ -63,21 +64,30 @@ def install(record) -> None:
             graph.recording_tapes.remove(info)
 
     def watch(tape, tensor):
+        if record.listeners:
+            tell(record, "watched", tape, tensor)
         return checks.watch(record, tape, tensor, saved["watch"])
 
     def gradient(tape, target, sources, output_gradients=None, unconnected_gradients=None):
+        if record.listeners:
+            tell(record, "gradient_asked", "gradient", tape, target, sources, unconnected_gradients, caller())
         return checks.gradient(record, tape, target, sources, output_gradients, unconnected_gradients, saved)
 
     def jacobian(tape, target, sources, *args, **kwargs):
+        if record.listeners:
+            tell(record, "gradient_asked", "jacobian", tape, target, sources, kwargs.get("unconnected_gradients"), caller())
         return checks.jacobian(record, "jacobian", tape, target, sources, args, kwargs, saved)
 
     def batch_jacobian(tape, target, source, *args, **kwargs):
+        if record.listeners:
+            tell(record, "gradient_asked", "batch_jacobian", tape, target, source, kwargs.get("unconnected_gradients"),
+                 caller())
         return checks.jacobian(record, "batch_jacobian", tape, target, source, args, kwargs, saved)
 
     for name, function in (("__init__", init), ("_push_tape", push), ("_pop_tape", pop), ("watch", watch),
                            ("gradient", gradient), ("jacobian", jacobian), ("batch_jacobian", batch_jacobian)):
         setattr(tape_class, name, functools.wraps(saved[name])(function))
-    _patch_exits(graph, tensor_class, originals[-1][1])
+    _patch_exits(record, tensor_class, originals[-1][1])
     _patch_tf_functions(record, tf)
     _patch_numpy(record, tensor_class)
     _patch_fast_path(record)
@@ -85,6 +95,8 @@ def install(record) -> None:
     record.keras_pending = True
     optimizers.patch_when_loaded(record)
     record.eager_functions = tf.config.functions_run_eagerly()
+    if record.listeners:
+        listening.patch(record)
     op_callbacks.add_op_callback(graph.callback)
     _patch_threads(record, op_callbacks)
 
@@ -108,16 +120,24 @@ def _patch_threads(record, op_callbacks) -> None:
     threading.Thread._bootstrap_inner = functools.wraps(bootstrap)(_bootstrap_inner)
 
 
-def _patch_exits(graph, tensor_class, saved) -> None:
+def _patch_exits(record, tensor_class, saved) -> None:
+    graph = record.graph
+
     def numpy(tensor):
+        if record.listeners:
+            tell(record, "left", ".numpy()", caller())
         graph.exit(tensor, ".numpy()")
         return saved["numpy"](tensor)
 
     def array(tensor, dtype=None):
+        if record.listeners:
+            tell(record, "left", "numpy", caller())
         graph.exit(tensor, "numpy")
         return saved["__array__"](tensor, dtype)
 
     def to_float(tensor):
+        if record.listeners:
+            tell(record, "left", "float()", caller())
         graph.exit(tensor, "float()")
         return saved["__float__"](tensor)
 
@@ -127,6 +147,9 @@ def _patch_exits(graph, tensor_class, saved) -> None:
 
     def array_function(tensor, func, types, args, kwargs):
         """NumPy's dispatch (NEP 18): a numpy function called on tensors, e.g. np.sum(t), np.mean(t)."""
+        if record.listeners:
+            tell(record, "left", f"np.{func.__name__}", caller())
+
         def plain(value):
             if isinstance(value, tensor_class):
                 graph.exit(value, f"np.{func.__name__}")
@@ -145,15 +168,17 @@ def _patch_exits(graph, tensor_class, saved) -> None:
 class _Ufunc:
     """A numpy ufunc or converter that notes the tensors passed to it (their values leave TensorFlow), then runs."""
 
-    def __init__(self, graph, tensor_class, ufunc):
-        self._graph, self._tensor_class, self._ufunc = graph, tensor_class, ufunc
+    def __init__(self, record, tensor_class, ufunc):
+        self._record, self._tensor_class, self._ufunc = record, tensor_class, ufunc
         self.__name__, self.__doc__ = ufunc.__name__, ufunc.__doc__
 
     def __call__(self, *args, **kwargs):
         for arg in args:
             for item in (arg if type(arg) in (list, tuple) else (arg,)):
                 if isinstance(item, self._tensor_class):
-                    self._graph.exit(item, f"np.{self._ufunc.__name__}")
+                    if self._record.listeners:
+                        tell(self._record, "left", f"np.{self._ufunc.__name__}", caller())
+                    self._record.graph.exit(item, f"np.{self._ufunc.__name__}")
         return self._ufunc(*args, **kwargs)
 
     def __getattr__(self, name):  # reduce, accumulate, nin, …
@@ -171,7 +196,7 @@ def _patch_numpy(record, tensor_class) -> None:
     names += [name for name in CONVERTERS if hasattr(np, name)]
     record.originals.append((np, {name: getattr(np, name) for name in names}))
     for name in names:
-        setattr(np, name, _Ufunc(record.graph, tensor_class, getattr(np, name)))
+        setattr(np, name, _Ufunc(record, tensor_class, getattr(np, name)))
 
 
 def _patch_fast_path(record) -> None:

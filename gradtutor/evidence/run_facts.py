@@ -1,7 +1,7 @@
 """Light run-time facts about one call of a learner's function, recorded in the child that runs it.
 
-During the call, tf.GradientTape's methods are wrapped and an eager op callback notes which op
-types ran while a tape was recording and which tensors were made then: enough to tell the parent
+A listener (gradtutor.evidence.listening) on the one recording `gradtutor explain` makes too: the
+same patches tell it which op types ran while a tape was recording and which tensors were made then: enough to tell the parent
 what the code *did* (gradtutor.diagnose turns facts into a cause) — a source never watched, a
 target made outside the recording, a value taken out of TensorFlow (.numpy(), np.*,
 tf.numpy_function), a variable assigned or replaced between gradient calls, the op that broke the
@@ -11,22 +11,20 @@ path (gradtutor.evidence.tape_graph, through the gradient registry as `gradtutor
 from __future__ import annotations
 
 import contextlib
-import sys
 
 import numpy as np
 
 from gradtutor.evidence import variable_reads
 from gradtutor.evidence.tape_graph import TapeGraph, learner_site
+from gradtutor.messages import say
 
 # ops whose output has no gradient with respect to a float input (TensorFlow's own loops and masks
 # compare integer counters; only a float input turned integer-valued counts)
 INTEGER_OPS = frozenset({"ArgMax", "ArgMin", "Round", "Floor", "Ceil", "Sign", "Cast", "TopKV2"})
-NUMPY_FUNCTIONS = ("square", "sum", "mean", "exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "max", "min", "dot",
-                   "matmul", "array", "asarray", "clip", "maximum", "minimum", "power", "multiply", "add", "subtract",
-                   "divide", "argmax", "round", "where", "stack", "concatenate", "einsum", "tensordot")
 MAX_OPS = 64  # op types kept in the payload
 OUTSIDE_SITES = 4096  # lines kept of tensors made outside the tape: a flood of ops costs no more than these
-LIBRARIES = ("tensorflow", "keras", "numpy", "optree", "absl")  # their own conversions are not the learner's
+LIBRARIES = ("tensorflow", "keras", "numpy", "optree", "absl", "gradtutor")  # their own conversions are not the learner's
+MAX_FINDINGS = 16  # findings kept in the payload
 
 
 class _Recorder:
@@ -41,13 +39,13 @@ class _Recorder:
         self.used: set = set()  # _id of tensors an op read while a tape was recording
         self.outside: set = set()  # _id of tensors this call made while no tape recorded
         self.outside_sites: dict = {}  # _id of the first of them -> the learner's line that made it
-        self.watched: list = []
+        self.watched_now: list = []  # what tape.watch was given
         self.facts: dict = {}
 
     def note(self, key, value=True):
         self.facts[key] = value
 
-    def left(self, key: str) -> None:  # a value left TensorFlow while recording: at the learner's line
+    def leaves(self, key: str) -> None:  # a value left TensorFlow while recording: at the learner's line
         self.note(key)
         self.here("leaves-tensorflow")
 
@@ -96,7 +94,7 @@ class _Recorder:
 
     def is_watched(self, tape, source) -> bool:
         inner = variable_reads.inner_variable(source)
-        if any(inner is variable_reads.inner_variable(w) for w in self.watched):
+        if any(inner is variable_reads.inner_variable(w) for w in self.watched_now):
             return True
         trainable = getattr(inner, "trainable", False) and hasattr(inner, "assign")
         return bool(trainable and getattr(tape, "_watch_accessed_variables", True))
@@ -155,146 +153,87 @@ class _Recorder:
         self.last_sources = list(sources)
 
 
+    # ---------------------------------------------------------------- events (gradtutor.evidence.listening)
+    def tape_entered(self, tape, caller: str) -> None:
+        self.learner_call("tapes", caller)
+        self.tape_sites[id(tape)] = learner_site(self.labels)
+        self.active += 1
+        self.facts["tapes"] = self.facts.get("tapes", 0) + 1
+
+    def tape_left(self, tape) -> None:
+        self.active = max(0, self.active - 1)
+
+    def watched(self, tape, tensor) -> None:
+        for one in tensor if isinstance(tensor, (list, tuple)) else [tensor]:
+            self.facts["watch_calls"].append(self.describe(one))
+            self.watched_now.append(one)
+            if variable_reads.tensor_id(one) in self.used:
+                self.note("watched_late")
+
+    def gradient_asked(self, kind, tape, target, sources, unconnected, caller: str) -> None:
+        self.learner_call("gradient" if kind == "gradient" else "jacobian", caller)  # batch_jacobian is a Jacobian
+        self.gradient(tape, target, sources, unconnected)
+
+    def left(self, kind: str, caller: str) -> None:  # a value left TensorFlow while recording: at the learner's line
+        if self.active and not caller.startswith(LIBRARIES):
+            self.leaves("left_tensorflow")
+
+    def predicted(self) -> None:  # keras.Model.predict returns numpy, whoever calls it
+        if self.active:
+            self.leaves("left_tensorflow")
+
+    def numpy_function(self) -> None:  # eagerly, its Python runs on numpy copies: the result is a constant
+        if self.active:
+            self.leaves("numpy_function")
+
+    def weight_added(self, trainable) -> None:
+        if trainable is False:
+            self.note("frozen_variable")  # made, tracked, and left out of trainable_variables
+
+    def forward_entered(self) -> None:  # forward mode records like a tape: acc.jvp is its gradient call
+        self.active += 1
+
+    def forward_left(self) -> None:
+        self.active = max(0, self.active - 1)
+
+    def jvp(self, primals, caller: str) -> None:
+        self.learner_call("jvp", caller)
+        self.facts["gradient_calls"] += 1
+        for one in primals if isinstance(primals, (list, tuple)) else [primals]:
+            if getattr(one, "_id", None) is not None and one._id not in self.inside:
+                self.note("target_outside")
+
+    def learner_call(self, kind: str, caller: str) -> None:
+        """Count a call by the learner's code, not TensorFlow's (jacobian calls gradient)."""
+        if not caller.startswith(LIBRARIES):
+            calls = self.facts.setdefault("learner_calls", {})
+            calls[kind] = calls.get(kind, 0) + 1
+
+
 @contextlib.contextmanager
 def recording(args, into: dict, labels: frozenset = frozenset()):
-    """Record facts into `into` (a RunFacts dict) while the learner's function runs (its cells: `labels`)."""
-    import tensorflow as tf
-    from tensorflow.python.framework import op_callbacks, ops
+    """Record facts into `into` (a RunFacts dict) while the learner's function runs (its cells: `labels`): a view of
+    the one recording `gradtutor explain` makes too, whose findings (those at the learner's lines) go in as well."""
+    from gradtutor import evidence
 
     recorder = _Recorder(args, labels=labels)
     recorder.facts = into
     into.update({"watch_calls": [], "ops": [], "gradient_calls": 0})
-    tape_class = tf.GradientTape
-    saved = {name: getattr(tape_class, name)
-             for name in ("__enter__", "__exit__", "watch", "gradient", "jacobian", "batch_jacobian")}
-    eager_base = ops._EagerTensorBase
-    saved_numpy, saved_array, saved_float = eager_base.numpy, eager_base.__array__, eager_base.__float__
+    with evidence.recording(listeners=[recorder], every_step=True) as record:
+        try:
+            yield recorder.facts
+        finally:
+            into["findings"] = findings_at(evidence.analyse(record), labels)
 
-    def learner_call(kind: str) -> None:
-        """Count a call by the learner's code (two frames up), not TensorFlow's (jacobian calls gradient)."""
-        if not sys._getframe(2).f_globals.get("__name__", "").startswith(LIBRARIES):
-            calls = recorder.facts.setdefault("learner_calls", {})
-            calls[kind] = calls.get(kind, 0) + 1
 
-    def enter(self):
-        learner_call("tapes")
-        recorder.tape_sites[id(self)] = learner_site(labels)
-        recorder.active += 1
-        recorder.facts["tapes"] = recorder.facts.get("tapes", 0) + 1
-        return saved["__enter__"](self)
-
-    def leave(self, *exc):
-        recorder.active = max(0, recorder.active - 1)
-        return saved["__exit__"](self, *exc)
-
-    def watch(self, tensor):
-        for one in tensor if isinstance(tensor, (list, tuple)) else [tensor]:
-            recorder.facts["watch_calls"].append(recorder.describe(one))
-            recorder.watched.append(one)
-            if variable_reads.tensor_id(one) in recorder.used:
-                recorder.note("watched_late")
-        return saved["watch"](self, tensor)
-
-    def gradient(self, target, sources, output_gradients=None, unconnected_gradients=None, **kwargs):
-        learner_call("gradient")
-        recorder.gradient(self, target, sources, unconnected_gradients)
-        if unconnected_gradients is None:
-            unconnected_gradients = tf.UnconnectedGradients.NONE
-        return saved["gradient"](self, target, sources, output_gradients, unconnected_gradients, **kwargs)
-
-    def jacobians(name):
-        def jacobian(self, target, source, *args, **kwargs):
-            learner_call("jacobian")
-            recorder.gradient(self, target, source, kwargs.get("unconnected_gradients"))
-            return saved[name](self, target, source, *args, **kwargs)
-        return jacobian
-
-    def leaving(original, anyone=False):
-        def convert(self, *a, **k):
-            caller = sys._getframe(1).f_globals.get("__name__", "")
-            if recorder.active and (anyone or not caller.startswith(LIBRARIES)):
-                recorder.left("left_tensorflow")
-            return original(self, *a, **k)
-        return convert
-
-    import keras
-
-    saved_predict = keras.Model.predict
-    keras.Model.predict = leaving(saved_predict, anyone=True)  # returns numpy: the path leaves TensorFlow
-    # eagerly, tf.numpy_function calls its Python function directly: no op is recorded, the result is a constant
-    saved_numpy_function, saved_add_weight = tf.numpy_function, keras.layers.Layer.add_weight
-
-    def numpy_function(*a, **k):
-        if recorder.active:
-            recorder.left("numpy_function")
-        return saved_numpy_function(*a, **k)
-
-    def add_weight(self, *a, **k):
-        if k.get("trainable") is False:
-            recorder.note("frozen_variable")  # made, tracked, and left out of trainable_variables
-        return saved_add_weight(self, *a, **k)
-
-    tf.numpy_function, keras.layers.Layer.add_weight = numpy_function, add_weight
-
-    # numpy reads a tensor through the buffer protocol, which no Python method sees: wrap the
-    # numpy functions a learner calls on tensors instead (calls from TensorFlow's own code are not the learner's)
-    numpy_saved = {name: getattr(np, name) for name in NUMPY_FUNCTIONS if hasattr(np, name)}
-
-    class numpy_call:  # noqa: N801 - stands in for a numpy function; ufunc attributes (.reduce) pass through
-        def __init__(self, original):
-            self._original = original
-
-        def __getattr__(self, name):
-            return getattr(self._original, name)
-
-        def __call__(self, *a, **k):
-            caller = sys._getframe(1).f_globals.get("__name__", "")
-            if recorder.active and not caller.startswith(LIBRARIES) and \
-                    any(isinstance(v, ops._EagerTensorBase) for v in (*a, *k.values())):
-                recorder.left("left_tensorflow")
-            return self._original(*a, **k)
-
-    for name, original in numpy_saved.items():
-        setattr(np, name, numpy_call(original))
-    patches = {"__enter__": enter, "__exit__": leave, "watch": watch, "gradient": gradient,
-               "jacobian": jacobians("jacobian"), "batch_jacobian": jacobians("batch_jacobian")}
-    for name, patch in patches.items():
-        setattr(tape_class, name, patch)
-    # forward mode records like a tape: the same facts, with acc.jvp as the gradient call
-    accumulator = tf.autodiff.ForwardAccumulator
-    forward = {name: getattr(accumulator, name) for name in ("__enter__", "__exit__", "jvp")}
-
-    def jvp(self, primals, *args, **kwargs):
-        learner_call("jvp")
-        recorder.facts["gradient_calls"] += 1
-        for one in primals if isinstance(primals, (list, tuple)) else [primals]:
-            if getattr(one, "_id", None) is not None and one._id not in recorder.inside:
-                recorder.note("target_outside")
-        return forward["jvp"](self, primals, *args, **kwargs)
-
-    accumulator.__enter__ = lambda self: (setattr(recorder, "active", recorder.active + 1), forward["__enter__"](self))[1]
-    accumulator.__exit__ = lambda self, *exc: (setattr(recorder, "active", max(0, recorder.active - 1)),
-                                               forward["__exit__"](self, *exc))[1]
-    accumulator.jvp = jvp
-    eager_base.numpy, eager_base.__array__ = leaving(saved_numpy), leaving(saved_array)
-    eager_base.__float__ = leaving(saved_float)
-    from tensorflow.python import pywrap_tfe
-
-    fast, fast_path = variable_reads.fast_path_reading_variables_in_python()  # so tf.argmax(v) reads v visibly
-    pywrap_tfe.TFE_Py_FastPathExecute = fast_path
-    op_callbacks.add_op_callback(recorder.op)
-    try:
-        yield recorder.facts
-    finally:
-        op_callbacks.remove_op_callback(recorder.op)
-        pywrap_tfe.TFE_Py_FastPathExecute = fast
-        for name, original in saved.items():
-            setattr(tape_class, name, original)
-        for name, original in forward.items():
-            setattr(accumulator, name, original)
-        eager_base.numpy, eager_base.__array__, eager_base.__float__ = saved_numpy, saved_array, saved_float
-        for name, original in numpy_saved.items():
-            setattr(np, name, original)
-        keras.Model.predict = saved_predict
-        tf.numpy_function, keras.layers.Layer.add_weight = saved_numpy_function, saved_add_weight
-
+def findings_at(findings: list, labels: frozenset) -> list:
+    """The analysis's findings in the payload's terms: cause, symptom and the learner's line it broke at (quoted)."""
+    kept = []
+    for finding in findings[:MAX_FINDINGS]:
+        broke = finding.get("broke_at") or {}
+        site = None
+        if broke.get("file") in labels:
+            site = say("files.line_code", where=broke["file"], line=broke["line"], code=broke["code"]) \
+                if broke.get("code") else say("files.line", where=broke["file"], line=broke["line"])
+        kept.append({"cause": finding["cause"], "symptom": finding["symptom"], "site": site})
+    return kept

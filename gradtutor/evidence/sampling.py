@@ -52,7 +52,7 @@ def set_live(record, on: bool) -> None:
 def tape_made(record, info, eager: bool) -> None:
     """A GradientTape was made: its step number at its site, and whether its block is recorded."""
     sampling = record.sampling
-    if not eager or record.replaying:
+    if not eager or record.replaying or record.every_step:
         info.recorded = True
         return
     site = info.frame

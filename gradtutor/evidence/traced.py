@@ -238,7 +238,7 @@ class Tracing:
                     continue
                 if any(code > old for code, old in zip(codes, monitor.known)):
                     monitor.known = [max(code, old) for code, old in zip(codes, monitor.known)]
-                    if state.replay_from is None:
+                    if state.replay_from is None and not self.record.every_step:  # a checked call runs once
                         state.replay_from = state.calls
         finally:
             graph.paused -= 1

@@ -105,8 +105,8 @@ def _line_in(copy: str) -> int | None:
         name = frame.f_code.co_filename
         if name == copy:
             return frame.f_lineno
-        if frames._GENERATED in name:
-            origin = frames._converted_from(name, frame.f_lineno)
+        if frames.GENERATED in name:
+            origin = frames.converted_from(name, frame.f_lineno)
             if origin is not None and origin[0] == copy:
                 return origin[1]
         frame = frame.f_back
