@@ -15,8 +15,7 @@ import contextlib
 import numpy as np
 
 from gradtutor.evidence import variable_reads
-from gradtutor.evidence.tape_graph import TapeGraph, learner_site
-from gradtutor.messages import say
+from gradtutor.evidence.tape_graph import TapeGraph, learner_site, site_text
 
 # ops whose output has no gradient with respect to a float input (TensorFlow's own loops and masks
 # compare integer counters; only a float input turned integer-valued counts)
@@ -231,9 +230,6 @@ def findings_at(findings: list, labels: frozenset) -> list:
     kept = []
     for finding in findings[:MAX_FINDINGS]:
         broke = finding.get("broke_at") or {}
-        site = None
-        if broke.get("file") in labels:
-            site = say("files.line_code", where=broke["file"], line=broke["line"], code=broke["code"]) \
-                if broke.get("code") else say("files.line", where=broke["file"], line=broke["line"])
+        site = site_text(broke["file"], broke["line"], broke.get("code", "")) if broke.get("file") in labels else None
         kept.append({"cause": finding["cause"], "symptom": finding["symptom"], "site": site})
     return kept

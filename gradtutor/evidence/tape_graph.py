@@ -127,5 +127,9 @@ def learner_site(labels: frozenset) -> str | None:
     if frame is None:
         return None
     code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
-    where, line = frame.f_code.co_filename, frame.f_lineno
+    return site_text(frame.f_code.co_filename, frame.f_lineno, code)
+
+
+def site_text(where: str, line: int, code: str) -> str:
+    """A learner's line as the checker quotes it: "code cell 3 (In [5]), line 4: q = tf.round(w)"."""
     return say("files.line_code", where=where, line=line, code=code) if code else say("files.line", where=where, line=line)
