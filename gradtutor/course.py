@@ -30,7 +30,8 @@ class Diagnosis:
     error_has: str | None = None
     cause: str | None = None  # the cause id the wording claims; the rule fires only when the evidence names it
     fact: str | None = None  # (optional) a run-time fact that must hold too (gradtutor.payloads.RunFacts)
-    key: str = ""  # where `say` sits in the manifest (lesson.exercise.diagnosis.N): its translations' key
+    id: str = ""  # the rule's own name within its exercise: stable when rules are inserted or moved
+    key: str = ""  # lesson.exercise.diagnosis.<id>: its translations' key
 
 
 @dataclasses.dataclass(frozen=True)
@@ -137,8 +138,8 @@ def _lesson(entry: dict) -> Lesson:
             function=e["function"],
             points=e["points"],
             hints=tuple(e.get("hints", ())),
-            diagnoses=tuple(Diagnosis(**d, key=f"{entry['id']}.{e['id']}.diagnosis.{n}")
-                            for n, d in enumerate(e.get("diagnoses", ()), 1)),
+            diagnoses=tuple(Diagnosis(**d, key=f"{entry['id']}.{e['id']}.diagnosis.{d['id']}")
+                            for d in e.get("diagnoses", ())),
             requires=tuple(e.get("requires", ())),
         )
         for e in entry["exercises"]
@@ -158,7 +159,7 @@ def course_texts(course: Course) -> list[tuple[str, str]]:
     """Every text of the manifest a learner reads, as (key, English): what zh_CN/course.toml translates.
 
     The key says where the text sits: `course.title`, `lesson3.summary`, `lesson3.class_gradient.hint.2`,
-    `lesson3.class_gradient.diagnosis.5` (1-based, in the manifest's order).
+    `lesson3.class_gradient.diagnosis.softmax-sum` (by the rule's id: inserting a rule changes no other key).
     """
     texts = [("course.title", course.title), ("course.summary", course.summary)]
     for lesson in course.lessons:

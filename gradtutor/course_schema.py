@@ -39,7 +39,7 @@ EXERCISE = {"id": (str, True), "function": (str, True), "points": (int, True), "
 REQUIREMENTS = {"tape": "no-tape", "numpy": "not-numpy", "one-jacobian": "not-one-jacobian",
                 "custom-gradient": "no-custom-gradient",
                 "forward-mode": "not-forward-mode"}
-DIAGNOSIS = {"when": (str, True), "say": (str, True), "cause": (str, True), "element": (int, False),
+DIAGNOSIS = {"id": (str, True), "when": (str, True), "say": (str, True), "cause": (str, True), "element": (int, False),
              "fact": (str, False), **{key: (str, False) for key in REGEX_KEYS}}
 _ITEMS = {"lessons": dict, "exercises": dict, "diagnoses": dict, "hints": str, "requires": str}
 _TYPE_NAMES = {int: "an integer", str: "a string", dict: "a table", list: "a list"}
@@ -106,8 +106,14 @@ def _exercises(lesson: dict, manifest: Path) -> None:
         for need in exercise.get("requires", ()):
             if need not in REQUIREMENTS:
                 raise where.error("requires", f"names {need!r}", f"use one of: {', '.join(REQUIREMENTS)}")
+        rules: set = set()
         for number, rule in enumerate(exercise.get("diagnoses", ()), start=1):
-            _diagnosis(rule, _Where(manifest, f"{where.place} diagnosis {number}"))
+            rule_where = _Where(manifest, f"{where.place} diagnosis {rule.get('id', number)}")
+            _diagnosis(rule, rule_where)
+            if rule["id"] in rules:  # the id keys the rule's translations: two rules may not share one
+                raise rule_where.error("id", f"{rule['id']!r} is used by another rule of this exercise",
+                                       "give each rule its own id (its translations are keyed by it)")
+            rules.add(rule["id"])
 
 
 def _entries(tables: list, schema: dict, level: str, place: str, manifest: Path):

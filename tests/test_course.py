@@ -157,6 +157,7 @@ function = "f"
 points = 1
 hints = ["h"]
 [[lessons.exercises.diagnoses]]
+id = "watch-x"
 when = "none"
 source_has = 'x'
 say = "s"
@@ -180,8 +181,12 @@ BROKEN = {
     "unknown lesson key": (("number = 1", "number = 1\nnmber = 1"), "lesson lesson1, key 'nmber'"),
     "unknown exercise key": (("points = 1", "points = 1\npoint = 1"), "lesson lesson1 exercise ex, key 'point'"),
     "unknown diagnosis key": (('say = "s"', 'say = "s"\nsourcehas = "x"'),
-                              "lesson lesson1 exercise ex diagnosis 1, key 'sourcehas'"),
-    "misspelt when": (('when = "none"', 'when = "nones"'), "diagnosis 1, key 'when': 'nones' is not a symptom"),
+                              "lesson lesson1 exercise ex diagnosis watch-x, key 'sourcehas'"),
+    "misspelt when": (('when = "none"', 'when = "nones"'), "diagnosis watch-x, key 'when': 'nones' is not a symptom"),
+    "rule without an id": (('id = "watch-x"\n', ""), "exercise ex diagnosis 1, key 'id': is missing"),
+    "two rules with one id": (("", '[[lessons.exercises.diagnoses]]\nid = "watch-x"\nwhen = "none"\nsay = "t"\n'
+                                   'cause = "unwatched"\n'),
+                              "exercise ex diagnosis watch-x, key 'id': 'watch-x' is used by another rule"),
     "regex that does not compile": (("source_has = 'x'", "source_has = '(x'"), "key 'source_has'"),
     "missing required key": (('function = "f"\n', ""), "lesson lesson1 exercise ex, key 'function': is missing"),
     "wrong type": (("points = 1", 'points = "1"'), "key 'points': is str '1' — make it an integer"),
@@ -226,7 +231,7 @@ def test_does_a_valid_manifest_load(tmp_path):
     loaded = course.load_manifest(manifest)
     assert [l.id for l in loaded.lessons] == ["lesson1", "lesson2"] and loaded.manifest == manifest
     assert loaded.lessons[0].exercises[0].diagnoses[0] == course.Diagnosis(when="none", say="s", source_has="x", cause="unwatched",
-                                                                          key="lesson1.ex.diagnosis.1")
+                                                                          id="watch-x", key="lesson1.ex.diagnosis.watch-x")
 
 
 @pytest.mark.unit

@@ -101,7 +101,7 @@ def test_does_every_rule_of_the_course_name_a_cause_and_keep_source_words_behind
         for exercise in lesson["exercises"]:
             for rule in exercise.get("diagnoses", ()):
                 assert Cause(rule["cause"]), rule["say"]
-                assert set(rule) <= {"when", "cause", "fact", "element", "source_has", "source_lacks", "error_has",
+                assert set(rule) <= {"id", "when", "cause", "fact", "element", "source_has", "source_lacks", "error_has",
                                      "say"}, rule
 
 

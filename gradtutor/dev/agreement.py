@@ -11,7 +11,8 @@ the first that raises), inside one recording — and reports the first finding's
     python -m gradtutor.dev.agreement < answers.json > causes.json
 
 reads [{"lesson", "exercise", "code"}, …] and writes, in the same order, the first finding of each as
-{"cause", "code"} (the learner's line where the path broke, "" when none is known), or null.
+{"cause", "code", "asked"} (cause: null when there is no finding; code: the learner's line where the path
+broke, "" when none is known; asked: whether the code asked for a gradient at all).
 `explain_causes` does that in a fresh process (TensorFlow and the answers' state stay out of
 the caller's). Only for the project's own answers: nothing here is sandboxed.
 """
@@ -34,8 +35,8 @@ RUN_TIME = frozenset({
 TIMEOUT = 900  # seconds for the whole corpus (about a minute on two cores)
 
 
-def explain_causes(answers: list[dict]) -> list[dict | None]:
-    """Explain's first finding on each answer ({"lesson", "exercise", "code"}) as {"cause", "code"}; None for none."""
+def explain_causes(answers: list[dict]) -> list[dict]:
+    """Explain's first finding on each answer ({"lesson", "exercise", "code"}) as {"cause", "code", "asked"}."""
     done = subprocess.run([sys.executable, "-m", "gradtutor.dev.agreement"], input=json.dumps(answers),
                           capture_output=True, text=True, timeout=TIMEOUT, check=False)
     if done.returncode:
@@ -43,7 +44,7 @@ def explain_causes(answers: list[dict]) -> list[dict | None]:
     return json.loads(done.stdout)
 
 
-def first_finding(lesson_id: str, exercise_id: str, code: str, path: str) -> dict | None:
+def first_finding(lesson_id: str, exercise_id: str, code: str, path: str) -> dict:
     """Run one answer as a script under explain's recording; its first finding's cause id and break line."""
     import keras
 
@@ -58,24 +59,35 @@ def first_finding(lesson_id: str, exercise_id: str, code: str, path: str) -> dic
     namespace: dict = {"__name__": "__answer__"}
     exec(compile(STANDARD_IMPORTS + code, path, "exec"), namespace)  # noqa: S102 - the project's own answers
     build = exercises_of(lesson_id)[exercise_id].build
-    first = None
+    first, asked = None, False
     for seed in ALL_SEEDS:
         args = list(build(seed).values())
         keras.utils.set_random_seed(seed)
         raised = False
-        with evidence.recording() as record:
+        forward = _ForwardCalls()
+        with evidence.recording(listeners=[forward]) as record:
             try:
                 namespace[function_name](*args)
             except Exception:  # noqa: BLE001 - a wrong answer may raise; its findings still count
                 raised = True
         findings = evidence.analyse(record)
+        asked = asked or record.gradient_calls > 0 or forward.calls > 0
         if first is None or raised:  # the checker reads the first seed's facts, or the one that raised
             first = findings
         if raised:
             break
     if not first:
-        return None
-    return {"cause": str(first[0]["cause"]), "code": (first[0]["broke_at"] or {}).get("code") or ""}
+        return {"cause": None, "code": "", "asked": asked}
+    return {"cause": str(first[0]["cause"]), "code": (first[0]["broke_at"] or {}).get("code") or "", "asked": asked}
+
+
+class _ForwardCalls:
+    """A listener that counts ForwardAccumulator.jvp calls: forward mode asks for a derivative too."""
+
+    calls = 0
+
+    def jvp(self, primals, caller) -> None:
+        self.calls += 1
 
 
 def main() -> None:
@@ -94,7 +106,7 @@ def main() -> None:
                 causes.append(first_finding(answer["lesson"], answer["exercise"], answer["code"], path))
             except Exception as exc:  # noqa: BLE001 - an answer that cannot even load: no finding
                 print(f"{answer['lesson']} {answer['exercise']}: {type(exc).__name__}: {exc}", file=sys.stderr)
-                causes.append(None)
+                causes.append({"cause": None, "code": "", "asked": False})
     sys.stdout.flush()
     out.write(json.dumps(causes) + "\n")
     out.close()
