@@ -23,9 +23,6 @@ path broke; Q: those whose message quotes that line). It fails unless A = B and 
 """
 from __future__ import annotations
 
-import functools
-import re
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -41,73 +38,42 @@ MIN_WRONG = 8
 GRADED: dict = {}  # (lesson, number) -> result, filled by the lesson tests and read by the corpus test
 
 
-def _entries(lesson_id: str | None = None):
-    for path in sorted(ANSWERS.glob("*.toml")):
-        if lesson_id is None or path.stem == lesson_id:
-            for number, entry in enumerate(tomllib.loads(path.read_text())["answer"], start=1):
-                yield path.stem, number, entry
+def _answers(lesson_id: str | None = None) -> list:
+    """The known answers (gradtutor.dev.answers reads them, for `gradtutor dev check` too)."""
+    from gradtutor.dev.answers import load_answers
+
+    return [answer for lesson in course.load().lessons if lesson_id in (None, lesson.id)
+            for answer in load_answers(ANSWERS / f"{lesson.id}.toml", lesson)]
 
 
-def _graded(grade, lesson_id: str, number: int, entry: dict):
-    key = (lesson_id, number)
+def _graded(grade, answer):
+    key = (answer.lesson, answer.number)
     if key not in GRADED:
-        GRADED[key] = grade(lesson_id, entry["exercise"], entry["code"])
+        GRADED[key] = grade(answer.lesson, answer.exercise, answer.code)
     return GRADED[key]
 
 
-@functools.cache
-def _cause_sentences(lesson_id: str, exercise_id: str, cause: str) -> tuple[str, ...]:
-    """The fixed words of every sentence that names `cause` for this exercise (each template's text up to its
-    first {parameter}, or its longest fixed piece): a message naming that cause carries one of them."""
-    from gradtutor.course_schema import REQUIREMENTS
-    from gradtutor.messages import catalogue, course_text
+def _problem(answer, result) -> str | None:
+    """What a graded answer lacks: its verdict (a correct one passes with every point), its cause, its words."""
+    from gradtutor.dev.answers import verdict_problem
 
-    exercise = course.load().lesson(lesson_id).exercise(exercise_id)
-    texts = [course_text(rule.key, rule.say) for rule in exercise.diagnoses if rule.cause == cause]
-    messages = catalogue("en")
-    texts += [text for key, text in messages.items() if key == f"cause.{cause}.checker"
-              or key.startswith(f"variant.{exercise_id}.")
-              or cause == "scale" and key.startswith("diagnosis.scale")
-              or cause == "wrong-type" and key.startswith("diagnosis.type_advice.")
-              or cause == "no-return" and key == "diagnosis.no_return"
-              or cause == "hard-coded" and key == "check.right_on_another"
-              or cause == "load-failed" and key == "diagnosis.load_failed"
-              or key.startswith("diagnosis.requires.") and REQUIREMENTS.get(key.rsplit(".", 1)[1].replace("_", "-")) == cause]
-    if not any(key == f"cause.{cause}.checker" for key in messages):  # worded as wrong-function's (diagnose.cause_text)
-        texts.append(messages["cause.wrong-function.checker"])
-    return tuple(max(re.split(r"\{[^}]*\}", text), key=len).strip() for text in texts)
-
-
-def _unsaid(lesson_id: str, entry: dict, message: str) -> str | None:
-    """What the message of a wrong answer fails to say, or None."""
-    from gradtutor.messages import say
-
-    if not any(words in message for words in _cause_sentences(lesson_id, entry["exercise"], entry["cause"])):
-        return f"no sentence of {entry['cause']}"
-    if entry.get("line") and entry["line"] not in message:
-        return f"the line {entry['line']!r}"
-    if entry.get("variant") and say(f"variant.{entry['exercise']}.{entry['variant']}") not in message:
-        return f"the variant {entry['variant']!r}"
-    return next((f"{pattern!r}" for pattern in entry.get("says", ()) if not re.search(pattern, message)), None)
+    if answer.expect == "pass":
+        return None if result.status == "pass" and result.points == result.max_points else f"failed ({result.status})"
+    if result.points:
+        return "scored points"
+    # a wrong answer's expected status is fail or error: either way it must carry its cause and words
+    return verdict_problem(answer, answer.expect if result.status in ("fail", "error") else result.status,
+                           result.message, result.cause)
 
 
 @pytest.mark.tf
 @pytest.mark.parametrize("lesson_id", LESSONS)
 def test_every_answer_gets_its_verdict_cause_and_words(grade, lesson_id, capsys):
     problems = []
-    for _, number, entry in _entries(lesson_id):
-        result = _graded(grade, lesson_id, number, entry)
-        label = f"{lesson_id} {entry['exercise']} #{number} ({entry['name']})"
-        first = result.message.splitlines()[0] if result.message else ""
-        if entry["expect"] == "pass":
-            if result.status != "pass" or result.points != result.max_points:
-                problems.append(f"correct answer failed: {label}: {result.status} {first}")
-        elif result.status == "pass" or result.points:
-            problems.append(f"wrong answer passed: {label}")
-        elif result.cause is None or result.cause.value != entry["cause"]:
-            problems.append(f"cause {result.cause} (expected {entry['cause']}): {label}: {first}")
-        elif _unsaid(lesson_id, entry, result.message or ""):
-            problems.append(f"words: the message does not say {_unsaid(lesson_id, entry, result.message)}: {label}: {first}")
+    for answer in _answers(lesson_id):
+        problem = _problem(answer, _graded(grade, answer))
+        if problem:
+            problems.append(f"{answer.label()}: {problem}")
     with capsys.disabled():
         for problem in problems:
             print("\n  " + problem, end="")
@@ -118,62 +84,43 @@ def test_every_answer_gets_its_verdict_cause_and_words(grade, lesson_id, capsys)
 def test_checker_and_explain_agree_and_the_line_is_quoted(grade, capsys):
     from gradtutor.dev.agreement import RUN_TIME, explain_causes
 
-    counts = {"correct": 0, "passed": 0, "wrong": 0, "failed": 0, "diagnosed": 0}
-    run_time = []
-    for lesson_id, number, entry in _entries():
-        result = _graded(grade, lesson_id, number, entry)
-        if entry["expect"] == "pass":
-            counts["correct"] += 1
-            counts["passed"] += result.status == "pass" and result.points == result.max_points
-            continue
-        counts["wrong"] += 1
-        if result.status == "pass" or result.points:
-            continue
-        counts["failed"] += 1
-        said = result.cause is not None and result.cause.value == entry["cause"]
-        counts["diagnosed"] += said and not _unsaid(lesson_id, entry, result.message or "")
-        if entry["cause"] in RUN_TIME:
-            label = f"{lesson_id} {entry['exercise']} #{number} ({entry['name']})"
-            answer = {"lesson": lesson_id, "exercise": entry["exercise"], "code": entry["code"]}
-            run_time.append((label, result.cause, result.message or "", answer))
-    explained = explain_causes([a for *_, a in run_time])
-    asked = [(row, found) for row, found in zip(run_time, explained) if found["asked"]]  # no tape: nothing to explain
-    run_time, explained = [row for row, _ in asked], [found for _, found in asked]
-    agreed = [(row, found) for row, found in zip(run_time, explained) if str(row[1]) == found["cause"]]
-    lines = [(label, message, found["code"]) for (label, _, message, _), found in agreed if found["code"]]
-    unquoted = [(label, code) for label, message, code in lines if code not in message]
+    answers = _answers()
+    results = [_graded(grade, answer) for answer in answers]
+    correct = [(a, r) for a, r in zip(answers, results) if a.expect == "pass"]
+    wrong = [(a, r) for a, r in zip(answers, results) if a.expect != "pass"]
+    run_time = [(a, r) for a, r in wrong if a.cause in RUN_TIME and r.status != "pass"]
+    explained = explain_causes([{"lesson": a.lesson, "exercise": a.exercise, "code": a.code} for a, _ in run_time])
+    asked = [(a, r, found) for (a, r), found in zip(run_time, explained) if found["asked"]]  # no tape: nothing to explain
+    agreed = [(a, r, found) for a, r, found in asked if str(r.cause) == found["cause"]]
+    lines = [(a, r, found["code"]) for a, r, found in agreed if found["code"]]
+    unquoted = [(a, code) for a, r, code in lines if code not in (r.message or "")]
     with capsys.disabled():
-        print(f"\nanswers: {counts['passed']}/{counts['correct']} correct pass, {counts['failed']}/{counts['wrong']} "
-              f"wrong fail, {counts['diagnosed']}/{counts['wrong']} diagnosed with the expected cause and words")
-        print(f"agree: {len(agreed)}/{len(run_time)}")
-        for (label, cause, *_), found in zip(run_time, explained):
-            if str(cause) != found["cause"]:
-                print(f"  {label}: the checker says {cause}, explain {found['cause'] or 'nothing'}")
+        print(f"\nanswers: {sum(not _problem(a, r) for a, r in correct)}/{len(correct)} correct pass, "
+              f"{sum(r.status != 'pass' and not r.points for a, r in wrong)}/{len(wrong)} wrong fail, "
+              f"{sum(not _problem(a, r) for a, r in wrong)}/{len(wrong)} diagnosed with the expected cause and words")
+        print(f"agree: {len(agreed)}/{len(asked)}")
+        for a, r, found in asked:
+            if str(r.cause) != found["cause"]:
+                print(f"  {a.label()}: the checker says {r.cause}, explain {found['cause'] or 'nothing'}")
         print(f"quoted: {len(lines) - len(unquoted)}/{len(lines)}")
-        for label, code in unquoted:
-            print(f"  {label}: the message does not quote {code!r}")
-    assert run_time and len(agreed) == len(run_time), f"agree: {len(agreed)}/{len(run_time)}"
+        for a, code in unquoted:
+            print(f"  {a.label()}: the message does not quote {code!r}")
+    assert asked and len(agreed) == len(asked), f"agree: {len(agreed)}/{len(asked)}"
     assert lines and not unquoted, f"quoted: {len(lines) - len(unquoted)}/{len(lines)}"
 
 
 @pytest.mark.unit
 def test_every_exercise_has_unusual_correct_answers_and_realistic_wrong_ones():
-    from gradtutor.messages import has
     from gradtutor.protocol import Cause
 
-    entries = [(lesson, entry) for lesson, _, entry in _entries()]
+    answers = _answers()  # the loader refuses an unknown key, a line not in the code, a variant with no text
     for lesson in course.load().lessons:
         for exercise in lesson.exercises:
-            mine = [e for les, e in entries if les == lesson.id and e["exercise"] == exercise.id]
-            right = [e for e in mine if e["expect"] == "pass"]
-            wrong = [e for e in mine if e["expect"] != "pass"]
+            mine = [a for a in answers if a.lesson == lesson.id and a.exercise == exercise.id]
+            right = [a for a in mine if a.expect == "pass"]
+            wrong = [a for a in mine if a.expect != "pass"]
             assert len(right) >= MIN_CORRECT, f"{lesson.id} {exercise.id}: only {len(right)} correct answers"
             assert len(wrong) >= MIN_WRONG, f"{lesson.id} {exercise.id}: only {len(wrong)} wrong answers"
-            for entry in mine:
-                assert set(entry) <= {"exercise", "name", "expect", "cause", "code", "says", "line", "variant", "source"}, \
-                    f"{lesson.id} #{entry['name']}: unknown key"
-            for entry in wrong:
-                assert entry["expect"] in ("fail", "error"), entry["name"]
-                assert Cause(entry["cause"]), entry["name"]  # a known cause id
-                assert not entry.get("line") or entry["line"] in entry["code"], f"{entry['name']}: line not in code"
-                assert not entry.get("variant") or has(f"variant.{exercise.id}.{entry['variant']}"), entry["name"]
+            for answer in wrong:
+                assert answer.expect in ("fail", "error"), answer.label()
+                assert Cause(answer.cause), answer.label()  # a known cause id
