@@ -203,8 +203,9 @@ def _broke_at(cause: Cause, facts: dict | None) -> str:
     facts = facts or {}
     if cause is Cause.NON_FINITE and facts.get("nonfinite_at"):
         return say("diagnosis.nonfinite_at", site=facts["nonfinite_at"][:200])
-    site = (facts.get("broke_at") or {}).get(cause.value) or \
-        next((found["site"] for found in facts.get("findings") or () if found["cause"] == cause.value and found["site"]), None)
+    # the analysis's own line for this cause first (the one `gradtutor explain` quotes), else the run facts' line
+    site = next((found["site"] for found in facts.get("findings") or () if found["cause"] == cause.value and found["site"]),
+                None) or (facts.get("broke_at") or {}).get(cause.value)
     return say("diagnosis.broke_at", site=site[:200]) if site else ""
 
 

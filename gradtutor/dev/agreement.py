@@ -49,6 +49,7 @@ def first_finding(lesson_id: str, exercise_id: str, code: str, path: str) -> dic
     import keras
 
     from gradtutor import course, evidence
+    from gradtutor.evidence import raised as refusals
     from gradtutor.dev.answers import STANDARD_IMPORTS
     from gradtutor.references import exercises_of
     from gradtutor.seeds import ALL_SEEDS
@@ -68,7 +69,8 @@ def first_finding(lesson_id: str, exercise_id: str, code: str, path: str) -> dic
         with evidence.recording(listeners=[forward]) as record:
             try:
                 namespace[function_name](*args)
-            except Exception:  # noqa: BLE001 - a wrong answer may raise; its findings still count
+            except Exception as error:  # noqa: BLE001 - a wrong answer may raise; its findings still count
+                refusals.note(record, error)  # as explain's runner notes a script's exception
                 raised = True
         findings = evidence.analyse(record)
         asked = asked or record.gradient_calls > 0 or forward.calls > 0

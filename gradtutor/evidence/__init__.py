@@ -20,8 +20,8 @@ Modules: frames (which stack frame is user code), listening (what the patches te
 recording's listeners), causes (the one precedence of causes the checker reads), graph (the op callback's record of
 tensors and ops), optimizers (Keras 3's apply_gradients), traced (tf.function code, at trace time), instrument (installing and removing the patches), checks (each
 tape call and its result), untracked (variables the target read but no gradient was asked for),
-paths (how tensors depend on a source), analysis (cause and break line), wording (one sentence and one
-fix per cause); opfacts (what TensorFlow's gradient registry says of an op type), values (what an op's
+paths (how tensors depend on a source), analysis (cause and break line), raised (TensorFlow's refusals
+that name a cause, from an exception leaving the block), wording (one sentence and one fix per cause); opfacts (what TensorFlow's gradient registry says of an op type), values (what an op's
 kept values say), symptoms (what saturated, dead, tiny and non-finite mean, once), variable_reads
 (variable reads the op callback sees). The checker's child's view: run_facts
 (the facts of one learner call, a listener) and tape_graph (its op graph and the walk from a target to
@@ -89,6 +89,8 @@ class Record:
         self.sampling = Sampling()  # which eager tape blocks are recorded (sampling.py)
         self.site_calls: dict = {}  # (file, line) of a tape.gradient -> its eager calls (checks.sampled)
         self.untracked: dict = {}  # call sites and variable handles looked at by untracked.py
+        # (frame, index) of a gradient call -> the variable's handle node it was asked for last (analysis.restarted)
+        self.previous_sources: dict = {}
 
     def add(self, call, frame, sources, cause, broke_frame, symptom, facts) -> None:
         """One finding per call site, cause, break line and symptom: the gradients of every variable that
@@ -119,10 +121,15 @@ def recording(listeners=(), every_step: bool = False):
     every_step: record every tape block and never replay a compiled call (one checked call, not a training run)."""
     from gradtutor.evidence import instrument
 
+    from gradtutor.evidence import raised
+
     record = Record(listeners, every_step)
     instrument.install(record)
     try:
         yield record
+    except Exception as error:  # the user's code raised: a refusal of TensorFlow's that names a cause is a finding
+        raised.note(record, error)
+        raise
     finally:
         instrument.uninstall(record)
 

@@ -5,6 +5,8 @@ it returns (cause id, broke_at frame, facts) or None when the evidence names no 
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from gradtutor.evidence import opfacts
@@ -57,8 +59,57 @@ def diagnose(record, info, targets, source, symptom):
     return _flat(graph, reached, snode, tnodes, symptom)
 
 
+def partly_outside(record, info, targets, source):
+    """A gradient that came back and looks fine, but is short of the terms whose values left TensorFlow and came back
+    as constants into the target (`y = tf.reduce_sum(np.sin(x.numpy()) * x)`: only sin(x) survives): (cause id,
+    the exit's frame, facts), or None. Looked for only when a value left TensorFlow while this tape recorded."""
+    import tensorflow as tf
+
+    graph = record.graph
+    source = tf_object(source)
+    if graph.last_exit <= info.pushed or not (isinstance(source, tf.Variable) or tf.is_tensor(source)):
+        return None
+    snode = graph.known(source.handle if isinstance(source, tf.Variable) else source)
+    tnodes = [node for node in (graph.known(t) for t in targets if tf.is_tensor(t)) if node is not None]
+    if snode is None or not tnodes:
+        return None
+    came_back = paths.reentries(graph, paths.descendants(graph, snode), info.pushed)
+    if not came_back:
+        return None
+    history = paths.ancestors(tnodes, info.pushed)
+    for node, exit in came_back:
+        if node in history:
+            return Cause.LEAVES_TENSORFLOW, exit.frame, {"left": exit.kind}
+    return None
+
+
+def restarted(record, key, source):
+    """The variable asked for at this call is a new one, made at the same line as the one asked for last time, from
+    the same starting value, after that one was updated (`for step …: w = tf.Variable(w0); …; w.assign_sub(…)`):
+    every step starts again from w0 and the updates are lost. (cause id, the line that made it, facts) or None. A
+    new variable made from another value (a new batch, a new random draw) is a new problem, not a restart."""
+    import tensorflow as tf
+
+    source = tf_object(source)
+    if not isinstance(source, tf.Variable):
+        return None
+    graph = record.graph
+    node = graph.known(source.handle)
+    previous = record.previous_sources.get(key)
+    record.previous_sources[key] = weakref.ref(node) if node is not None else None
+    previous = previous() if previous is not None else None
+    if node is None or previous is None or previous is node or node.frame is None or node.frame != previous.frame:
+        return None
+    first = graph.first_value.get(node)
+    if first is None or graph.first_value.get(previous) != first or not graph.updates.get(previous):
+        return None
+    return Cause.VARIABLE_REPLACED, node.frame, {"restarted": "from the same value"}
+
+
 def _unwatched(record, info, source, snode, is_variable):
     tape = info.tape()
+    if is_variable and info.forward:  # an accumulator's primals are what it follows (forward.py)
+        return None if snode in info.watched else (Cause.NOT_USED, info.frame, {"why": "not a primal"})
     if is_variable:
         handles = {id(v.handle) for v in (tape.watched_variables() if tape is not None else ())}
         if id(source.handle) in handles:
@@ -200,6 +251,11 @@ def _flat(graph, reached, snode, tnodes, symptom):
             return found, op.frame, {"op": op.type, "probe": "depends" if moved else "not run"}
     if symptom == Symptom.ZEROS and ops_cut:  # what the source's values reached the target through was cut
         return Cause.STOP_GRADIENT, ops_cut[0].frame, {"op": ops_cut[0].type}
+    softmaxes = [op for op in ops if op.type == "Softmax"]
+    if softmaxes:
+        # a softmax that is not saturated (checked above) passes back p * (g - <g, p>): zero only when the gradient
+        # reaching it is the same along its axis, i.e. the target sees each softmax row only through its sum (1)
+        return Cause.SOFTMAX_SUM, softmaxes[0].frame, {"op": "Softmax"}
     return None
 
 

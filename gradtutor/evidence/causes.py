@@ -73,7 +73,7 @@ def _found(symptom: str | None, facts: dict) -> Cause | None:
     the analysis reports as zeros when unconnected_gradients=ZERO filled it): one analysis decides, the fact
     tables above only name what it does not see (a value wrong without a None, zero or NaN in it)."""
     wanted = {Symptom.NONE: (Symptom.NONE,), Symptom.ZEROS: (Symptom.ZEROS, Symptom.TINY, Symptom.NONE),
-              Symptom.NONFINITE: (Symptom.NONFINITE,)}.get(symptom)
+              Symptom.NONFINITE: (Symptom.NONFINITE,), Symptom.VALUES: (Symptom.VALUES,)}.get(symptom)
     for finding in facts.get("findings") or () if wanted else ():
         if finding["symptom"] in wanted and finding["cause"] in CAUSES:
             return Cause(finding["cause"])

@@ -29,7 +29,8 @@ def symptom(gradient) -> Symptom | None:
     return gradient_symptom(analysis.kept_value(getattr(gradient, "values", gradient)))  # IndexedSlices: its rows
 
 
-def _call(record, tape, call, target, sources, original):
+def _call(record, tape, call, target, sources, original, zero_fill=False):
+    """zero_fill: the call asked for zeros where there is no path (unconnected_gradients=ZERO)."""
     import tensorflow as tf
 
     graph = record.graph
@@ -73,6 +74,12 @@ def _call(record, tape, call, target, sources, original):
         found = symptom(gradient) if values or gradient is None else None
         key = (frame, index)
         if found is None:
+            if values and key not in record.seen:  # a gradient that looks fine may still miss terms, or be lost
+                wrong = analysis.partly_outside(record, info, flat_targets, source) or \
+                    analysis.restarted(record, key, source)
+                if wrong is not None:
+                    record.seen[key] = 1
+                    record.add(call, frame, [_name(source, index)], wrong[0], wrong[1], Symptom.VALUES, wrong[2])
             continue
         if key in record.seen:  # this call already went wrong: the first time was analysed
             record.seen[key] += 1
@@ -88,8 +95,8 @@ def _call(record, tape, call, target, sources, original):
             cause = (cause[0], cause[1], {**cause[2], "first_seen_step": record.sampling.first_seen[key]})
         if found == Symptom.NONE:  # an optimizer given this None next says so with this cause (optimizers.py)
             record.none_sources[id(analysis.tf_object(source))] = cause
-        if cause is not None and cause[0] == Cause.NOT_USED and found == Symptom.ZEROS:
-            continue  # unconnected_gradients=ZERO asked for zeros where there is no path
+        if cause is not None and cause[0] == Cause.NOT_USED and found == Symptom.ZEROS and zero_fill:
+            continue  # unconnected_gradients=ZERO asked for zeros where there is no path (batch_jacobian's own are not)
         if cause is not None and cause[0] == "stop-gradient" and found == "none" and trains_some:
             # the target trains other sources of this call: a stop_gradient keeping these out is the cut's
             # documented use; their None is a finding only if it reaches an optimizer (optimizers.py)
@@ -182,7 +189,7 @@ def gradient(record, tape, target, sources, output_gradients, unconnected, saved
         return original()
     record.busy += 1
     try:
-        return _call(record, tape, "gradient", target, sources, original)
+        return _call(record, tape, "gradient", target, sources, original, "ZERO" in str(unconnected))
     finally:
         record.busy -= 1
 
@@ -202,7 +209,7 @@ def jacobian(record, call, tape, target, sources, args, kwargs, saved):
         return original()
     record.busy += 1
     try:
-        return _call(record, tape, call, target, sources, original)
+        return _call(record, tape, call, target, sources, original, "ZERO" in str(kwargs.get("unconnected_gradients")))
     finally:
         record.busy -= 1
 

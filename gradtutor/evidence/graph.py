@@ -22,6 +22,20 @@ KEPT_VALUES = 2_000  # ops whose values are kept: the most recent ones only, so 
 SWEEP_EVERY = 20_000
 
 
+WRITES = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
+FINGERPRINTED = 1 << 20  # elements of a variable's first value hashed; a larger one is known by its tensor only
+
+
+def fingerprint(node, tensor):
+    """What a variable was made from: its value's bytes (w0 converted again is the same value), else the tensor."""
+    try:
+        if tensor.shape.num_elements() <= FINGERPRINTED:
+            return (tuple(tensor.shape), tensor.dtype.name, hash(tensor._numpy().tobytes()))
+    except Exception:  # noqa: BLE001 - a resource or a value that cannot be read: known by its node
+        pass
+    return node
+
+
 class Op:
     """One op that ran (or a step gradtutor adds: 'gradient', an exit from TensorFlow)."""
 
@@ -80,6 +94,11 @@ class Graph:
         self._since_sweep = 0
         self.traced = None  # what records the ops of traced graphs (traced.Tracing), when one is installed
         self.listeners: list = []  # op(...) of the record's listeners: every eager op recorded
+        self.last_exit = 0  # the op count at the latest exit: a gradient call looks for re-entries only after one
+        # a variable's handle node -> a fingerprint of the value it was made from, and how often it was written since:
+        # a variable made again at one line from the same value after the last one was updated restarts training
+        self.first_value: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.updates: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     # ---------------------------------------------------------------- nodes
     def node_of(self, tensor, frame=None) -> Node:
@@ -124,10 +143,19 @@ class Graph:
             if len(kept) > KEPT_VALUES:
                 kept.popleft().values = None
         self.log.append(op)
+        if op_type in WRITES and op.inputs:
+            self._written(op, inputs)
         self._since_sweep += 1
         if self._since_sweep > SWEEP_EVERY:
             self._sweep()
         return
+
+    def _written(self, op, inputs) -> None:
+        handle = op.inputs[0]
+        if op.type == "AssignVariableOp" and handle not in self.first_value and len(inputs) > 1:
+            self.first_value[handle] = fingerprint(op.inputs[1], inputs[1])
+        else:
+            self.updates[handle] = self.updates.get(handle, 0) + 1
 
     def _sweep(self) -> None:
         self._since_sweep = 0
@@ -156,4 +184,5 @@ class Graph:
             return
         frame = user_frame(3)
         self.seq += 1
+        self.last_exit = self.seq
         self.log.append(Exit(self.seq, self.node_of(tensor, frame), frame, kind))

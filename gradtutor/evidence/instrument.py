@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from gradtutor.evidence import listening, variable_reads
+from gradtutor.evidence import forward, listening, variable_reads
 from gradtutor.evidence.frames import user_frame
 from gradtutor.evidence.listening import caller, tell
 from gradtutor.evidence.tapes import TapeInfo, tape_info
@@ -55,7 +55,9 @@ def install(record) -> None:
 
     def push(tape):
         saved["_push_tape"](tape)
-        graph.recording_tapes.append(tape_info(record, tape))
+        info = tape_info(record, tape)
+        info.pushed = graph.seq
+        graph.recording_tapes.append(info)
 
     def pop(tape):
         saved["_pop_tape"](tape)
@@ -97,6 +99,7 @@ def install(record) -> None:
     record.eager_functions = tf.config.functions_run_eagerly()
     if record.listeners:
         listening.patch(record)
+    forward.patch(record)  # ForwardAccumulator: its jvp is a gradient call, checked like a tape's
     op_callbacks.add_op_callback(graph.callback)
     _patch_threads(record, op_callbacks)
 

@@ -46,8 +46,9 @@ def caller(depth: int = 2) -> str:
 
 
 def patch(record) -> None:
-    """The seams findings do not need and listeners do: the tape's `with`, forward mode, Keras's weights and predict."""
-    from tensorflow.python.eager import backprop, forwardprop
+    """The seams findings do not need and listeners do: the tape's `with`, Keras's weights and predict (forward mode
+    is forward.py's, which tells the listeners of it)."""
+    from tensorflow.python.eager import backprop
 
     tape_class = backprop.GradientTape
     saved = {name: tape_class.__dict__[name] for name in ("__enter__", "__exit__")}
@@ -63,24 +64,6 @@ def patch(record) -> None:
 
     tape_class.__enter__ = functools.wraps(saved["__enter__"])(enter)
     tape_class.__exit__ = functools.wraps(saved["__exit__"])(leave)
-    accumulator = forwardprop.ForwardAccumulator
-    forward = {name: accumulator.__dict__[name] for name in ("__enter__", "__exit__", "jvp")}
-    record.originals.append((accumulator, dict(forward)))
-
-    def forward_enter(acc):
-        tell(record, "forward_entered")
-        return forward["__enter__"](acc)
-
-    def forward_leave(acc, *exc):
-        tell(record, "forward_left")
-        return forward["__exit__"](acc, *exc)
-
-    def jvp(acc, primals, *args, **kwargs):
-        tell(record, "jvp", primals, caller())
-        return forward["jvp"](acc, primals, *args, **kwargs)
-
-    for name, function in (("__enter__", forward_enter), ("__exit__", forward_leave), ("jvp", jvp)):
-        setattr(accumulator, name, functools.wraps(forward[name])(function))
     if "keras" in sys.modules:  # the checker's child imports Keras first; a script that never does has none
         _patch_keras(record, sys.modules["keras"])
 

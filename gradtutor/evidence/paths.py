@@ -86,6 +86,27 @@ def exits_before(graph, reached, node):
     return found
 
 
+def reentries(graph, reached, since: int) -> list:
+    """[(constant node, Exit)]: a value derived from the source left TensorFlow and, at the same line, a tensor no op
+    made came back in (`np.sin(x.numpy()) * x`): a term the tape sees as a constant. Only at the exit's own line,
+    so a value printed or logged earlier does not make every later constant suspect."""
+    exits, found = {}, []
+    for item in graph.log:
+        if item.seq <= since:
+            continue
+        if isinstance(item, Exit):
+            if item.node in reached and item.frame is not None:
+                exits[item.frame] = item
+            continue
+        if not exits:
+            continue
+        for node in item.inputs:
+            exit = exits.get(node.frame) if node.op is None else None
+            if exit is not None and node.seq >= exit.seq and not node.is_resource and node.dtype.is_floating:
+                found.append((node, exit))
+    return found
+
+
 def path_back(reached, node) -> list:
     """[(node, Reach)] from the source's first step to `node`."""
     steps = []

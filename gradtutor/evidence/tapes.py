@@ -7,8 +7,8 @@ import weakref
 class TapeInfo:
     """What gradtutor knows of one GradientTape."""
 
-    __slots__ = ("__weakref__", "frame", "gradient_frame", "persistent", "recorded", "step", "tape",
-                 "watch_accessed", "watched", "watched_at")
+    __slots__ = ("__weakref__", "forward", "frame", "gradient_frame", "persistent", "pushed", "recorded", "step",
+                 "tape", "watch_accessed", "watched", "watched_at")
 
     def __init__(self, tape, frame, persistent, watch_accessed):
         self.tape = weakref.ref(tape)
@@ -18,6 +18,8 @@ class TapeInfo:
         self.gradient_frame = None  # where it was first asked for a gradient
         self.recorded = True  # its block's ops were recorded (sampling.py); a tape made before the recording: yes
         self.step = 0  # the how-many-th tape made at its `with` line (sampling.py)
+        self.pushed = 0  # the op count when its block began recording (0: before the recording)
+        self.forward = False  # a ForwardAccumulator's block (forward.py): its primals are what it "watches"
 
 
 def tape_info(record, tape) -> TapeInfo:

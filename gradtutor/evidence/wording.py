@@ -9,7 +9,8 @@ from __future__ import annotations
 from gradtutor.messages import has, join, say
 from gradtutor.protocol import Cause, Symptom
 
-SYMPTOMS = (Symptom.NONE, Symptom.ZEROS, Symptom.TINY, Symptom.NONFINITE, Symptom.ERROR)  # what a finding can report
+# what a finding can report (values: a gradient that came back but misses the terms of a value that left TensorFlow)
+SYMPTOMS = (Symptom.NONE, Symptom.ZEROS, Symptom.TINY, Symptom.NONFINITE, Symptom.ERROR, Symptom.VALUES)
 SHOWN = 4  # variables named in a sentence; the finding's `sources` lists them all
 
 
@@ -48,6 +49,12 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
         subject = say("finding.subject_sources", sources=names) if sources else say("finding.subject_tape")
     if call == "gradient" and not sources and cause in (Cause.NOT_USED, Cause.UNWATCHED):
         return say(f"finding.no_sources.{Cause(cause).name.lower()}")  # tape.gradient(loss, []): checks._no_sources
+    if (facts or {}).get("restarted"):  # analysis.restarted: a variable made again from its first value each step
+        return say("finding.restarted", sources=names)
+    if call == "raised":  # the code itself raised (raised.py): TensorFlow refused a step that breaks the path
+        refused = (facts or {}).get("refused")
+        return say("finding.code_raised", error=(facts or {}).get("error", ""),
+                   why=say(f"finding.refused.{refused}") if refused else happened)
     if symptom == "error":
         return say("finding.raised", subject=subject, why=happened)
     shown = say(f"finding.symptom.{symptom}") if symptom in SYMPTOMS else symptom
@@ -56,6 +63,10 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
 
 
 def fix(cause: str, call: str = "gradient", sources: list[str] | None = None, facts=None) -> str:
+    if (facts or {}).get("restarted"):
+        return say("finding.restarted_fix")
+    if (facts or {}).get("refused"):  # raised.py: TensorFlow refused the step; its own fix
+        return say(f"finding.refused.{facts['refused']}_fix")
     if call == "fit" or call == "apply_gradients" and not sources or _unasked(facts) is not None:
         return say("finding.optimizer.empty_fix")
     return say(f"cause.{cause}.fix") if has(f"cause.{cause}.fix") else ""

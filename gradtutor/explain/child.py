@@ -96,6 +96,10 @@ def run_script(script: str, args: list[str], module: bool = False, quiet: bool =
         if stop.code is not None and not isinstance(stop.code, int):
             print(stop.code, file=sys.stderr)
     except BaseException as error:  # noqa: BLE001 - the script's own failure, shown as Python would
+        if "record" in state and isinstance(error, Exception):  # a refusal of TensorFlow's that names a cause
+            from gradtutor.evidence import raised
+
+            raised.note(state["record"], error)
         _print_user_traceback(error)
         code = 130 if isinstance(error, KeyboardInterrupt) else 1
     findings, calls = [], 0
