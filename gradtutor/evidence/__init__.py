@@ -20,12 +20,12 @@ Modules: frames (which stack frame is user code), listening (what the patches te
 recording's listeners), causes (the one precedence of causes the checker reads), graph (the op callback's record of
 tensors and ops), optimizers (Keras 3's apply_gradients), traced (tf.function code, at trace time), instrument (installing and removing the patches), checks (each
 tape call and its result), untracked (variables the target read but no gradient was asked for),
-paths (how tensors depend on a source), analysis (cause and break line), raised (TensorFlow's refusals
+paths (how tensors depend on a source), analysis (cause and break line), subtle (gradients that look
+fine but miss a term, restart from w0 or sit at a saturated sigmoid), raised (TensorFlow's refusals
 that name a cause, from an exception leaving the block), wording (one sentence and one fix per cause); opfacts (what TensorFlow's gradient registry says of an op type), values (what an op's
 kept values say), symptoms (what saturated, dead, tiny and non-finite mean, once), variable_reads
 (variable reads the op callback sees). The checker's child's view: run_facts
-(the facts of one learner call, a listener) and tape_graph (its op graph and the walk from a target to
-its sources). Only this package patches TensorFlow (tests/test_patching_seams.py); it imports
+(the facts of one learner call, a listener; it walks the same op graph, paths.cuts_back). Only this package patches TensorFlow (tests/test_patching_seams.py); it imports
 only the ground modules (protocol, messages). No printing, no CLI.
 """
 from __future__ import annotations

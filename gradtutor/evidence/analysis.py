@@ -5,8 +5,6 @@ it returns (cause id, broke_at frame, facts) or None when the evidence names no 
 """
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from gradtutor.evidence import opfacts
@@ -57,53 +55,6 @@ def diagnose(record, info, targets, source, symptom):
     if symptom == Symptom.NONE or symptom == Symptom.ZEROS and _breaks(steps, info) is not None:
         return _broken(steps, info, hits[0])
     return _flat(graph, reached, snode, tnodes, symptom)
-
-
-def partly_outside(record, info, targets, source):
-    """A gradient that came back and looks fine, but is short of the terms whose values left TensorFlow and came back
-    as constants into the target (`y = tf.reduce_sum(np.sin(x.numpy()) * x)`: only sin(x) survives): (cause id,
-    the exit's frame, facts), or None. Looked for only when a value left TensorFlow while this tape recorded."""
-    import tensorflow as tf
-
-    graph = record.graph
-    source = tf_object(source)
-    if graph.last_exit <= info.pushed or not (isinstance(source, tf.Variable) or tf.is_tensor(source)):
-        return None
-    snode = graph.known(source.handle if isinstance(source, tf.Variable) else source)
-    tnodes = [node for node in (graph.known(t) for t in targets if tf.is_tensor(t)) if node is not None]
-    if snode is None or not tnodes:
-        return None
-    came_back = paths.reentries(graph, paths.descendants(graph, snode), info.pushed)
-    if not came_back:
-        return None
-    history = paths.ancestors(tnodes, info.pushed)
-    for node, exit in came_back:
-        if node in history:
-            return Cause.LEAVES_TENSORFLOW, exit.frame, {"left": exit.kind}
-    return None
-
-
-def restarted(record, key, source):
-    """The variable asked for at this call is a new one, made at the same line as the one asked for last time, from
-    the same starting value, after that one was updated (`for step …: w = tf.Variable(w0); …; w.assign_sub(…)`):
-    every step starts again from w0 and the updates are lost. (cause id, the line that made it, facts) or None. A
-    new variable made from another value (a new batch, a new random draw) is a new problem, not a restart."""
-    import tensorflow as tf
-
-    source = tf_object(source)
-    if not isinstance(source, tf.Variable):
-        return None
-    graph = record.graph
-    node = graph.known(source.handle)
-    previous = record.previous_sources.get(key)
-    record.previous_sources[key] = weakref.ref(node) if node is not None else None
-    previous = previous() if previous is not None else None
-    if node is None or previous is None or previous is node or node.frame is None or node.frame != previous.frame:
-        return None
-    first = graph.first_value.get(node)
-    if first is None or graph.first_value.get(previous) != first or not graph.updates.get(previous):
-        return None
-    return Cause.VARIABLE_REPLACED, node.frame, {"restarted": "from the same value"}
 
 
 def _unwatched(record, info, source, snode, is_variable):

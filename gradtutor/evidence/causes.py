@@ -40,7 +40,7 @@ def cause_of(symptom: str | None, pattern: str | None, factor: str | None, zero_
     """The cause the comparison (its symptom, pattern, constant factor, zeros where the reference has none) and
     the run-time facts name for a failed element."""
     facts = facts or {}
-    found = _found(symptom, facts)
+    found = _found(symptom, facts, pattern == "partial" and zero_there)
     if found is not None:  # what the evidence analysis found on the same call, for this symptom
         return found
     if symptom == "none" or symptom == "zeros" and facts.get("zero_fill"):
@@ -68,14 +68,17 @@ def cause_of(symptom: str | None, pattern: str | None, factor: str | None, zero_
             "nonfinite": Cause.NON_FINITE}.get(symptom or "values", Cause.WRONG_FUNCTION)
 
 
-def _found(symptom: str | None, facts: dict) -> Cause | None:
+def _found(symptom: str | None, facts: dict, only_zeros_wrong: bool = False) -> Cause | None:
     """The cause of the analysis's first finding on the call whose symptom is the comparison's (a None gradient
     the analysis reports as zeros when unconnected_gradients=ZERO filled it): one analysis decides, the fact
-    tables above only name what it does not see (a value wrong without a None, zero or NaN in it)."""
+    tables above only name what it does not see (a value wrong without a None, zero or NaN in it).
+    only_zeros_wrong: the comparison found the wrong entries of a values mismatch to be zeros, the rest right."""
     wanted = {Symptom.NONE: (Symptom.NONE,), Symptom.ZEROS: (Symptom.ZEROS, Symptom.TINY, Symptom.NONE),
               Symptom.NONFINITE: (Symptom.NONFINITE,), Symptom.VALUES: (Symptom.VALUES,)}.get(symptom)
     for finding in facts.get("findings") or () if wanted else ():
         if finding["symptom"] in wanted and finding["cause"] in CAUSES:
+            if symptom == Symptom.VALUES and finding["cause"] == Cause.SATURATION and not only_zeros_wrong:
+                continue  # zeros at saturated entries explain wrong values only where the wrong ones are those zeros
             return Cause(finding["cause"])
     return None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 
 
-from gradtutor.evidence import analysis, optimizers, sampling, untracked
+from gradtutor.evidence import analysis, optimizers, sampling, subtle, untracked
 from gradtutor.evidence.frames import user_frame, user_frame_object
 from gradtutor.evidence.listening import tell
 from gradtutor.evidence.symptoms import gradient_symptom
@@ -75,8 +75,9 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
         key = (frame, index)
         if found is None:
             if values and key not in record.seen:  # a gradient that looks fine may still miss terms, or be lost
-                wrong = analysis.partly_outside(record, info, flat_targets, source) or \
-                    analysis.restarted(record, key, source)
+                wrong = subtle.partly_outside(record, info, flat_targets, source) or \
+                    subtle.restarted(record, key, source) or \
+                    subtle.zero_where_saturated(record, info, flat_targets, source, gradient)
                 if wrong is not None:
                     record.seen[key] = 1
                     record.add(call, frame, [_name(source, index)], wrong[0], wrong[1], Symptom.VALUES, wrong[2])

@@ -17,6 +17,10 @@ from gradtutor.protocol import Cause, Symptom
 REFUSALS = (
     ("RuntimeError", r"`variable [-+*/]= value` with `tf\.Variable`s is not supported", Cause.VARIABLE_REPLACED,
      "augmented_assign"),
+    # a compiled loop's state (tf.function's while_loop: a Keras RNN that is not unrolled) followed by a derivative
+    # TensorFlow cannot take through it there, e.g. forward mode
+    ("ValueError", r"gradients \(or similar\) of a variable without handle data", Cause.NO_GRADIENT_OP,
+     "no_handle_data"),
 )
 
 
@@ -33,7 +37,13 @@ def note(record, error: BaseException) -> None:
 
 
 def raised_at(error: BaseException):
-    """(file, line) of the innermost frame of the user's code the exception passed through, or None."""
+    """(file, line) of the innermost frame of the user's code the exception passed through, or None. Inside a
+    tf.function, autograph's translated stack (the error's metadata) has the user's lines its code was converted from."""
+    translated = getattr(getattr(error, "ag_error_metadata", None), "translated_stack", None) or ()
+    mapped = [(frame.filename, frame.lineno) for frame in translated
+              if getattr(frame, "filename", None) and is_user_file(frame.filename)]
+    if mapped:
+        return mapped[-1]
     found = None
     trace = error.__traceback__
     while trace is not None:

@@ -5,17 +5,23 @@ same patches tell it which op types ran while a tape was recording and which ten
 what the code *did* (gradtutor.diagnose turns facts into a cause) — a source never watched, a
 target made outside the recording, a value taken out of TensorFlow (.numpy(), np.*,
 tf.numpy_function), a variable assigned or replaced between gradient calls, the op that broke the
-path (gradtutor.evidence.tape_graph, through the gradient registry as `gradtutor explain` reads it)
-— and, per cause it can place, the learner's line (`broke_at`, quoted). A RunFacts dict (payloads).
+path (walked back on the recording's one op graph, gradtutor.evidence.paths.cuts_back, through the
+gradient registry as `gradtutor explain` reads it), a saturated activation, the first op whose
+gradient is not finite at its values — and, per cause it can place, the learner's line (`broke_at`,
+quoted). A RunFacts dict (payloads).
 """
 from __future__ import annotations
 
 import contextlib
+import linecache
+import sys
 
 import numpy as np
 
-from gradtutor.evidence import variable_reads
-from gradtutor.evidence.tape_graph import TapeGraph, learner_site, site_text
+from gradtutor.evidence import opfacts, paths, symptoms, variable_reads
+from gradtutor.evidence.values import evidence_at, kept_value
+from gradtutor.messages import say
+from gradtutor.protocol import Cause
 
 # ops whose output has no gradient with respect to a float input (TensorFlow's own loops and masks
 # compare integer counters; only a float input turned integer-valued counts)
@@ -30,7 +36,7 @@ class _Recorder:
     def __init__(self, args, labels: frozenset = frozenset()):
         self.args = args
         self.labels = labels
-        self.graph = TapeGraph(lambda: learner_site(labels))
+        self.record = None  # the one recording (gradtutor.evidence.Record): its op graph is walked at a gradient call
         self.tape_sites: dict = {}  # id(tape) -> the learner's line that opened it (`with tf.GradientTape() …`)
         self.last_sources: list = []  # the previous gradient call's sources, to see one replaced
         self.active = 0  # tapes recording now
@@ -82,11 +88,12 @@ class _Recorder:
                 self.here("softmax-sum")
             if op_type == "StopGradient":
                 self.note("stop_gradient")
-            self.graph.add(op_type, inputs, outputs)
-            if self.graph.saturated:
-                self.note("saturated")
-            if self.graph.nonfinite_at is not None and "nonfinite_at" not in self.facts:
-                self.note("nonfinite_at", self.graph.nonfinite_at)
+            if op_type in symptoms.SATURATING and outputs and "saturated" not in self.facts and \
+                    symptoms.saturated_somewhere(op_type, kept_value(outputs[0])):
+                self.note("saturated")  # anywhere: a zero there is explained
+            if op_type in opfacts.RISKY and "nonfinite_at" not in self.facts and \
+                    evidence_at(_Op(op_type, (inputs or (), outputs or ()))) is Cause.NON_FINITE:
+                self.note("nonfinite_at", learner_site(self.labels) or "")
             self.used.update(getattr(t, "_id", None) for t in inputs or ())
             self.inside.update(getattr(t, "_id", None) for t in outputs or ())
         return None
@@ -124,14 +131,23 @@ class _Recorder:
             self.note("source_unwatched")
             self.broke_at("unwatched", self.tape_sites.get(id(tape)))  # the tape that never watched it
         self.replaced(flat)
-        reached, cuts = self.graph.walk({getattr(t, "_id", None) for t in targets}, {variable_reads.tensor_id(s) for s in flat})
+        graph = self.record.graph
+        known = [graph.known(t) for t in targets if hasattr(t, "_id")]
+        sources = {graph.known(variable_reads.variable_handle(s)) for s in flat} - {None}
+        reached, cuts = paths.cuts_back([node for node in known if node is not None], sources)
         if cuts and not reached and "path_break" not in self.facts:
             self.note("path_break", cuts[0][0])
-            self.broke_at(cuts[0][0], cuts[0][2])
-        carried = [(cause, site) for cause, mask, site in cuts if not mask]
+            self.broke_at(cuts[0][0], self.site_of(cuts[0][2]))
+        carried = [(cause, frame) for cause, mask, frame in cuts if not mask]
         if carried and "path_cut" not in self.facts:
             self.note("path_cut", carried[0][0])
-            self.broke_at(*carried[0])
+            self.broke_at(carried[0][0], self.site_of(carried[0][1]))
+
+    def site_of(self, frame) -> str | None:
+        """An op's frame as the checker quotes it, when it is the learner's (one of their cells)."""
+        if frame is None or frame[0] not in self.labels:
+            return None
+        return site_text(frame[0], frame[1], linecache.getline(frame[0], frame[1]).strip())
 
     def broke_at(self, cause: str, site: str | None) -> None:
         if site and cause not in self.facts.setdefault("broke_at", {}):
@@ -219,6 +235,7 @@ def recording(args, into: dict, labels: frozenset = frozenset()):
     recorder.facts = into
     into.update({"watch_calls": [], "ops": [], "gradient_calls": 0})
     with evidence.recording(listeners=[recorder], every_step=True) as record:
+        recorder.record = record
         try:
             yield recorder.facts
         finally:
@@ -233,3 +250,26 @@ def findings_at(findings: list, labels: frozenset) -> list:
         site = site_text(broke["file"], broke["line"], broke.get("code", "")) if broke.get("file") in labels else None
         kept.append({"cause": finding["cause"], "symptom": finding["symptom"], "site": site})
     return kept
+
+
+class _Op:
+    """An op as gradtutor.evidence.values reads it: its type and its (inputs, outputs) tensors."""
+
+    def __init__(self, type_: str, values):
+        self.type, self.values = type_, values
+
+
+def learner_site(labels: frozenset) -> str | None:
+    """The learner's innermost line running now, as "code cell 3 (In [5]), line 4: q = tf.round(w)"."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename not in labels:
+        frame = frame.f_back
+    if frame is None:
+        return None
+    code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+    return site_text(frame.f_code.co_filename, frame.f_lineno, code)
+
+
+def site_text(where: str, line: int, code: str) -> str:
+    """A learner's line as the checker quotes it: "code cell 3 (In [5]), line 4: q = tf.round(w)"."""
+    return say("files.line_code", where=where, line=line, code=code) if code else say("files.line", where=where, line=line)

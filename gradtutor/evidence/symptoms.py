@@ -1,6 +1,6 @@
 """What each symptom means, defined once: a saturated activation, a dead ReLU, a tiny or non-finite gradient.
 
-Read by the checker's run facts (gradtutor.evidence.tape_graph: is an activation saturated
+Read by the checker's run facts (gradtutor.evidence.run_facts: is an activation saturated
 *anywhere*, so that a gradient zero there is explained) and by `gradtutor explain`'s analysis
 (gradtutor.evidence.values: is it saturated *everywhere*, so that the whole gradient is
 flat), and by the check of a returned gradient (gradtutor.evidence.checks). Both questions

@@ -47,6 +47,13 @@ def inner_variable(value):
     return value
 
 
+def variable_handle(value):
+    """What the op graph knows a source by: a variable's handle (what a read op takes), else the tensor itself."""
+    value = inner_variable(value)
+    handle = getattr(value, "handle", None) if hasattr(value, "assign") else None
+    return handle if handle is not None else value
+
+
 def tensor_id(value):
     """The id the eager tape knows a tensor by; for a variable, its handle's (what a read op takes)."""
     value = inner_variable(value)

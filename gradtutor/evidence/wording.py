@@ -58,6 +58,9 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
     if symptom == "error":
         return say("finding.raised", subject=subject, why=happened)
     shown = say(f"finding.symptom.{symptom}") if symptom in SYMPTOMS else symptom
+    if (facts or {}).get("zero_entries"):  # analysis.zero_where_saturated: zero at some entries, not all
+        zero, _, size = facts["zero_entries"].partition("/")
+        shown = say("finding.symptom.some_zero", count=zero, size=size)
     return say("explain.finding.are" if len(sources) > 1 else "finding.is", subject=subject, symptom=shown,
                why=happened)
 
