@@ -30,6 +30,24 @@ def reference_watch_constant(x):
     return tape.gradient(y, x)
 
 
+def _gradient_of(f, *sources):
+    """d f(*sources) / d sources, every source watched: what an answer gets when it differentiates something else."""
+    with tf.GradientTape() as tape:
+        tape.watch(sources)
+        y = f(*sources)
+    grads = tape.gradient(y, list(sources))
+    return grads[0] if len(grads) == 1 else tuple(grads)
+
+
+# What learners compute instead of sum(x**3): the cube of the sum, the square kept from the guide's
+# example, the largest cube alone (reduce_max).
+CUBE_VARIANTS = {
+    "cube_of_sum": lambda x: _gradient_of(lambda t: tf.reduce_sum(t) ** 3, x),
+    "square": lambda x: _gradient_of(lambda t: tf.reduce_sum(t**2), x),
+    "max_only": lambda x: _gradient_of(lambda t: tf.reduce_max(t**3), x),
+}
+
+
 # --- numpy_input: grad_from_numpy(x) ---------------------------------------
 def build_numpy_input(seed: int) -> dict:
     rng = np.random.default_rng(seed)
@@ -43,6 +61,14 @@ def reference_numpy_input(x):
         tape.watch(x)
         y = tf.reduce_sum(tf.sin(x) * x)
     return tape.gradient(y, x)
+
+
+# One of the two factors of sin(x) * x a constant to the tape (taken of the numpy array, or through .numpy() or
+# np.sin): the gradient keeps only the other factor's term.
+NUMPY_VARIANTS = {
+    "sin_term_only": lambda x: tf.sin(tf.convert_to_tensor(x)),
+    "cos_term_only": lambda x: tf.convert_to_tensor(x) * tf.cos(tf.convert_to_tensor(x)),
+}
 
 
 # --- frozen_weight: grads_with_frozen_weight(w, b, x) ----------------------
@@ -64,6 +90,13 @@ def reference_frozen_weight(w, b, x):
     return dw, db
 
 
+# Another loss of the residual r = x @ w + b: the square of its sum, its norm (the root of the sum of squares).
+FROZEN_VARIANTS = {
+    "square_of_sum": lambda w, b, x: _gradient_of(lambda w_, b_: tf.reduce_sum(x @ w_ + b_) ** 2, w, b),
+    "norm": lambda w, b, x: _gradient_of(lambda w_, b_: tf.norm(x @ w_ + b_), w, b),
+}
+
+
 # --- keras_variable: grad_of_keras_variable(v, x) --------------------------
 def build_keras_variable(seed: int) -> dict:
     rng = np.random.default_rng(seed)
@@ -80,9 +113,18 @@ def reference_keras_variable(v, x):
     return tape.gradient(y, v.value)
 
 
+# tanh applied to the sum instead of summed over every element.
+KERAS_VARIANTS = {
+    "tanh_of_sum": lambda v, x: _gradient_of(lambda t: tf.tanh(tf.reduce_sum(x @ t)), v.value),
+}
+
+
 EXERCISES = {
-    "watch_constant": Exercise(build_watch_constant, reference_watch_constant, rtol=1e-4, atol=1e-6),
-    "numpy_input": Exercise(build_numpy_input, reference_numpy_input, rtol=1e-4, atol=1e-5),
-    "frozen_weight": Exercise(build_frozen_weight, reference_frozen_weight, rtol=1e-4, atol=1e-5),
-    "keras_variable": Exercise(build_keras_variable, reference_keras_variable, rtol=1e-4, atol=1e-5),
+    "watch_constant": Exercise(build_watch_constant, reference_watch_constant, rtol=1e-4, atol=1e-6,
+                               variants=CUBE_VARIANTS),
+    "numpy_input": Exercise(build_numpy_input, reference_numpy_input, rtol=1e-4, atol=1e-5, variants=NUMPY_VARIANTS),
+    "frozen_weight": Exercise(build_frozen_weight, reference_frozen_weight, rtol=1e-4, atol=1e-5,
+                              variants=FROZEN_VARIANTS),
+    "keras_variable": Exercise(build_keras_variable, reference_keras_variable, rtol=1e-4, atol=1e-5,
+                               variants=KERAS_VARIANTS),
 }

@@ -48,6 +48,24 @@ def reference_slice_inside(model, inp):
     return tape.gradient(first, inp)
 
 
+def _gradient_of(model, inp, pick):
+    """d pick(probs) / d inp: what an answer gets when it differentiates something else than the column asked."""
+    with tf.GradientTape() as tape:
+        picked = pick(model(inp, training=False))
+    return tape.gradient(picked, inp)
+
+
+# What learners differentiate instead of the class-0 column: the class next to it, a second softmax, each
+# example's top class, class 0 of the first example only ([0, 0]), the log-probability.
+SLICE_VARIANTS = {
+    "next_class": lambda model, inp: _gradient_of(model, inp, lambda p: p[:, 1]),
+    "softmax_twice": lambda model, inp: _gradient_of(model, inp, lambda p: tf.nn.softmax(p)[:, 0]),
+    "top_class": lambda model, inp: _gradient_of(model, inp, lambda p: tf.reduce_max(p, axis=-1)),
+    "first_example": lambda model, inp: _gradient_of(model, inp, lambda p: p[0, 0]),
+    "log_probability": lambda model, inp: _gradient_of(model, inp, lambda p: tf.math.log(p[:, 0])),
+}
+
+
 # --- two_targets --------------------------------------------------------------
 def build_two_targets(seed: int) -> dict:
     model, inp, classes, rng = _classifier_inputs(seed)
@@ -68,6 +86,25 @@ def reference_two_targets(model, inp, i, j):
     grads = (tape.gradient(p_i, inp), tape.gradient(p_j, inp))
     del tape
     return grads
+
+
+def _pair_of(model, inp, pick_i, pick_j):
+    return _gradient_of(model, inp, pick_i), _gradient_of(model, inp, pick_j)
+
+
+# What learners return instead of (d p_i, d p_j): the two swapped, the gradient of p_i + p_j twice (a list of
+# targets is summed), classes counted from 1 (i - 1 and j - 1, Python's -1 for class 0), a second softmax,
+# the log-probabilities.
+TARGETS_VARIANTS = {
+    "swapped": lambda model, inp, i, j: _pair_of(model, inp, lambda p: p[:, j], lambda p: p[:, i]),
+    "sum_of_both": lambda model, inp, i, j: _pair_of(model, inp, lambda p: p[:, i] + p[:, j],
+                                                     lambda p: p[:, i] + p[:, j]),
+    "one_based": lambda model, inp, i, j: _pair_of(model, inp, lambda p: p[:, i - 1], lambda p: p[:, j - 1]),
+    "softmax_twice": lambda model, inp, i, j: _pair_of(model, inp, lambda p: tf.nn.softmax(p)[:, i],
+                                                       lambda p: tf.nn.softmax(p)[:, j]),
+    "log_probability": lambda model, inp, i, j: _pair_of(model, inp, lambda p: tf.math.log(p[:, i]),
+                                                         lambda p: tf.math.log(p[:, j])),
+}
 
 
 # --- no_predict ---------------------------------------------------------------
@@ -102,8 +139,24 @@ def reference_no_predict(model, x, y):
     return tape.gradient(loss, x)
 
 
+def _loss_gradient(model, x, y, loss_of):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = loss_of(model(x, training=False) - y)
+    return tape.gradient(loss, x)
+
+
+# Another loss of the error e = model(x) - y: the square of its mean, the root of the mean squared error.
+PREDICT_VARIANTS = {
+    "square_of_mean": lambda model, x, y: _loss_gradient(model, x, y, lambda e: tf.square(tf.reduce_mean(e))),
+    "rmse": lambda model, x, y: _loss_gradient(model, x, y, lambda e: tf.sqrt(tf.reduce_mean(tf.square(e)))),
+}
+
+
 EXERCISES = {
-    "slice_inside": Exercise(build_slice_inside, reference_slice_inside, rtol=1e-4, atol=1e-6),
-    "two_targets": Exercise(build_two_targets, reference_two_targets, rtol=1e-4, atol=1e-6),
-    "no_predict": Exercise(build_no_predict, reference_no_predict, rtol=1e-4, atol=1e-6),
+    "slice_inside": Exercise(build_slice_inside, reference_slice_inside, rtol=1e-4, atol=1e-6,
+                             variants=SLICE_VARIANTS),
+    "two_targets": Exercise(build_two_targets, reference_two_targets, rtol=1e-4, atol=1e-6,
+                            variants=TARGETS_VARIANTS),
+    "no_predict": Exercise(build_no_predict, reference_no_predict, rtol=1e-4, atol=1e-6, variants=PREDICT_VARIANTS),
 }
