@@ -42,9 +42,10 @@ def diagnose(record, info, targets, source, symptom):
     found = _unwatched(record, info, source, snode, is_variable)
     reached = paths.descendants(graph, snode)
     hits = [n for n in tnodes if n in reached]
-    # an unwatched tensor: "watch it" is the fix only if the target was computed from it by TensorFlow ops (a
-    # variable that is not trainable, or a tape that watches nothing, is the whole story on its own)
-    if found is not None and (found[2].get("why") != "tensor" or _by_data(reached, hits)):
+    # an unwatched tensor or frozen variable: "watch it" (or "make it trainable") is the fix only if the target was
+    # computed from it by TensorFlow ops; through a copy into a variable or a value that left TensorFlow, that step is
+    # the story (a tape that watches nothing, watch_accessed_variables=False, is the whole story on its own)
+    if found is not None and (found[2].get("why") not in ("tensor", "not trainable") or _by_data(reached, hits)):
         return found
     if not hits:  # watching the source would not help: the target was not computed from it at all
         return _not_connected(graph, info, snode, tnodes, reached, is_variable)
@@ -82,9 +83,11 @@ def _unwatched(record, info, source, snode, is_variable):
 
 
 def _by_data(reached, hits) -> bool:
-    """The target was computed from the source by TensorFlow ops alone (no value of the path left TensorFlow)."""
+    """The target was computed from the source by TensorFlow ops alone (no value of the path left TensorFlow or went
+    through a variable)."""
     steps = paths.path_back(reached, hits[0]) if hits else None
-    return steps is not None and not any(reach.via is not None and reach.via[0] == "exit" for _, reach in steps)
+    # through state (a tf.Variable made from it, an assign) or an exit, watching it would not give a gradient either
+    return steps is not None and not any(reach.via is not None for _, reach in steps)
 
 
 def _watched_late(info, snode, steps):

@@ -51,7 +51,9 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
     graph.paused -= 1
     if info.gradient_frame is None:
         info.gradient_frame = frame
-    flat_targets = [t for t in tf.nest.flatten(target) if tf.is_tensor(t)]
+    # a tf.Variable given as the target is known by its handle: what was written into it is its history
+    flat_targets = [getattr(t, "handle", t) if isinstance(t, tf.Variable) else t
+                    for t in tf.nest.flatten(target) if tf.is_tensor(t)]
     flat_sources = tf.nest.flatten(sources)
     flat_results = tf.nest.flatten(result)
     if len(flat_results) != len(flat_sources):
