@@ -50,6 +50,40 @@ def reference_soft_argmax(logits, temperature):
     return tf.cast(tape.gradient(soft_index, exact), logits.dtype)
 
 
+def _soft_argmax_of(logits, temperature, soft):
+    """d/d logits of sum(soft(logits)): what an answer computes when it differentiates something else.
+
+    In float64 like the reference, so a float32 answer equals it as closely as it equals the reference.
+    """
+    exact = tf.cast(logits, tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(exact)
+        target = tf.reduce_sum(soft(exact))
+    return tf.cast(tape.gradient(target, exact), logits.dtype)
+
+
+def _expected_index(probs):
+    return tf.reduce_sum(probs * tf.range(probs.shape[-1], dtype=probs.dtype), axis=-1)
+
+
+# What learners compute instead of the soft argmax: the temperature left out, multiplying, or dividing the
+# result after the softmax; a second softmax; the top probability or the top scaled logit (both a max where
+# a weighted sum is asked).
+SOFT_ARGMAX_VARIANTS = {
+    "no_temperature": lambda logits, t: _soft_argmax_of(
+        logits, t, lambda z: _expected_index(tf.nn.softmax(z, axis=-1))),
+    "temperature_times": lambda logits, t: _soft_argmax_of(
+        logits, t, lambda z: _expected_index(tf.nn.softmax(z * t, axis=-1))),
+    "temperature_after": lambda logits, t: _soft_argmax_of(
+        logits, t, lambda z: _expected_index(tf.nn.softmax(z, axis=-1)) / t),
+    "softmax_twice": lambda logits, t: _soft_argmax_of(
+        logits, t, lambda z: _expected_index(tf.nn.softmax(tf.nn.softmax(z / t, axis=-1), axis=-1))),
+    "top_probability": lambda logits, t: _soft_argmax_of(
+        logits, t, lambda z: tf.reduce_max(tf.nn.softmax(z / t, axis=-1), axis=-1)),
+    "max_logit": lambda logits, t: _soft_argmax_of(logits, t, lambda z: tf.reduce_max(z / t, axis=-1)),
+}
+
+
 # --- straight_through: ste_gradient(w, x, y, step) ----------------------------
 
 def build_straight_through(seed: int) -> dict:
@@ -72,6 +106,35 @@ def reference_straight_through(w, x, y, step):
     return tape.gradient(loss, w)
 
 
+def _ste_of(w, x, y, step, quantise, predict=tf.linalg.matvec):
+    """d loss / d w with another pass-through (quantise) or another prediction: what answers compute instead."""
+    with tf.GradientTape() as tape:
+        pred = predict(x, quantise(w))
+        loss = tf.reduce_mean(tf.square(pred - y))
+    return tape.gradient(loss, w)
+
+
+def _through(w, rounded):
+    """rounded going forward, the identity's slope going back."""
+    return w + tf.stop_gradient(rounded - w)
+
+
+# What learners compute instead: the loss of the weights as they are (nothing rounded), a round to whole
+# numbers or down to the grid, the BinaryNet habit of passing the gradient only where |w| <= 1, and an
+# (N, 1) column of predictions minus the (N,) targets, which broadcasts to every pair (N, N).
+STRAIGHT_THROUGH_VARIANTS = {
+    "unrounded": lambda w, x, y, step: _ste_of(w, x, y, step, lambda v: v),
+    "whole_numbers": lambda w, x, y, step: _ste_of(w, x, y, step, lambda v: _through(v, tf.round(v))),
+    "floor": lambda w, x, y, step: _ste_of(w, x, y, step, lambda v: _through(v, step * tf.floor(v / step))),
+    "clipped": lambda w, x, y, step: _ste_of(
+        w, x, y, step, lambda v: tf.clip_by_value(v, -1.0, 1.0)
+        + tf.stop_gradient(step * tf.round(v / step) - tf.clip_by_value(v, -1.0, 1.0))),
+    "broadcast_pairs": lambda w, x, y, step: _ste_of(
+        w, x, y, step, lambda v: _through(v, step * tf.round(v / step)),
+        predict=lambda a, q: tf.matmul(a, q[:, None])),
+}
+
+
 # --- numpy_gradient: numpy_softplus_gradient(x, w) ----------------------------
 
 def build_numpy_gradient(seed: int) -> dict:
@@ -90,10 +153,26 @@ def reference_numpy_gradient(x, w):
     return tape.gradient(loss, x)
 
 
+# What a grad function returns instead of upstream * sigmoid(x): no upstream (so w is lost), softplus itself,
+# sigmoid of the output, sigmoid(-x) (the derivative worked out as 1 / (1 + e^x)), sigmoid's own derivative
+# s * (1 - s), and w multiplied in again though upstream already carries it. Closed forms of x and w.
+NUMPY_GRADIENT_VARIANTS = {
+    "no_upstream": lambda x, w: tf.sigmoid(x),
+    "softplus_itself": lambda x, w: w * tf.math.softplus(x),
+    "at_output": lambda x, w: w * tf.sigmoid(tf.math.softplus(x)),
+    "sigmoid_of_minus": lambda x, w: w * tf.sigmoid(-x),
+    "sigmoid_derivative": lambda x, w: w * tf.sigmoid(x) * (1.0 - tf.sigmoid(x)),
+    "w_twice": lambda x, w: w * w * tf.sigmoid(x),
+}
+
+
 EXERCISES = {
     # atol: 4x the worst float32-vs-float64 error of the reference itself on 3000 random seeds (5e-6),
     # so a correct float32 answer, which errs as much, still passes; `make sweep` checks both ways
-    "soft_argmax": Exercise(build_soft_argmax, reference_soft_argmax, rtol=1e-4, atol=2e-5),
-    "straight_through": Exercise(build_straight_through, reference_straight_through, rtol=1e-4, atol=1e-5),
-    "numpy_gradient": Exercise(build_numpy_gradient, reference_numpy_gradient, rtol=1e-4, atol=1e-6),
+    "soft_argmax": Exercise(build_soft_argmax, reference_soft_argmax, rtol=1e-4, atol=2e-5,
+                            variants=SOFT_ARGMAX_VARIANTS),
+    "straight_through": Exercise(build_straight_through, reference_straight_through, rtol=1e-4, atol=1e-5,
+                                 variants=STRAIGHT_THROUGH_VARIANTS),
+    "numpy_gradient": Exercise(build_numpy_gradient, reference_numpy_gradient, rtol=1e-4, atol=1e-6,
+                               variants=NUMPY_GRADIENT_VARIANTS),
 }

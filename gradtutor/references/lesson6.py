@@ -41,6 +41,29 @@ def reference_assign_in_place(w0, b0, x, y, lr, steps):
     return tf.convert_to_tensor(w), tf.convert_to_tensor(b)
 
 
+def _descend(w0, b0, x, y, lr, steps, step_bias=True, direction=1.0):
+    """The same loop with a learner's change: another number of steps, the bias left alone, or uphill."""
+    w, b = tf.Variable(w0), tf.Variable(b0)
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((x @ w + b - y) ** 2)
+        dw, db = tape.gradient(loss, [w, b])
+        w.assign_sub(direction * lr * dw)
+        if step_bias:
+            b.assign_sub(direction * lr * db)
+    return tf.convert_to_tensor(w), tf.convert_to_tensor(b)
+
+
+# What learners' loops end at instead: one step more or fewer (range(steps + 1), range(1, steps)), the bias
+# never stepped, and steps up the gradient (assign_add, or a minus sign lost).
+ASSIGN_VARIANTS = {
+    "one_step_more": lambda w0, b0, x, y, lr, steps: _descend(w0, b0, x, y, lr, steps + 1),
+    "one_step_less": lambda w0, b0, x, y, lr, steps: _descend(w0, b0, x, y, lr, steps - 1),
+    "bias_frozen": lambda w0, b0, x, y, lr, steps: _descend(w0, b0, x, y, lr, steps, step_bias=False),
+    "ascent": lambda w0, b0, x, y, lr, steps: _descend(w0, b0, x, y, lr, steps, direction=-1.0),
+}
+
+
 # --- tracked_weights: layer_gradients(kernel0, bias0, x) ----------------------
 def build_tracked_weights(seed: int) -> dict:
     rng = np.random.default_rng(seed)
@@ -60,6 +83,26 @@ def reference_tracked_weights(kernel0, bias0, x):
         loss = tf.reduce_sum(tf.tanh(x @ kernel + bias))
     dkernel, dbias = tape.gradient(loss, [kernel, bias])
     return dkernel, dbias
+
+
+def _affine_gradients(kernel0, bias0, x, loss_of):
+    """(dloss/dkernel, dloss/dbias) for another loss of the layer's output, or other starting weights."""
+    kernel, bias = tf.Variable(kernel0), tf.Variable(bias0)
+    with tf.GradientTape() as tape:
+        loss = loss_of(x @ kernel + bias)
+    dkernel, dbias = tape.gradient(loss, [kernel, bias])
+    return dkernel, dbias
+
+
+# What learners differentiate instead: tanh twice (once in call(), once in the loss), no tanh at all, and
+# the bias started at the tutorials' zeros instead of bias0.
+TRACKED_VARIANTS = {
+    "tanh_twice": lambda kernel0, bias0, x: _affine_gradients(
+        kernel0, bias0, x, lambda out: tf.reduce_sum(tf.tanh(tf.tanh(out)))),
+    "no_tanh": lambda kernel0, bias0, x: _affine_gradients(kernel0, bias0, x, tf.reduce_sum),
+    "bias_zero": lambda kernel0, bias0, x: _affine_gradients(
+        kernel0, 0.0 * bias0, x, lambda out: tf.reduce_sum(tf.tanh(out))),
+}
 
 
 # --- unused_head: head_gradients(model, x, y) ----------------------------------
@@ -91,8 +134,21 @@ def reference_unused_head(model, x, y):
     return tuple(tape.gradient(loss, sources, unconnected_gradients=tf.UnconnectedGradients.ZERO))
 
 
+def _aux_head(model, x, y):
+    """The second output's error against y (an (n, k) head minus (n, 1) targets broadcasts), zeros elsewhere."""
+    with tf.GradientTape() as tape:
+        _, aux = model(x)
+        loss = tf.reduce_mean((aux - y) ** 2)
+    sources = [v.value for v in model.trainable_variables]
+    return tuple(tape.gradient(loss, sources, unconnected_gradients=tf.UnconnectedGradients.ZERO))
+
+
 EXERCISES = {
-    "assign_in_place": Exercise(build_assign_in_place, reference_assign_in_place, rtol=1e-4, atol=1e-5),
-    "tracked_weights": Exercise(build_tracked_weights, reference_tracked_weights, rtol=1e-4, atol=1e-5),
-    "unused_head": Exercise(build_unused_head, reference_unused_head, rtol=1e-4, atol=1e-5),
+    "assign_in_place": Exercise(build_assign_in_place, reference_assign_in_place, rtol=1e-4, atol=1e-5,
+                                variants=ASSIGN_VARIANTS),
+    "tracked_weights": Exercise(build_tracked_weights, reference_tracked_weights, rtol=1e-4, atol=1e-5,
+                                variants=TRACKED_VARIANTS),
+    # what learners differentiate instead: the other head's error
+    "unused_head": Exercise(build_unused_head, reference_unused_head, rtol=1e-4, atol=1e-5,
+                            variants={"aux_head": _aux_head}),
 }

@@ -44,6 +44,29 @@ def reference_distance(a, b):
     return tape.gradient(total, a)
 
 
+def _distance_gradient_of(a, b, total_of):
+    """d total_of(a, b) / d a: what an answer differentiates instead of the summed row distances."""
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        total = total_of(a, b)
+    return tape.gradient(total, a)
+
+
+def _safe_sqrt(sq):
+    positive = sq > 0
+    return tf.where(positive, tf.sqrt(tf.where(positive, sq, tf.ones_like(sq))), tf.zeros_like(sq))
+
+
+# What learners differentiate instead: one norm of the whole matrix a - b (tf.norm with no axis), the
+# distance of every pair a_i, b_j (the pairwise-distance helper), and the squared distance (no sqrt).
+DISTANCE_VARIANTS = {
+    "one_norm": lambda a, b: _distance_gradient_of(a, b, lambda a, b: tf.norm(a - b)),
+    "pairwise": lambda a, b: _distance_gradient_of(a, b, lambda a, b: tf.reduce_sum(_safe_sqrt(
+        tf.reduce_sum((tf.expand_dims(a, 1) - tf.expand_dims(b, 0)) ** 2, 2)))),
+    "squared": lambda a, b: _distance_gradient_of(a, b, lambda a, b: tf.reduce_sum(tf.square(a - b))),
+}
+
+
 # --- masked_log: masked_log_gradient(x) --------------------------------------
 # d/dx of sum(where(x > 0, log(x), 0)): 1/x where x > 0, and 0 everywhere else.
 
@@ -65,6 +88,14 @@ def reference_masked_log(x):
         safe = tf.where(positive, x, tf.ones_like(x))
         y = tf.reduce_sum(tf.where(positive, tf.math.log(safe), tf.zeros_like(x)))
     return tape.gradient(y, x)
+
+
+# What learners differentiate instead, in closed form: log of |x| where only the zeros are masked (the
+# negatives keep 1/x), and log1p, the "safe" log, on the positives.
+MASKED_LOG_VARIANTS = {
+    "negatives_kept": lambda x: tf.math.divide_no_nan(tf.ones_like(x), x),
+    "log1p": lambda x: tf.where(x > 0, 1.0 / (1.0 + tf.abs(x)), tf.zeros_like(x)),
+}
 
 
 # --- stable_bce: bce_gradient(logits, labels) --------------------------------
@@ -94,6 +125,23 @@ def reference_bce(logits, labels):
     return tape.gradient(loss, logits)
 
 
+def _bce_gradient_of(logits, labels, loss_of):
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = loss_of(logits, labels)
+    return tape.gradient(loss, logits)
+
+
+# What learners differentiate instead: the arguments reversed (Keras' (y_true, y_pred) order, tf.nn's
+# positional one), so the labels are read as logits; and a sigmoid's output given to a loss from logits.
+BCE_VARIANTS = {
+    "swapped": lambda logits, labels: _bce_gradient_of(logits, labels, lambda z, y: tf.reduce_mean(
+        tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=y))),
+    "sigmoid_twice": lambda logits, labels: _bce_gradient_of(logits, labels, lambda z, y: tf.reduce_mean(
+        tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=tf.sigmoid(z)))),
+}
+
+
 # --- layer_norms: layer_gradient_norms(model, x, y) --------------------------
 # ||d loss / d kernel|| for every Dense layer, in order, for the mean squared error of model(x) against y.
 
@@ -116,9 +164,30 @@ def reference_layer_norms(model, x, y):
     return tf.stack([tf.norm(g) for g in tape.gradient(loss, kernels)])
 
 
+def _norms_of(model, x, y, pick, measure=tf.norm):
+    """measure(g) of the loss's gradient for each variable pick(layer) of every Dense layer, in pick's order."""
+    chosen = pick([layer for layer in model.layers if isinstance(layer, keras.layers.Dense)])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(x, training=False) - y))
+    return tf.stack([measure(g) for g in tape.gradient(loss, chosen)])
+
+
+# What learners measure instead: the biases' gradients, the layers in backpropagation order (output first),
+# the squared norm and the mean absolute entry.
+LAYER_NORM_VARIANTS = {
+    "bias_norms": lambda model, x, y: _norms_of(model, x, y, lambda dense: [d.bias for d in dense]),
+    "reversed": lambda model, x, y: _norms_of(model, x, y, lambda dense: [d.kernel for d in reversed(dense)]),
+    "squared_norm": lambda model, x, y: _norms_of(model, x, y, lambda dense: [d.kernel for d in dense],
+                                                   lambda g: tf.reduce_sum(g ** 2)),
+    "mean_abs": lambda model, x, y: _norms_of(model, x, y, lambda dense: [d.kernel for d in dense],
+                                               lambda g: tf.reduce_mean(tf.abs(g))),
+}
+
+
 EXERCISES = {
-    "safe_distance": Exercise(build_distance, reference_distance, rtol=1e-4, atol=1e-6),
-    "masked_log": Exercise(build_masked_log, reference_masked_log, rtol=1e-4, atol=1e-6),
-    "stable_bce": Exercise(build_bce, reference_bce, rtol=1e-4, atol=1e-6),
-    "layer_norms": Exercise(build_layer_norms, reference_layer_norms, rtol=1e-4, atol=1e-8),
+    "safe_distance": Exercise(build_distance, reference_distance, rtol=1e-4, atol=1e-6, variants=DISTANCE_VARIANTS),
+    "masked_log": Exercise(build_masked_log, reference_masked_log, rtol=1e-4, atol=1e-6, variants=MASKED_LOG_VARIANTS),
+    "stable_bce": Exercise(build_bce, reference_bce, rtol=1e-4, atol=1e-6, variants=BCE_VARIANTS),
+    "layer_norms": Exercise(build_layer_norms, reference_layer_norms, rtol=1e-4, atol=1e-8,
+                            variants=LAYER_NORM_VARIANTS),
 }
