@@ -13,6 +13,7 @@ from gradtutor.evidence.values import evidence_at, kept_value
 from gradtutor.protocol import Cause, Symptom
 
 
+FLOWING_STEPS = frozenset({"gradient", "custom_gradient"})  # steps gradtutor adds (checks.py, custom_gradients.link)
 SUMMING = frozenset({"Sum", "Transpose"})  # a total over every element, or its elements moved (softmax(axis=0))
 ROW_SLICES = frozenset({"StridedSlice", "Slice", "GatherV2"})
 
@@ -155,7 +156,7 @@ def _breaks(steps, info):
             continue
         if info not in op.tapes:
             return (Cause.WRONG_TAPE if op.tapes else Cause.OUTSIDE_TAPE), op.frame
-        if op.type == "gradient":
+        if op.type in FLOWING_STEPS:
             continue
         kind = opfacts.gradient_kind(op.type)
         if kind == "python":

@@ -11,8 +11,11 @@ on every call of a decorated function, so wrapping those two covers a function d
 the recording began (at a cell's top level) as well as one decorated inside the learner's
 function, eagerly or inside a tf.function. Only functions of the learner's cells count (the
 namespace the child loads them into is `__learner__`): TensorFlow's and Keras's own uses of
-custom_gradient are not the learner's. Kept apart from gradtutor.isolation.facts, which records
-what the tape saw; this records one thing about the learner's gradient functions.
+custom_gradient are not the learner's.
+
+`link` (installed with every recording, gradtutor.evidence.instrument) tells the op graph what the
+tape is told: the decorated function's outputs are computed from its inputs, whatever ran inside
+(a tf.numpy_function, NumPy on .numpy()), so a path through a custom gradient is a path by data.
 """
 from __future__ import annotations
 
@@ -21,6 +24,32 @@ import functools
 
 LEARNER_MODULE = "__learner__"  # the __name__ of the namespace gradtutor.isolation.child loads cells into
 DECORATORS = ("_eager_mode_decorator", "_graph_mode_decorator")
+CUSTOM_STEP = "custom_gradient"  # the op graph's step for one call of a custom-gradient function (link)
+
+
+def link(record) -> None:
+    """While recording, each eager call of a tf.custom_gradient function is a step of the op graph from its inputs
+    to its outputs (one op whose gradient flows: the decorated function's own)."""
+    import tensorflow as tf
+    from tensorflow.python.ops import custom_gradient as module
+
+    from gradtutor.evidence.frames import user_frame
+
+    saved = module._eager_mode_decorator
+    record.originals.append((module, {"_eager_mode_decorator": saved}))
+    graph = record.graph
+
+    def linked(f, args, kwargs):
+        result = saved(f, args, kwargs)
+        if graph.recording_tapes and not graph.paused and not graph.off:
+            inputs = [getattr(t, "handle", t) if isinstance(t, tf.Variable) else t
+                      for t in tf.nest.flatten((args, kwargs)) if tf.is_tensor(t)]
+            outputs = [t for t in tf.nest.flatten(result) if tf.is_tensor(t) and not isinstance(t, tf.Variable)]
+            if inputs and outputs:
+                graph.add_step(CUSTOM_STEP, inputs, outputs, user_frame())
+        return result
+
+    module._eager_mode_decorator = linked
 
 
 @contextlib.contextmanager

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from gradtutor.evidence import forward, listening, variable_reads
+from gradtutor.evidence import custom_gradients, forward, listening, variable_reads
 from gradtutor.evidence.frames import user_frame
 from gradtutor.evidence.listening import caller, tell
 from gradtutor.evidence.tapes import TapeInfo, tape_info
@@ -100,6 +100,7 @@ def install(record) -> None:
     if record.listeners:
         listening.patch(record)
     forward.patch(record)  # ForwardAccumulator: its jvp is a gradient call, checked like a tape's
+    custom_gradients.link(record)  # a custom gradient's outputs come from its inputs, whatever ran inside
     op_callbacks.add_op_callback(graph.callback)
     _patch_threads(record, op_callbacks)
 

@@ -15,6 +15,8 @@ from gradtutor.evidence.graph import Exit
 from gradtutor.protocol import Cause
 
 SHAPE_ONLY = frozenset({"Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike", "Fill", "Range"})
+# ops whose outputs depend on their input's shape alone, never its values: no path of the source goes through them
+SHAPE_READERS = frozenset({"Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike"})
 KIND_CAUSE = {"stop": Cause.STOP_GRADIENT, "python": Cause.LEAVES_TENSORFLOW, "none": Cause.NO_GRADIENT_OP,
               "zero": Cause.NO_GRADIENT_OP, "missing": Cause.NO_GRADIENT_OP}
 
@@ -38,9 +40,16 @@ def descendants(graph, source_node) -> dict:
             if item.node in reached:
                 exits.append(item)
             continue
-        hit = _strongest(item.inputs, reached)
+        if item.type in SHAPE_READERS:  # tf.zeros_like(x) is zeros whatever x holds
+            continue
+        # a boolean mask (x > 0) picks values and carries none: the op depends on the source through its values
+        # first, a value back from outside TensorFlow next, and only then through the mask
+        values = [node for node in item.inputs if not node.dtype.is_bool]
+        hit = _strongest(values, reached)
         if hit is None and exits:
             hit = _fresh_constant(item, exits, reached)
+        if hit is None and len(values) < len(item.inputs):
+            hit = _strongest([node for node in item.inputs if node.dtype.is_bool], reached)
         if hit is None:
             continue
         reach = reached[hit]
@@ -183,6 +192,8 @@ def stops_gradient(op) -> Cause | str | None:
     for an op that reads only a tensor's shape."""
     if op.type in SHAPE_ONLY:
         return "shape-only"
+    if op.type in ("gradient", "custom_gradient"):  # steps gradtutor adds: a gradient and a custom gradient flow
+        return None
     kind = opfacts.gradient_kind(op.type)
     if kind in KIND_CAUSE:
         return KIND_CAUSE[kind]
