@@ -65,6 +65,25 @@ def reference_loss(model, inp, target):
     return tape.gradient(loss, inp)
 
 
+def _loss_gradient_of(model, inp, target, loss):
+    """d loss(target, probs) / d inp: what a loss_gradient answer computes with another loss."""
+    with tf.GradientTape() as tape:
+        value = loss(target, model(inp, training=False))
+    return tape.gradient(value, inp)
+
+
+# What learners compute instead of the crossentropy's gradient: another loss on the same probabilities (the
+# binary crossentropy, called as the learner calls it; a mean squared error), or FGSM's step direction, the
+# sign of the right gradient.
+LOSS_VARIANTS = {
+    "binary_crossentropy": lambda model, inp, target: _loss_gradient_of(model, inp, target,
+                                                                        keras.losses.binary_crossentropy),
+    "squared_error": lambda model, inp, target: _loss_gradient_of(
+        model, inp, target, lambda y, p: tf.reduce_mean(tf.square(y - p), axis=-1)),
+    "signed_gradient": lambda model, inp, target: tf.sign(reference_loss(model, inp, target)),
+}
+
+
 # --- class_gradient(model, inp, k) ----------------------------------------
 
 def build_class(seed: int) -> dict:
@@ -95,6 +114,10 @@ CLASS_VARIANTS = {
     "softmax_twice": lambda model, inp, k: _class_gradient_of(model, inp, lambda p: tf.nn.softmax(p)[:, k]),
     "top_class": lambda model, inp, k: _class_gradient_of(model, inp, lambda p: tf.reduce_max(p, axis=-1)),
     "log_probability": lambda model, inp, k: _class_gradient_of(model, inp, lambda p: tf.math.log(p[:, k])),
+    # a saliency map's post-processing kept (|grad|, grad × input), and the logit z_k where p_k is asked
+    "absolute": lambda model, inp, k: tf.abs(reference_class(model, inp, k)),
+    "times_input": lambda model, inp, k: inp * reference_class(model, inp, k),
+    "logit": lambda model, inp, k: reference_logit(model, inp, k),
 }
 
 
@@ -113,6 +136,32 @@ def reference_logit(model, inp, k):
         logits = tf.matmul(flat, dense.kernel) + dense.bias
         z_k = logits[:, k]
     return tape.gradient(z_k, inp)
+
+
+def _flattened_pixel(model, inp, k):
+    """d flat[:, k] / d inp, flat = Flatten(inp): model.layers[-2] is the Flatten layer, not the logits."""
+    with tf.GradientTape() as tape:
+        pixel = tf.reshape(inp, (inp.shape[0], -1))[:, k]
+    return tape.gradient(pixel, inp)
+
+
+def _all_logits(model, inp, k):
+    """d sum(z) / d inp: every logit added up, class k not sliced."""
+    dense = model.layers[-1]
+    with tf.GradientTape() as tape:
+        logits = tf.matmul(tf.reshape(inp, (inp.shape[0], -1)), dense.kernel) + dense.bias
+    return tape.gradient(logits, inp)
+
+
+# What learners compute instead of z_k: the probability p_k (the model's output, or the last layer called
+# directly, which still applies its softmax), log p_k, all the logits at once, or the pixel k of the Flatten layer
+# (model.layers[-2], taken for the layer before the softmax).
+LOGIT_VARIANTS = {
+    "probability": lambda model, inp, k: reference_class(model, inp, k),
+    "log_probability": CLASS_VARIANTS["log_probability"],
+    "all_logits": _all_logits,
+    "flattened_pixel": _flattened_pixel,
+}
 
 
 # --- per_class_gradients(model, inp) --------------------------------------
@@ -137,9 +186,35 @@ def reference_jacobian(model, inp):
     return tf.stack(grads)
 
 
+def _jacobian_of(model, inp, pick):
+    """Every class's gradient of pick(model, inp) (C values of the one example): shape (C, H, W)."""
+    with tf.GradientTape(persistent=True) as tape:
+        picked = pick(model, inp)
+        per_class = [picked[0, k] for k in range(picked.shape[-1])]
+    grads = [tape.gradient(value, inp)[0] for value in per_class]
+    del tape
+    return tf.stack(grads)
+
+
+def _logits(model, inp):
+    dense = model.layers[-1]
+    return tf.matmul(tf.reshape(inp, (inp.shape[0], -1)), dense.kernel) + dense.bias
+
+
+# What learners stack instead of d p_k / d inp: the logits' Jacobian (the softmax swapped for linear), the
+# log-probabilities', the crossentropy's gradient with each class as the target (-d log p_k), |d p_k / d inp|.
+JACOBIAN_VARIANTS = {
+    "logit_jacobian": lambda model, inp: _jacobian_of(model, inp, _logits),
+    "log_jacobian": lambda model, inp: _jacobian_of(model, inp, lambda m, x: tf.math.log(m(x, training=False))),
+    "loss_per_class": lambda model, inp: -_jacobian_of(model, inp, lambda m, x: tf.math.log(m(x, training=False))),
+    "absolute": lambda model, inp: tf.abs(reference_jacobian(model, inp)),
+}
+
+
 EXERCISES = {
-    "loss_gradient": Exercise(build_loss, reference_loss, rtol=1e-4, atol=1e-6),
+    "loss_gradient": Exercise(build_loss, reference_loss, rtol=1e-4, atol=1e-6, variants=LOSS_VARIANTS),
     "class_gradient": Exercise(build_class, reference_class, rtol=1e-4, atol=1e-7, variants=CLASS_VARIANTS),
-    "logit_gradient": Exercise(build_logit, reference_logit, rtol=1e-4, atol=1e-6),
-    "per_class_gradients": Exercise(build_jacobian, reference_jacobian, rtol=1e-4, atol=1e-7),
+    "logit_gradient": Exercise(build_logit, reference_logit, rtol=1e-4, atol=1e-6, variants=LOGIT_VARIANTS),
+    "per_class_gradients": Exercise(build_jacobian, reference_jacobian, rtol=1e-4, atol=1e-7,
+                                    variants=JACOBIAN_VARIANTS),
 }
