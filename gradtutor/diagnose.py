@@ -17,7 +17,7 @@ from gradtutor.code_words import code_only
 from gradtutor.compare import ElementReport
 from gradtutor.course import Diagnosis, Exercise
 from gradtutor.course_schema import REQUIREMENTS
-from gradtutor.factors import counted_factor
+from gradtutor.factors import row_factors_text, row_scale_sentence, scale_sentence
 from gradtutor.messages import course_text, has, join, say
 from gradtutor.evidence.causes import cause_of
 from gradtutor.protocol import Cause
@@ -70,12 +70,14 @@ def evidence(report: ElementReport, facts: dict | None) -> Cause:
 
 def explain_failure(exercise: Exercise, report: ElementReport, source: str, blind: bool = False,
                     facts: dict | None = None, shapes: dict | None = None,
-                    variant: str | None = None) -> tuple[Cause, str]:
+                    variant: str | None = None, elsewhere: list | None = None) -> tuple[Cause, str]:
     """The cause id, and one line: what is wrong with the returned value, then why and what to do.
 
     blind: the input is a hidden one, so the line quotes none of the reference's values or shape.
     shapes: the inputs' shapes ({name: [dims]}), from which a constant factor is read as a count.
     variant: the id of the reference's variant the values equal (a known mistake): it says what was computed.
+    elsewhere: (factor, shapes) of the same value on the other seeds, which tell a count from a coincidence
+    (gradtutor.factors).
     """
     subject = say("diagnosis.subject", function=exercise.function) if report.element is None else say(
         "diagnosis.subject_element", function=exercise.function, element=report.element)
@@ -88,7 +90,7 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str, blin
     if variant and has(named):  # what the code computed instead, from its values: ahead of any rule's guess
         why = say(named)
     else:
-        why = course_text(rule.key, rule.say) if rule else _generic(report, cause, None if blind else shapes)
+        why = course_text(rule.key, rule.say) if rule else _generic(report, cause, shapes, blind, elsewhere)
     return cause, say("diagnosis.failure", subject=subject, what=_what(report, blind), why=why) + _broke_at(cause, facts)
 
 
@@ -214,22 +216,23 @@ def _what(report: ElementReport, blind: bool) -> str:
     what = report.blind_detail if blind else report.detail
     if report.pattern == "scale" and not blind:
         what += say("diagnosis.exactly_times", factor=report.factor)
+    elif report.pattern == "row_scale" and not blind:
+        what += say("diagnosis.row_factors", factors=row_factors_text(report.row_factors or ()))
     elif report.pattern == "partial" and not blind:
         wrong, _, size = (report.factor or "?/?").partition("/")
         what += say("diagnosis.some_differ", wrong=wrong, size=size)
     return what
 
 
-def _generic(report: ElementReport, cause: Cause, shapes: dict | None = None) -> str:
+def _generic(report: ElementReport, cause: Cause, shapes: dict | None = None, blind: bool = False,
+             elsewhere: list | None = None) -> str:
     if report.symptom == "type":
         advice = f"diagnosis.type_advice.{report.learner_type}"
         return say(advice) if has(advice) else say("diagnosis.type_advice.other")
+    if cause is Cause.SCALE and report.pattern == "row_scale":
+        return row_scale_sentence(report.row_factors, blind)
     if cause is Cause.SCALE:
-        counted = counted_factor(report.factor, shapes or {})
-        if counted:
-            reading, count, what = counted
-            return say(f"diagnosis.scale_{reading}", count=count, counted=what)
-        return say("diagnosis.scale", factor=report.factor)
+        return scale_sentence(report.factor, shapes, elsewhere or (), blind)
     return cause_text(cause)
 
 

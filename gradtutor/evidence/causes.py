@@ -51,7 +51,8 @@ def cause_of(symptom: str | None, pattern: str | None, factor: str | None, zero_
         if "Softmax" in facts.get("ops", ()):
             return Cause.SOFTMAX_SUM
         return _first(ZERO_FACTS, facts) or Cause.NOT_USED
-    patterns = {"scale": Cause.SCALE, "sign": Cause.SIGN, "transposed": Cause.TRANSPOSED}
+    # a factor of each row's own (row_scale) is a reduction or normalisation per row: a scale too
+    patterns = {"scale": Cause.SCALE, "row_scale": Cause.SCALE, "sign": Cause.SIGN, "transposed": Cause.TRANSPOSED}
     if pattern == "scale" and not re.fullmatch(r"-?(1/)?\d+", factor or ""):
         return Cause.WRONG_FUNCTION  # proportional, but by no count of anything: another function
     if pattern in patterns:
