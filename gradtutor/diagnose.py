@@ -49,6 +49,8 @@ FALLBACK = Cause.RAISED  # an exception whose cause has no sentence of its own: 
 
 def cause_text(cause: Cause) -> str:
     """The checker's sentence for a cause: why, and the fix."""
+    if cause is Cause.FORWARD_SHAPE:
+        return forward_shape_text(None, None)
     found = f"cause.{cause.value}.checker"
     return say(found) if has(found) else say(f"cause.{Cause.WRONG_FUNCTION.value}.checker")
 
@@ -109,8 +111,19 @@ def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | No
     if rule:
         named = Cause(rule.cause) if rule.cause else cause
         return named, say("diagnosis.because", line=line, why=course_text(rule.key, rule.say)) + _broke_at(named, facts)
-    why = cause_text(cause if has(f"cause.{cause.value}.checker") else FALLBACK)
+    if cause is Cause.FORWARD_SHAPE:  # the op that raised, and whether a gradient call had run before it
+        why = forward_shape_text(error.get("op"), facts)
+    else:
+        why = cause_text(cause if has(f"cause.{cause.value}.checker") else FALLBACK)
     return cause, say("diagnosis.because", line=line, why=why) + _broke_at(cause, facts)
+
+
+def forward_shape_text(op: str | None, facts: dict | None) -> str:
+    """Why a shape error outside every gradient computation is the forward computation's, naming the op that
+    raised when TensorFlow's message names it ([Op:Reshape], {{node …}})."""
+    phase = say("diagnosis.forward_after") if (facts or {}).get("gradient_calls") else say("diagnosis.forward_before")
+    named = say("diagnosis.forward_op", op=op) if op else say("diagnosis.forward_any_op")
+    return say("cause.forward-shape.checker", phase=phase, op=named)
 
 
 def _headline(text: str) -> str:
@@ -125,7 +138,9 @@ def _headline(text: str) -> str:
 
 
 def error_cause(error: dict, facts: dict | None) -> Cause:
-    """The cause an exception stands for: TensorFlow's own texts, then the facts of the call."""
+    """The cause an exception stands for: TensorFlow's own texts, then the facts of the call, then where it was
+    raised (its `phase`): a shape error inside a gradient computation is the gradient's, any other the
+    forward computation's."""
     kind, message = error.get("type", ""), error.get("message", "")
     if kind == "PermissionError":
         return Cause.SANDBOX
@@ -142,10 +157,18 @@ def error_cause(error: dict, facts: dict | None) -> Cause:
         return evidence(ElementReport(0, None, "none"), facts)
     text = f"{kind}: {message}"
     cause = next((cause for pattern, cause in ERRORS if re.search(pattern, text)), Cause.RAISED)
-    if not (facts or {}).get("gradient_calls") and (cause is Cause.SHAPE or cause is Cause.RAISED
-                                                     and re.search(KERAS_SHAPES, text)):
-        return Cause.FORWARD_SHAPE  # raised computing the target, before any gradient: not a gradient's shape
+    if (cause is Cause.SHAPE or cause is Cause.RAISED and re.search(KERAS_SHAPES, text)) and \
+            _phase(error, facts) == "forward":
+        return Cause.FORWARD_SHAPE  # raised computing a value, not a gradient: not a gradient's shape
     return cause
+
+
+def _phase(error: dict, facts: dict | None) -> str:
+    """Where the exception was raised: the child's fact (gradtutor.isolation.describe), else (a description
+    without it) the guess from whether a gradient call had begun."""
+    if error.get("phase") in ("gradient", "forward"):
+        return error["phase"]
+    return "gradient" if (facts or {}).get("gradient_calls") else "forward"
 
 
 def inputs_modified(exercise: Exercise, changed: list[str]) -> str:
