@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gradtutor.factors import row_reading
 from gradtutor.messages import say
 
 # "Zeros" is its own symptom: the reference gradient is clearly non-zero, the
@@ -38,7 +39,8 @@ class ElementReport:
     learner_max_abs: float | None = None
     reference_max_abs: float | None = None
     pattern: str | None = None  # scale | row_scale | sign | transposed | partial: how the values relate to the reference
-    factor: str | None = None  # for scale: the ratio, named ("1/4", "2", "0.37"); for partial: "k/n"
+    factor: str | None = None  # for scale: the ratio, named ("1/4", "2", "0.37"); for partial: "k/n"; for row_scale:
+    # how the factors read (gradtutor.factors.ROW_COUNTS, or "other")
     zero_there: bool = False  # partial: the learner's wrong entries are all zero
     row_factors: tuple | None = None  # row_scale: each row's own ratio (None for a row the reference has all zero)
 
@@ -136,7 +138,7 @@ def _compare_tensor(ref: dict, ref_arrays: dict, got: dict, got_arrays: dict,
 
 class Relation(NamedTuple):
     pattern: str | None  # scale | row_scale | sign | transposed | partial, or None
-    factor: str | None = None  # scale: the ratio, named; sign: "-1"; partial: "k/n" entries wrong
+    factor: str | None = None  # scale: the ratio, named; sign: "-1"; partial: "k/n" entries wrong; row_scale: the reading
     zero_there: bool = False  # partial: the wrong entries are all zero
     row_factors: tuple = ()  # row_scale: each row's own ratio (None for a row the reference has all zero)
 
@@ -159,7 +161,7 @@ def relation(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float)
         return Relation("transposed")
     rows = row_factors(a, e, loose)
     if rows:
-        return Relation("row_scale", row_factors=rows)
+        return Relation("row_scale", row_reading(rows).reading, row_factors=rows)
     right = np.isclose(a, e, rtol=rtol, atol=atol)
     if right.any() and a.ndim >= 1:
         wrong = int((~right).sum())

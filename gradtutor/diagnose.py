@@ -253,7 +253,8 @@ def _generic(report: ElementReport, cause: Cause, shapes: dict | None = None, bl
         advice = f"diagnosis.type_advice.{report.learner_type}"
         return say(advice) if has(advice) else say("diagnosis.type_advice.other")
     if cause is Cause.SCALE and report.pattern == "row_scale":
-        return row_scale_sentence(report.row_factors, blind)
+        return row_scale_sentence(report.row_factors, blind)  # each row's own count (a factor no count makes
+        # is another function's: evidence.causes)
     if cause is Cause.SCALE:
         return scale_sentence(report.factor, shapes, elsewhere or (), blind)
     return cause_text(cause)

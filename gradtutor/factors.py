@@ -70,6 +70,17 @@ def constant_factor(factor: str | None, shapes: dict, elsewhere: Iterable = ()) 
                                 for other, their in elsewhere)
 
 
+def _follows_sizes(found, shapes: dict, elsewhere: list) -> bool:
+    """Is the factor another count of the same direction (1/M for 1/N, M for N) on a seed whose inputs have other
+    shapes? Then it is a count of something the inputs make (the elements of x @ w), though no input has it."""
+    for other, their in elsewhere:
+        theirs = COUNTED.fullmatch(other or "")
+        if theirs and their and their != shapes and bool(theirs.group(1)) == bool(found.group(1)) \
+                and theirs.group(2) not in ("1", found.group(2)):
+            return True
+    return False
+
+
 def _candidates(count: int, shapes: dict) -> list[tuple[str, str]]:
     """(kind, input name) of every count of the inputs equal to `count`, in the order COUNTS reads them."""
     return [(kind, name) for kind in COUNTS for name in shapes if _count(kind, shapes[name]) == count]
@@ -113,6 +124,9 @@ def scale_sentence(factor: str | None, shapes: dict | None, elsewhere: Iterable 
     if constant_factor(factor, shapes or {}, elsewhere):
         return say("diagnosis.scale_constant", factor=factor)
     found = COUNTED.fullmatch(factor or "")
+    if found and _follows_sizes(found, shapes or {}, elsewhere):  # a count, of something the inputs make
+        return say("diagnosis.scale_follows_mean" if found.group(1) else "diagnosis.scale_follows_sum",
+                   factor=factor, count=found.group(2))
     if found:  # no count decides it: the factor's direction still does
         return say("diagnosis.scale_smaller" if found.group(1) else "diagnosis.scale_larger", factor=factor,
                    count=found.group(2))
@@ -120,31 +134,46 @@ def scale_sentence(factor: str | None, shapes: dict | None, elsewhere: Iterable 
 
 
 class RowReading(NamedTuple):
-    reading: str  # mean: each row divided by its own count | sum: times it | norm: by something else of its own
-    counts: tuple[int, ...] = ()  # mean, sum: each row's count, in row order (rows with no factor left out)
+    reading: str  # one of ROW_COUNTS, or "other": factors no counts make (a log or a square of each row)
+    counts: tuple[int, ...] = ()  # each row's count (for a shared reading, in proportion), rows with no factor left out
+
+
+# How factors of each row's own read as counts: mean, each row divided by its own count where the sum is asked;
+# sum, times it where the mean is asked; shared, each row times or divided by a count of its own and all of them by
+# one number (a mean per row then over the rows where one mean over every entry is asked, or the other way round;
+# which way the values cannot always tell: 1/2, 1/4, 1/4 are 1, 2, 2 divided and 2, 1, 1 multiplied).
+ROW_COUNTS = ("mean", "sum", "shared")
+LARGEST_SHARED = 64  # the smallest row's count tried for a shared reading
+SHARED_ROWS = 4  # rows a shared reading needs: with fewer, their ratios are near fractions of small numbers by chance
+WHOLE = 1e-5  # how near a whole number a shared count must be, relative (a fitted factor is good to ~1e-7)
 
 
 def row_reading(factors) -> RowReading:
-    """What a factor of each row's own is: whole counts (1/count_i, a mean per row where the sum is asked;
-    count_i, a sum where the mean is asked) when every factor is one, else a normalisation per row."""
+    """What factors of each row's own are: each row's own count when the values show it (1/count_i or count_i
+    with whole counts, or those up to one shared factor), else "other": no count makes them, and a log or a
+    square of each row's value (the chain rule's f'(row)) makes factors like these as well as a norm does."""
     kept = [f for f in factors if f is not None]
-    if kept and all(f > 0 for f in kept):
-        for reading, counts in (("mean", [1 / f for f in kept]), ("sum", kept)):
-            if all(c >= 1 - 1e-4 and abs(c - round(c)) <= 1e-4 * c for c in counts):
-                return RowReading(reading, tuple(round(c) for c in counts))
-    return RowReading("norm")
+    if not kept or any(f <= 0 for f in kept):
+        return RowReading("other")
+    for reading, counts in (("mean", [1 / f for f in kept]), ("sum", kept)):
+        if all(c >= 1 - 1e-4 and abs(c - round(c)) <= 1e-4 * c for c in counts):
+            return RowReading(reading, tuple(round(c) for c in counts))
+    if len(kept) >= SHARED_ROWS:
+        for smallest in range(1, LARGEST_SHARED + 1):  # the simplest counts, multiplied or divided
+            for values in (kept, [1 / f for f in kept]):
+                counts = [smallest * v / min(values) for v in values]
+                if all(abs(c - round(c)) <= WHOLE * c for c in counts):
+                    return RowReading("shared", tuple(round(c) for c in counts))
+    return RowReading("other")
 
 
 def row_scale_sentence(factors, blind: bool = False) -> str:
-    """Why each row of a gradient is the reference's row times a factor of its own, and the fix (no factor
-    or count of a hidden input is told)."""
-    if blind or not factors:
+    """Why each row of a gradient is the reference's row times a count of its own, and the fix (no factor or
+    count of a hidden input is told)."""
+    found = row_reading(factors or ())
+    if blind or found.reading not in ROW_COUNTS:
         return say("diagnosis.row_scale_blind")
-    found = row_reading(factors)
-    if found.reading != "norm":
-        return say(f"diagnosis.row_scale_{found.reading}", counts=_listed(found.counts))
-    kept = [f for f in factors if f is not None]
-    return say("diagnosis.row_scale", low=f"{min(kept):.3g}", high=f"{max(kept):.3g}")
+    return say(f"diagnosis.row_scale_{found.reading}", counts=_listed(found.counts))
 
 
 def row_factors_text(factors) -> str:

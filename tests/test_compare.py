@@ -151,19 +151,39 @@ def test_is_a_mean_over_each_rows_own_count_a_row_scale_read_as_those_counts(rng
         expected = _rows(rng)
         counts = _counts(rng, expected.shape[0])
         found = relation(_per_row(expected, 1.0 / counts), expected, 1e-5, 1e-6)
-        assert found.pattern == "row_scale", (expected.shape, counts, found)
+        assert (found.pattern, found.factor) == ("row_scale", "mean"), (expected.shape, counts, found)
         assert np.allclose(found.row_factors, 1.0 / counts, rtol=1e-4)
         assert row_reading(found.row_factors) == RowReading("mean", tuple(counts.tolist()))
         summed = relation(_per_row(expected, counts.astype(np.float32)), expected, 1e-5, 1e-6)
         assert summed.pattern == "row_scale" and row_reading(summed.row_factors) == RowReading("sum", tuple(counts.tolist()))
 
 
-def test_is_a_row_divided_by_its_own_norm_a_row_scale_read_as_a_normalisation(rng):
+def test_is_a_per_example_mean_over_a_ragged_mask_read_as_each_rows_count_up_to_one_factor(rng):
+    for _ in range(DRAWS):
+        expected = _rows(rng)
+        if expected.shape[0] < 4:  # fewer rows' ratios are near fractions by chance: a shared reading needs four
+            continue
+        counts = _counts(rng, expected.shape[0])
+        proportions = tuple((counts // np.gcd.reduce(counts)).tolist())
+        # the mean of each example's own mean, where the mean over every unmasked entry is asked
+        inverse = np.lcm.reduce(counts) // counts  # 1/count_i in whole-number proportions
+        readings = {proportions, tuple((inverse // np.gcd.reduce(inverse)).tolist())}  # divided, or multiplied
+        found = relation(_per_row(expected, counts.sum() / (len(counts) * counts)), expected, 1e-5, 1e-6)
+        assert (found.pattern, found.factor) == ("row_scale", "shared"), (counts, found)
+        assert row_reading(found.row_factors).counts in readings, (counts, found)
+        # the other way round: one mean over every entry where each example's own mean is asked
+        other = relation(_per_row(expected, len(counts) * counts / counts.sum()), expected, 1e-5, 1e-6)
+        assert (other.pattern, other.factor) == ("row_scale", "shared"), (counts, other)
+        assert row_reading(other.row_factors).counts in readings, (counts, other)
+
+
+def test_is_a_row_scaled_by_no_count_a_row_scale_read_as_none(rng):
+    # a norm of each row's own, or the chain rule's f'(row) of a log or a square: no count makes them
     for _ in range(DRAWS):
         expected = _rows(rng)
         norms = _apart(lambda: np.linalg.norm(rng.normal(size=(expected.shape[0], 5)), axis=1))
         found = relation(_per_row(expected, 1.0 / norms), expected, 1e-5, 1e-6)
-        assert found.pattern == "row_scale" and row_reading(found.row_factors).reading == "norm", (norms, found)
+        assert (found.pattern, found.factor) == ("row_scale", "other"), (norms, found)
 
 
 def test_is_one_factor_for_every_row_still_a_scale(rng):

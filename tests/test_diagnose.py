@@ -315,15 +315,32 @@ def test_is_a_mean_over_each_rows_own_count_a_scale_that_names_the_counts(rng):
         summed = explain_failure(BARE, _report(expected, expected * counts[:, None]), "", facts={"gradient_calls": 1})
         assert summed[0] is Cause.SCALE and "a sum over each row's own entries" in summed[1], summed
         cause, blind = explain_failure(BARE, report, "def f(x): pass", blind=True, facts={"gradient_calls": 1})
-        assert cause is Cause.SCALE and "factor of its own" in blind and listed not in blind and "1/" not in blind, blind
+        assert cause is Cause.SCALE and "a count of its own" in blind and listed not in blind and "1/" not in blind, blind
 
 
-def test_is_a_row_normalised_by_its_norm_a_scale_worded_as_a_normalisation(rng):
+def test_is_a_per_example_mean_over_a_ragged_mask_a_scale_in_the_counts_proportions(rng):
+    for _ in range(DRAWS):
+        expected = rng.normal(size=(int(rng.integers(4, 8)), int(rng.integers(2, 8)))).astype(np.float32)
+        counts = _ragged(rng, expected.shape[0])  # each example's unmasked entries
+        report = _report(expected, expected * (counts.sum() / (len(counts) * counts))[:, None])
+        cause, line = explain_failure(BARE, report, "", facts={"gradient_calls": 1})
+        inverse = np.lcm.reduce(counts) // counts  # the factors, 1/count_i, in whole-number proportions
+        shown = [", ".join(str(c) for c in whole[:6]) for whole in (counts // np.gcd.reduce(counts),
+                                                                    inverse // np.gcd.reduce(inverse))]
+        assert cause is Cause.SCALE and any(f"a count of its own ({s}" in line for s in shown), (counts, line)
+        assert "its own count" in line and "the count of every entry" in line, line
+
+
+def test_is_each_row_scaled_by_no_count_another_function(rng):
+    # each row divided by its own norm, or a log of each row's value (d log p = dp / p): factors no count makes
     for _ in range(DRAWS):
         expected = _drawn_rows(rng)
-        norms = _apart(lambda: np.linalg.norm(rng.normal(size=(expected.shape[0], 4)), axis=1))
-        cause, line = explain_failure(BARE, _report(expected, expected / norms[:, None]), "", facts={"gradient_calls": 1})
-        assert cause is Cause.SCALE and "normalised differently" in line and "count of its own" not in line, line
+        for factors in (1 / _apart(lambda: np.linalg.norm(rng.normal(size=(expected.shape[0], 4)), axis=1)),
+                        1 / _apart(lambda: rng.uniform(0.05, 0.95, size=expected.shape[0]))):
+            report = _report(expected, expected * factors[:, None])
+            cause, line = explain_failure(BARE, report, "", facts={"gradient_calls": 1})
+            assert report.pattern == "row_scale" and cause is Cause.WRONG_FUNCTION, line
+            assert "a factor of its own" in line and "different function" in line and "count of its own" not in line, line
 
 
 def test_is_another_function_not_a_row_scale_nor_a_scale(rng):
@@ -373,6 +390,17 @@ def test_is_a_factor_that_stays_put_while_the_sizes_change_a_constant_not_a_coun
         # a count that only coincides is never named, and the other sizes decide: no hedge between readings
         assert "x has" not in line and "the last axis" not in line and "no count of the inputs" in line, line
         assert "a mean where the sum is asked" not in line, line
+
+
+def test_is_a_factor_that_follows_the_sizes_but_no_input_a_count_of_something_they_make(rng):
+    for _ in range(DRAWS):
+        # a mean over x @ w, of shape (n, d + 1): a count no input has (no w among the shapes here)
+        report, shapes, elsewhere = _two_seeds(rng, lambda n, d: 1.0 / (n * (d + 1)))
+        if elsewhere[0][0] == report.factor:
+            continue  # the two draws' products coincide: nothing tells this factor from a constant
+        cause, line = explain_failure(BARE, report, "", facts={"gradient_calls": 1}, shapes=shapes, elsewhere=elsewhere)
+        assert cause is Cause.SCALE and "changes with the inputs' sizes" in line, line
+        assert "a mean where the sum is asked" in line and "x has" not in line and "or a constant" not in line, line
 
 
 def test_does_a_hidden_inputs_constant_factor_name_no_factor_count_or_shape(rng):

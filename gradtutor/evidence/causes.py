@@ -55,6 +55,8 @@ def cause_of(symptom: str | None, pattern: str | None, factor: str | None, zero_
     patterns = {"scale": Cause.SCALE, "row_scale": Cause.SCALE, "sign": Cause.SIGN, "transposed": Cause.TRANSPOSED}
     if pattern == "scale" and not re.fullmatch(r"-?(1/)?\d+", factor or ""):
         return Cause.WRONG_FUNCTION  # proportional, but by no count of anything: another function
+    if pattern == "row_scale" and factor == "other":
+        return Cause.WRONG_FUNCTION  # each row by a factor no count makes: a log or a square of each row's value
     if pattern in patterns:
         return patterns[pattern]
     if symptom == "values" and facts.get("left_tensorflow"):
