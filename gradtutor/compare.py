@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gradtutor.factors import row_reading
 from gradtutor.messages import say
 
 # "Zeros" is its own symptom: the reference gradient is clearly non-zero, the
@@ -37,9 +38,11 @@ class ElementReport:
     reference_at_worst: float | None = None
     learner_max_abs: float | None = None
     reference_max_abs: float | None = None
-    pattern: str | None = None  # scale | sign | transposed | partial: how the values relate to the reference
-    factor: str | None = None  # for scale: the ratio, named ("1/4", "2", "0.37"); for partial: "k/n"
+    pattern: str | None = None  # scale | row_scale | sign | transposed | partial: how the values relate to the reference
+    factor: str | None = None  # for scale: the ratio, named ("1/4", "2", "0.37"); for partial: "k/n"; for row_scale:
+    # how the factors read (gradtutor.factors.ROW_COUNTS, or "other")
     zero_there: bool = False  # partial: the learner's wrong entries are all zero
+    row_factors: tuple | None = None  # row_scale: each row's own ratio (None for a row the reference has all zero)
 
     @property
     def passed(self) -> bool:
@@ -56,9 +59,9 @@ class ElementReport:
             return say("compare.shape_blind", shape=self.shape_got)
         if self.symptom == "zeros":
             return say("compare.zeros_blind")
-        if self.symptom == "values":
-            return say("compare.scale_blind", factor=self.factor) if self.pattern == "scale" else say(
-                "compare.values_blind")
+        if self.symptom == "values":  # a factor with the learner's own values would give the reference's away
+            blind = {"scale": "compare.scale_blind", "row_scale": "compare.row_scale_blind"}
+            return say(blind.get(self.pattern, "compare.values_blind"))
         return self.detail
 
     shape_got: str = ""  # for a shape mismatch: the learner's shape, as the detail prints it
@@ -127,19 +130,23 @@ def _compare_tensor(ref: dict, ref_arrays: dict, got: dict, got_arrays: dict,
             report.symptom = "values"
             report.detail = say("compare.values", diff=f"{report.max_abs_diff:.3g}", at=_index(report.worst_index),
                                 got=f"{report.learner_at_worst:.6g}", expected=f"{report.reference_at_worst:.6g}")
-            report.pattern, report.factor, report.zero_there = relation(actual, expected, rtol, atol)
+            found = relation(actual, expected, rtol, atol)
+            report.pattern, report.factor, report.zero_there = found.pattern, found.factor, found.zero_there
+            report.row_factors = found.row_factors or None
     return report
 
 
 class Relation(NamedTuple):
-    pattern: str | None  # scale | sign | transposed | partial, or None
-    factor: str | None = None  # scale: the ratio, named; sign: "-1"; partial: "k/n" entries wrong
+    pattern: str | None  # scale | row_scale | sign | transposed | partial, or None
+    factor: str | None = None  # scale: the ratio, named; sign: "-1"; partial: "k/n" entries wrong; row_scale: the reading
     zero_there: bool = False  # partial: the wrong entries are all zero
+    row_factors: tuple = ()  # row_scale: each row's own ratio (None for a row the reference has all zero)
 
 
 def relation(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> Relation:
     """How wrong values relate to the reference, when exactly: a sign flip, a constant factor
-    (a mean for a sum: 1/N), a transposition of the last two axes, or only some entries wrong."""
+    (a mean for a sum: 1/N), a transposition of the last two axes, a factor of each row's own
+    (a mean over each row's own count), or only some entries wrong."""
     a = actual.astype(np.float64)
     e = expected.astype(np.float64)
     if not np.isfinite(a).all() or not np.isfinite(e).all() or not e.any():
@@ -152,12 +159,38 @@ def relation(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float)
         return Relation("scale", _factor(ratio))
     if a.ndim >= 2 and a.shape[-1] == a.shape[-2] and np.allclose(np.swapaxes(a, -1, -2), e, **loose):
         return Relation("transposed")
+    rows = row_factors(a, e, loose)
+    if rows:
+        return Relation("row_scale", row_reading(rows).reading, row_factors=rows)
     right = np.isclose(a, e, rtol=rtol, atol=atol)
     if right.any() and a.ndim >= 1:
         wrong = int((~right).sum())
         zeros = bool(np.all(np.abs(a[~right]) <= LEARNER_ZERO))
         return Relation("partial", f"{wrong}/{a.size}", zeros)
     return Relation(None)
+
+
+def row_factors(a: np.ndarray, e: np.ndarray, loose: dict) -> tuple:
+    """Each row's own ratio (first axis) when every row of `a` is its reference row times a number and the
+    numbers are not all one (that is a scale); () otherwise.
+
+    A row needs two entries or more (one entry is a multiple of anything), two rows must have a non-zero
+    reference (one ratio says nothing of a pattern), and no ratio may be zero (a zeroed row is `partial`).
+    A row whose reference is zero has no ratio (None); the learner's row must be zero there too.
+    """
+    if a.ndim < 2 or a.shape[0] < 2 or a[0].size < 2:
+        return ()
+    a2, e2 = a.reshape(a.shape[0], -1), e.reshape(e.shape[0], -1)
+    live = np.abs(e2).max(axis=1) > loose["atol"]  # a row distinguishable from zero
+    if live.sum() < 2:
+        return ()
+    ratios = np.where(live, (a2 * e2).sum(axis=1) / np.where(live, (e2 * e2).sum(axis=1), 1.0), 0.0)
+    if not np.isfinite(ratios).all() or not np.allclose(a2, ratios[:, None] * e2, **loose):
+        return ()
+    kept = ratios[live]
+    if np.any(np.abs(kept) <= 1e-6) or np.allclose(kept, kept[0], rtol=1e-3, atol=0):
+        return ()
+    return tuple(float(r) if alive else None for r, alive in zip(ratios, live))
 
 
 def _factor(ratio: float) -> str:

@@ -17,7 +17,7 @@ from gradtutor.code_words import code_only
 from gradtutor.compare import ElementReport
 from gradtutor.course import Diagnosis, Exercise
 from gradtutor.course_schema import REQUIREMENTS
-from gradtutor.factors import counted_factor
+from gradtutor.factors import row_factors_text, row_scale_sentence, scale_sentence
 from gradtutor.messages import course_text, has, join, say
 from gradtutor.evidence.causes import cause_of
 from gradtutor.protocol import Cause
@@ -49,6 +49,8 @@ FALLBACK = Cause.RAISED  # an exception whose cause has no sentence of its own: 
 
 def cause_text(cause: Cause) -> str:
     """The checker's sentence for a cause: why, and the fix."""
+    if cause is Cause.FORWARD_SHAPE:
+        return forward_shape_text(None, None)
     found = f"cause.{cause.value}.checker"
     return say(found) if has(found) else say(f"cause.{Cause.WRONG_FUNCTION.value}.checker")
 
@@ -70,12 +72,14 @@ def evidence(report: ElementReport, facts: dict | None) -> Cause:
 
 def explain_failure(exercise: Exercise, report: ElementReport, source: str, blind: bool = False,
                     facts: dict | None = None, shapes: dict | None = None,
-                    variant: str | None = None) -> tuple[Cause, str]:
+                    variant: str | None = None, elsewhere: list | None = None) -> tuple[Cause, str]:
     """The cause id, and one line: what is wrong with the returned value, then why and what to do.
 
     blind: the input is a hidden one, so the line quotes none of the reference's values or shape.
     shapes: the inputs' shapes ({name: [dims]}), from which a constant factor is read as a count.
     variant: the id of the reference's variant the values equal (a known mistake): it says what was computed.
+    elsewhere: (factor, shapes) of the same value on the other seeds, which tell a count from a coincidence
+    (gradtutor.factors).
     """
     subject = say("diagnosis.subject", function=exercise.function) if report.element is None else say(
         "diagnosis.subject_element", function=exercise.function, element=report.element)
@@ -88,7 +92,7 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str, blin
     if variant and has(named):  # what the code computed instead, from its values: ahead of any rule's guess
         why = say(named)
     else:
-        why = course_text(rule.key, rule.say) if rule else _generic(report, cause, None if blind else shapes)
+        why = course_text(rule.key, rule.say) if rule else _generic(report, cause, shapes, blind, elsewhere)
     return cause, say("diagnosis.failure", subject=subject, what=_what(report, blind), why=why) + _broke_at(cause, facts)
 
 
@@ -107,8 +111,19 @@ def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | No
     if rule:
         named = Cause(rule.cause) if rule.cause else cause
         return named, say("diagnosis.because", line=line, why=course_text(rule.key, rule.say)) + _broke_at(named, facts)
-    why = cause_text(cause if has(f"cause.{cause.value}.checker") else FALLBACK)
+    if cause is Cause.FORWARD_SHAPE:  # the op that raised, and whether a gradient call had run before it
+        why = forward_shape_text(error.get("op"), facts)
+    else:
+        why = cause_text(cause if has(f"cause.{cause.value}.checker") else FALLBACK)
     return cause, say("diagnosis.because", line=line, why=why) + _broke_at(cause, facts)
+
+
+def forward_shape_text(op: str | None, facts: dict | None) -> str:
+    """Why a shape error outside every gradient computation is the forward computation's, naming the op that
+    raised when TensorFlow's message names it ([Op:Reshape], {{node …}})."""
+    phase = say("diagnosis.forward_after") if (facts or {}).get("gradient_calls") else say("diagnosis.forward_before")
+    named = say("diagnosis.forward_op", op=op) if op else say("diagnosis.forward_any_op")
+    return say("cause.forward-shape.checker", phase=phase, op=named)
 
 
 def _headline(text: str) -> str:
@@ -123,7 +138,9 @@ def _headline(text: str) -> str:
 
 
 def error_cause(error: dict, facts: dict | None) -> Cause:
-    """The cause an exception stands for: TensorFlow's own texts, then the facts of the call."""
+    """The cause an exception stands for: TensorFlow's own texts, then the facts of the call, then where it was
+    raised (its `phase`): a shape error inside a gradient computation is the gradient's, any other the
+    forward computation's."""
     kind, message = error.get("type", ""), error.get("message", "")
     if kind == "PermissionError":
         return Cause.SANDBOX
@@ -140,10 +157,18 @@ def error_cause(error: dict, facts: dict | None) -> Cause:
         return evidence(ElementReport(0, None, "none"), facts)
     text = f"{kind}: {message}"
     cause = next((cause for pattern, cause in ERRORS if re.search(pattern, text)), Cause.RAISED)
-    if not (facts or {}).get("gradient_calls") and (cause is Cause.SHAPE or cause is Cause.RAISED
-                                                     and re.search(KERAS_SHAPES, text)):
-        return Cause.FORWARD_SHAPE  # raised computing the target, before any gradient: not a gradient's shape
+    if (cause is Cause.SHAPE or cause is Cause.RAISED and re.search(KERAS_SHAPES, text)) and \
+            _phase(error, facts) == "forward":
+        return Cause.FORWARD_SHAPE  # raised computing a value, not a gradient: not a gradient's shape
     return cause
+
+
+def _phase(error: dict, facts: dict | None) -> str:
+    """Where the exception was raised: the child's fact (gradtutor.isolation.describe), else (a description
+    without it) the guess from whether a gradient call had begun."""
+    if error.get("phase") in ("gradient", "forward"):
+        return error["phase"]
+    return "gradient" if (facts or {}).get("gradient_calls") else "forward"
 
 
 def inputs_modified(exercise: Exercise, changed: list[str]) -> str:
@@ -215,22 +240,24 @@ def _what(report: ElementReport, blind: bool) -> str:
     what = report.blind_detail if blind else report.detail
     if report.pattern == "scale" and not blind:
         what += say("diagnosis.exactly_times", factor=report.factor)
+    elif report.pattern == "row_scale" and not blind:
+        what += say("diagnosis.row_factors", factors=row_factors_text(report.row_factors or ()))
     elif report.pattern == "partial" and not blind:
         wrong, _, size = (report.factor or "?/?").partition("/")
         what += say("diagnosis.some_differ", wrong=wrong, size=size)
     return what
 
 
-def _generic(report: ElementReport, cause: Cause, shapes: dict | None = None) -> str:
+def _generic(report: ElementReport, cause: Cause, shapes: dict | None = None, blind: bool = False,
+             elsewhere: list | None = None) -> str:
     if report.symptom == "type":
         advice = f"diagnosis.type_advice.{report.learner_type}"
         return say(advice) if has(advice) else say("diagnosis.type_advice.other")
+    if cause is Cause.SCALE and report.pattern == "row_scale":
+        return row_scale_sentence(report.row_factors, blind)  # each row's own count (a factor no count makes
+        # is another function's: evidence.causes)
     if cause is Cause.SCALE:
-        counted = counted_factor(report.factor, shapes or {})
-        if counted:
-            reading, count, what = counted
-            return say(f"diagnosis.scale_{reading}", count=count, counted=what)
-        return say("diagnosis.scale", factor=report.factor)
+        return scale_sentence(report.factor, shapes, elsewhere or (), blind)
     return cause_text(cause)
 
 

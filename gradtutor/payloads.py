@@ -30,6 +30,9 @@ class ErrorDescription(TypedDict, total=False):
     where: str | None  # "lesson1.ipynb, cell 7, line 3"
     line: str | None  # that line's code
     seed: int | None
+    phase: str  # "gradient": raised inside a gradient computation (tape.gradient, jacobian, jvp, tf.gradients);
+    # "forward": anywhere else (computing the target, or values before or after a gradient call)
+    op: str | None  # the type of the TensorFlow op that raised ("Reshape", "MatMul"), when its message names it
     defines: list[str]  # for a statement that failed to load: the names it would have defined
     unloaded: str  # the name the learner's function needed from that statement
 

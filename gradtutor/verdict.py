@@ -166,8 +166,9 @@ def compare_seeds(exercise: Exercise, source: str, reference: Reference, got, ar
         if failed:
             shapes = (expected.get("shapes") or {}).get(str(seed))
             variant = _variant(expected, reference.arrays, value, arrays, seed, tolerance)
+            elsewhere = _factors_elsewhere(reference, got, arrays, seeds, failed) if failed.pattern == "scale" else None
             cause, message = diagnose.explain_failure(exercise, failed, source, facts=facts, shapes=shapes,
-                                                      variant=variant)
+                                                      variant=variant, elsewhere=elsewhere)
             if passed and cause is Cause.WRONG_FUNCTION:
                 # right on one input, unrelated values on another: something of one input is built in
                 message += say("check.right_on_another")
@@ -201,6 +202,27 @@ def _variant(expected: dict, ref_arrays: dict, value: dict, arrays: dict, seed, 
         if reports and all(r.passed for r in reports):
             return name
     return None
+
+
+def _factors_elsewhere(reference: Reference, got: dict, arrays: dict, seeds, failed) -> list[tuple[str | None, dict]]:
+    """The failed element's constant factor on every other seed ("1" where it matched, None where it is no
+    constant multiple), with that seed's input shapes: a count the factor follows from one input size to
+    another is a count, one that stays put is a constant (gradtutor.factors). Nothing of them is told."""
+    tolerance = reference.results["tolerance"]
+    found = []
+    for seed in seeds:
+        if seed == failed.seed or not isinstance(got.get(str(seed)), dict):
+            continue
+        try:
+            reports = compare_mod.compare(reference.results[str(seed)], reference.arrays, got[str(seed)], arrays,
+                                          seed, tolerance["rtol"], tolerance["atol"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        same = next((r for r in reports if r.element == failed.element), None)
+        if same is not None:
+            factor = "1" if same.passed else same.factor if same.pattern == "scale" else None
+            found.append((factor, ((reference.results.get("shapes") or {}).get(str(seed))) or {}))
+    return found
 
 
 def _passes(reference: Reference, got: dict, arrays: dict, seed: int) -> bool:

@@ -1,10 +1,13 @@
 """Does the comparison check None → type → shape → dtype → non-finite → values, in that order?"""
 from __future__ import annotations
 
+import secrets
+
 import numpy as np
 import pytest
 
 from gradtutor.compare import compare, relation
+from gradtutor.factors import RowReading, row_reading
 
 pytestmark = pytest.mark.unit
 
@@ -101,3 +104,117 @@ def test_is_a_transposed_non_square_result_named_in_the_shape_report():
     got = {"type": "Tensor", "dtype": "float32", "shape": [3, 2], "key": "g"}
     report = compare(ref, {"r": expected}, got, {"g": expected.T.copy()}, 0, 1e-5, 1e-6)[0]
     assert report.symptom == "shape" and report.pattern == "transposed"
+
+
+# --------------------------------------------------------------------------- factors of each row's own
+# Drawn shapes and factors: each test draws its own seed, printed (shown on a failure) so it can be replayed.
+DRAWS = 12
+
+
+@pytest.fixture
+def rng():
+    seed = secrets.randbits(32)
+    print(f"drawn seed: {seed} (np.random.default_rng({seed}))")
+    return np.random.default_rng(seed)
+
+
+def _rows(rng) -> np.ndarray:
+    """A reference gradient of 2-6 rows (first axis), each of 2 entries or more, some with a third axis."""
+    shape = (int(rng.integers(2, 7)), int(rng.integers(2, 8))) + ((int(rng.integers(2, 4)),) if rng.random() < 0.3 else ())
+    return rng.normal(size=shape).astype(np.float32)
+
+
+def _counts(rng, rows: int) -> np.ndarray:
+    """A whole count per row, not all the same (a ragged mask's rows; one row is as ragged as it gets)."""
+    if rows < 2:
+        return rng.integers(1, 10, size=rows)
+    while True:
+        counts = rng.integers(1, 10, size=rows)
+        if len(set(counts.tolist())) > 1:
+            return counts
+
+
+def _apart(draw) -> np.ndarray:
+    """Factors drawn until they differ by 5% or more: closer ones are one factor within the comparison's tolerance."""
+    while True:
+        factors = draw()
+        if factors.max() > 1.05 * factors.min():
+            return factors
+
+
+def _per_row(values: np.ndarray, factors: np.ndarray) -> np.ndarray:
+    return (values * factors.reshape((-1,) + (1,) * (values.ndim - 1))).astype(np.float32)
+
+
+def test_is_a_mean_over_each_rows_own_count_a_row_scale_read_as_those_counts(rng):
+    for _ in range(DRAWS):
+        expected = _rows(rng)
+        counts = _counts(rng, expected.shape[0])
+        found = relation(_per_row(expected, 1.0 / counts), expected, 1e-5, 1e-6)
+        assert (found.pattern, found.factor) == ("row_scale", "mean"), (expected.shape, counts, found)
+        assert np.allclose(found.row_factors, 1.0 / counts, rtol=1e-4)
+        assert row_reading(found.row_factors) == RowReading("mean", tuple(counts.tolist()))
+        summed = relation(_per_row(expected, counts.astype(np.float32)), expected, 1e-5, 1e-6)
+        assert summed.pattern == "row_scale" and row_reading(summed.row_factors) == RowReading("sum", tuple(counts.tolist()))
+
+
+def test_is_a_per_example_mean_over_a_ragged_mask_read_as_each_rows_count_up_to_one_factor(rng):
+    for _ in range(DRAWS):
+        expected = _rows(rng)
+        if expected.shape[0] < 4:  # fewer rows' ratios are near fractions by chance: a shared reading needs four
+            continue
+        counts = _counts(rng, expected.shape[0])
+        proportions = tuple((counts // np.gcd.reduce(counts)).tolist())
+        # the mean of each example's own mean, where the mean over every unmasked entry is asked
+        inverse = np.lcm.reduce(counts) // counts  # 1/count_i in whole-number proportions
+        readings = {proportions, tuple((inverse // np.gcd.reduce(inverse)).tolist())}  # divided, or multiplied
+        found = relation(_per_row(expected, counts.sum() / (len(counts) * counts)), expected, 1e-5, 1e-6)
+        assert (found.pattern, found.factor) == ("row_scale", "shared"), (counts, found)
+        assert row_reading(found.row_factors).counts in readings, (counts, found)
+        # the other way round: one mean over every entry where each example's own mean is asked
+        other = relation(_per_row(expected, len(counts) * counts / counts.sum()), expected, 1e-5, 1e-6)
+        assert (other.pattern, other.factor) == ("row_scale", "shared"), (counts, other)
+        assert row_reading(other.row_factors).counts in readings, (counts, other)
+
+
+def test_is_a_row_scaled_by_no_count_a_row_scale_read_as_none(rng):
+    # a norm of each row's own, or the chain rule's f'(row) of a log or a square: no count makes them
+    for _ in range(DRAWS):
+        expected = _rows(rng)
+        norms = _apart(lambda: np.linalg.norm(rng.normal(size=(expected.shape[0], 5)), axis=1))
+        found = relation(_per_row(expected, 1.0 / norms), expected, 1e-5, 1e-6)
+        assert (found.pattern, found.factor) == ("row_scale", "other"), (norms, found)
+
+
+def test_is_one_factor_for_every_row_still_a_scale(rng):
+    for _ in range(DRAWS):
+        expected = _rows(rng)
+        count = int(rng.integers(2, 40))
+        smaller = relation((expected / count).astype(np.float32), expected, 1e-5, 1e-6)
+        larger = relation((expected * count).astype(np.float32), expected, 1e-5, 1e-6)
+        assert (smaller.pattern, smaller.factor) == ("scale", f"1/{count}") and not smaller.row_factors
+        assert (larger.pattern, larger.factor) == ("scale", str(count))
+
+
+def test_is_another_function_not_a_row_scale(rng):
+    for _ in range(DRAWS):
+        expected = _rows(rng)
+        columns = _apart(lambda: rng.uniform(0.3, 3.0, size=expected.shape[-1]))  # a factor per column
+        others = {"per column": expected * columns, "squared": expected ** 2,
+                  "noisy": expected * (1 + 0.2 * rng.normal(size=expected.shape)),
+                  "a row zeroed": _per_row(expected, np.r_[0.0, 1.0 / _counts(rng, expected.shape[0] - 1)])}
+        for name, actual in others.items():
+            found = relation(actual.astype(np.float32), expected, 1e-5, 1e-6)
+            assert found.pattern not in ("row_scale", "scale"), (name, found)
+        vector = expected.reshape(-1)  # one entry per row: a multiple of anything, so never a row scale
+        assert relation(vector * rng.uniform(0.5, 2.0, size=vector.size).astype(np.float32), vector, 1e-5,
+                        1e-6).pattern != "row_scale"
+
+
+def test_is_a_row_scale_on_a_hidden_input_told_without_its_factors(rng):
+    expected = _rows(rng)
+    counts = _counts(rng, expected.shape[0])
+    ref = {"type": "Tensor", "dtype": "float32", "shape": list(expected.shape), "key": "r"}
+    report = compare(ref, {"r": expected}, dict(ref, key="g"), {"g": _per_row(expected, 1.0 / counts)}, 7, 1e-5, 1e-6)[0]
+    assert report.pattern == "row_scale" and report.blind_detail == "differs from the reference by a factor that " \
+        "changes from row to row"

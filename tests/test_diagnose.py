@@ -1,12 +1,14 @@
 """Does the first line name the cause the evidence shows, and a lesson's rule only word it?"""
 from __future__ import annotations
 
+import secrets
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from gradtutor.compare import ElementReport
+from gradtutor.compare import ElementReport, compare
 from gradtutor.course import Diagnosis, Exercise
 from gradtutor.diagnose import explain_error, explain_failure
 from gradtutor.protocol import Cause
@@ -233,8 +235,11 @@ def test_is_a_forward_pass_shape_error_told_apart_from_a_gradients_shape(kind, m
     ("1/8", {"x": [8]}, ["times 1/8", "x has 8 elements", "a mean where the sum is asked"]),
     ("4", {"model": None, "x": [4, 3]}, ["times 4", "x has 4 rows", "a sum where the mean is asked"]),
     ("5", {"logits": [3, 5]}, ["the last axis of logits has 5 entries", "a sum where the mean is asked"]),
-    # a count nothing has: the readings are listed, none is claimed
-    ("7", {"x": [4, 3]}, ["times 7", "or a constant factor too many"]),
+    # a count nothing has: the factor's direction is told, no count is claimed
+    ("7", {"x": [4, 3]}, ["times 7", "a sum where the mean is asked, or a constant the formula does not have"]),
+    ("1/7", {"x": [4, 3]}, ["times 1/7", "a mean where the sum is asked, or a constant the formula does not have"]),
+    # 2 is as often a constant of the formula as a count: one input alone does not name it
+    ("2", {"x": [2, 3]}, ["times 2", "a sum where the mean is asked, or a constant"]),
 ])
 def test_is_a_constant_factor_read_as_a_count_of_the_inputs(factor, shapes, words):
     bare = Exercise("e", "f", 1, ("h",), ())
@@ -245,6 +250,9 @@ def test_is_a_constant_factor_read_as_a_count_of_the_inputs(factor, shapes, word
         assert word in line, line
     blind = explain_failure(bare, report, "def f(x): pass", blind=True, facts={"gradient_calls": 1}, shapes=shapes)[1]
     assert "elements" not in blind and "rows" not in blind  # a hidden input's shape is never told
+    assert factor not in blind  # nor the factor: with the learner's own values it gives the reference away
+    if factor == "2":
+        assert "x has" not in line
 
 
 def test_does_a_declared_variant_say_what_was_computed_instead():
@@ -255,3 +263,237 @@ def test_does_a_declared_variant_say_what_was_computed_instead():
     assert cause is Cause.WRONG_FUNCTION and "d p_(k+1) / d inp" in line
     # an id the catalogue does not word names nothing: the cause's own sentence stays
     assert "p_(k+1)" not in explain_failure(class_gradient, report, "", facts={"gradient_calls": 1}, variant="nope")[1]
+
+
+# --------------------------------------------------------------------------- factors, drawn
+# Each test draws its own seed, printed (shown on a failure) so it can be replayed.
+DRAWS = 12
+BARE = Exercise("e", "f", 1, ("h",), ())
+
+
+@pytest.fixture
+def rng():
+    seed = secrets.randbits(32)
+    print(f"drawn seed: {seed} (np.random.default_rng({seed}))")
+    return np.random.default_rng(seed)
+
+
+def _report(expected: np.ndarray, actual: np.ndarray, seed: int = 0) -> ElementReport:
+    ref = {"type": "Tensor", "dtype": "float32", "shape": list(expected.shape), "key": "r"}
+    return compare(ref, {"r": expected}, dict(ref, key="g"), {"g": actual.astype(np.float32)}, seed, 1e-5, 1e-6)[0]
+
+
+def _drawn_rows(rng) -> np.ndarray:
+    return rng.normal(size=(int(rng.integers(2, 7)), int(rng.integers(2, 8)))).astype(np.float32)
+
+
+def _apart(draw) -> np.ndarray:
+    """Factors drawn until they differ by 5% or more: closer ones are one factor within the comparison's tolerance."""
+    while True:
+        factors = draw()
+        if factors.max() > 1.05 * factors.min():
+            return factors
+
+
+def _ragged(rng, rows: int) -> np.ndarray:
+    while True:
+        counts = rng.integers(1, 10, size=rows)
+        if len(set(counts.tolist())) > 1:
+            return counts
+
+
+def test_is_a_mean_over_each_rows_own_count_a_scale_that_names_the_counts(rng):
+    for _ in range(DRAWS):
+        expected = _drawn_rows(rng)
+        counts = _ragged(rng, expected.shape[0])
+        report = _report(expected, expected / counts[:, None])
+        cause, line = explain_failure(BARE, report, "def f(x): pass", facts={"gradient_calls": 1})
+        listed = ", ".join(str(c) for c in counts[:6])
+        assert cause is Cause.SCALE and report.pattern == "row_scale", (counts, line)
+        assert f"a count of its own ({listed}" in line and "a mean over each row's own entries" in line, line
+        assert f"1/{counts[0]}" in line or counts[0] == 1, line  # each row's factor is shown on a visible input
+        summed = explain_failure(BARE, _report(expected, expected * counts[:, None]), "", facts={"gradient_calls": 1})
+        assert summed[0] is Cause.SCALE and "a sum over each row's own entries" in summed[1], summed
+        cause, blind = explain_failure(BARE, report, "def f(x): pass", blind=True, facts={"gradient_calls": 1})
+        assert cause is Cause.SCALE and "a count of its own" in blind and listed not in blind and "1/" not in blind, blind
+
+
+def test_is_a_per_example_mean_over_a_ragged_mask_a_scale_in_the_counts_proportions(rng):
+    for _ in range(DRAWS):
+        expected = rng.normal(size=(int(rng.integers(4, 8)), int(rng.integers(2, 8)))).astype(np.float32)
+        counts = _ragged(rng, expected.shape[0])  # each example's unmasked entries
+        report = _report(expected, expected * (counts.sum() / (len(counts) * counts))[:, None])
+        cause, line = explain_failure(BARE, report, "", facts={"gradient_calls": 1})
+        inverse = np.lcm.reduce(counts) // counts  # the factors, 1/count_i, in whole-number proportions
+        shown = [", ".join(str(c) for c in whole[:6]) for whole in (counts // np.gcd.reduce(counts),
+                                                                    inverse // np.gcd.reduce(inverse))]
+        assert cause is Cause.SCALE and any(f"a count of its own ({s}" in line for s in shown), (counts, line)
+        assert "its own count" in line and "the count of every entry" in line, line
+
+
+def test_is_each_row_scaled_by_no_count_another_function(rng):
+    # each row divided by its own norm, or a log of each row's value (d log p = dp / p): factors no count makes
+    for _ in range(DRAWS):
+        expected = _drawn_rows(rng)
+        for factors in (1 / _apart(lambda: np.linalg.norm(rng.normal(size=(expected.shape[0], 4)), axis=1)),
+                        1 / _apart(lambda: rng.uniform(0.05, 0.95, size=expected.shape[0]))):
+            report = _report(expected, expected * factors[:, None])
+            cause, line = explain_failure(BARE, report, "", facts={"gradient_calls": 1})
+            assert report.pattern == "row_scale" and cause is Cause.WRONG_FUNCTION, line
+            assert "a factor of its own" in line and "different function" in line and "count of its own" not in line, line
+
+
+def test_is_another_function_not_a_row_scale_nor_a_scale(rng):
+    for _ in range(DRAWS):
+        expected = _drawn_rows(rng)
+        columns = _apart(lambda: rng.uniform(0.3, 3.0, size=expected.shape[1]))
+        for actual in (expected * columns, np.tanh(expected), expected + rng.normal(size=expected.shape)):
+            report = _report(expected, actual)
+            cause, line = explain_failure(BARE, report, "", facts={"gradient_calls": 1})
+            assert report.pattern not in ("row_scale", "scale") and cause is not Cause.SCALE, line
+
+
+def _two_seeds(rng, factor_of):
+    """One exercise's failure on two drawn inputs of different sizes: x is (n, d) on each, every count of it
+    changed; factor_of(n, d) the learner's factor there. Returns the first seed's report and shapes, and the
+    second's (factor, shapes)."""
+    while True:
+        (n0, n1), (d0, d1) = (rng.integers(2, 9, size=2).tolist() for _ in range(2))
+        if n0 != n1 and d0 != d1 and n0 * d0 != n1 * d1:
+            break
+    sizes = ((n0, d0), (n1, d1))
+    shapes = [{"model": None, "x": [n, d]} for n, d in sizes]
+    reports = []
+    for seed, (n, d) in enumerate(sizes):
+        expected = rng.normal(size=(n, d)).astype(np.float32)
+        reports.append(_report(expected, expected * factor_of(n, d), seed))
+    assert all(r.pattern == "scale" for r in reports), [(r.pattern, r.factor) for r in reports]
+    return reports[0], shapes[0], [(reports[1].factor, shapes[1])]
+
+
+def test_is_a_factor_that_follows_the_batch_named_as_its_count_even_when_it_is_two(rng):
+    for _ in range(DRAWS):
+        report, shapes, elsewhere = _two_seeds(rng, lambda n, d: float(n))  # a sum over the batch, the mean asked
+        n = shapes["x"][0]
+        cause, line = explain_failure(BARE, report, "", facts={"gradient_calls": 1}, shapes=shapes, elsewhere=elsewhere)
+        assert cause is Cause.SCALE and f"x has {n} rows" in line and "a sum where the mean is asked" in line, line
+        alone = explain_failure(BARE, report, "", facts={"gradient_calls": 1}, shapes=shapes)[1]
+        assert (f"x has {n} rows" in alone) == (n >= 3), alone  # one seed alone: a 2 is as often a constant
+
+
+def test_is_a_factor_that_stays_put_while_the_sizes_change_a_constant_not_a_count(rng):
+    for _ in range(DRAWS):
+        constant = int(rng.integers(2, 9))
+        report, shapes, elsewhere = _two_seeds(rng, lambda n, d: 1.0 / constant)
+        cause, line = explain_failure(BARE, report, "", facts={"gradient_calls": 1}, shapes=shapes, elsewhere=elsewhere)
+        assert cause is Cause.SCALE and f"times 1/{constant}" in line, line
+        # a count that only coincides is never named, and the other sizes decide: no hedge between readings
+        assert "x has" not in line and "the last axis" not in line and "no count of the inputs" in line, line
+        assert "a mean where the sum is asked" not in line, line
+
+
+def test_is_a_factor_that_follows_the_sizes_but_no_input_a_count_of_something_they_make(rng):
+    for _ in range(DRAWS):
+        # a mean over x @ w, of shape (n, d + 1): a count no input has (no w among the shapes here)
+        report, shapes, elsewhere = _two_seeds(rng, lambda n, d: 1.0 / (n * (d + 1)))
+        if elsewhere[0][0] == report.factor:
+            continue  # the two draws' products coincide: nothing tells this factor from a constant
+        cause, line = explain_failure(BARE, report, "", facts={"gradient_calls": 1}, shapes=shapes, elsewhere=elsewhere)
+        assert cause is Cause.SCALE and "changes with the inputs' sizes" in line, line
+        assert "a mean where the sum is asked" in line and "x has" not in line and "or a constant" not in line, line
+
+
+def test_does_a_hidden_inputs_constant_factor_name_no_factor_count_or_shape(rng):
+    for _ in range(DRAWS):
+        report, shapes, elsewhere = _two_seeds(rng, lambda n, d: float(n))
+        cause, line = explain_failure(BARE, report, "", blind=True, facts={"gradient_calls": 1}, shapes=shapes,
+                                      elsewhere=elsewhere)
+        assert cause is Cause.SCALE and "constant multiple" in line, line
+        assert report.factor not in line and "rows" not in line and "elements" not in line, line
+
+
+# --------------------------------------------------------------------------- where an exception was raised
+
+
+def _reshape_error(rng, phase: str | None) -> dict:
+    """TensorFlow's eager reshape error for drawn sizes, raised at a learner's line in `phase` (None: an older
+    description without it)."""
+    size, cols = int(rng.integers(3, 40)), int(rng.integers(2, 9))
+    error = {"type": "InvalidArgumentError", "where": "lesson2.ipynb, code cell 4, line 5",
+             "line": f"    flat = tf.reshape(x, (-1, {cols}))",
+             "message": f"{{{{function_node __wrapped__Reshape_device_/job:localhost/replica:0/task:0/device:CPU:0}}}} "
+                        f"Input to reshape is a tensor with {size} values, but the requested shape requires a multiple "
+                        f"of {cols} [Op:Reshape]"}
+    return dict(error, phase=phase, op="Reshape") if phase else error
+
+
+def test_is_a_forward_shape_error_after_a_gradient_call_the_forward_computations(rng):
+    for _ in range(DRAWS):
+        error = _reshape_error(rng, "forward")
+        cause, line = explain_error(BARE, error, "def f(x): pass", facts={"gradient_calls": int(rng.integers(1, 4))})
+        assert cause is Cause.FORWARD_SHAPE, line
+        assert "the forward computation raised" in line and "the Reshape op on that line" in line, line
+        assert f"code cell 4, line 5: {error['line'].strip()}" in line and "a gradient has the shape" not in line, line
+        before = explain_error(BARE, error, "def f(x): pass", facts={})[1]
+        assert "before any gradient was asked for" in before and "the Reshape op" in before, before
+
+
+def test_is_a_shape_error_inside_a_gradient_computation_the_gradients(rng):
+    for _ in range(DRAWS):
+        error = _reshape_error(rng, "gradient")
+        cause, line = explain_error(BARE, error, "def f(x): pass", facts={"gradient_calls": 1})
+        assert cause is Cause.SHAPE and "a gradient has the shape" in line and "forward" not in line, line
+        assert error["line"].strip() in line, line
+
+
+def test_is_the_phase_of_a_description_without_it_still_guessed_from_the_gradient_calls(rng):
+    error = _reshape_error(rng, None)
+    assert explain_error(BARE, error, "", facts={"gradient_calls": 1})[0] is Cause.SHAPE
+    cause, line = explain_error(BARE, error, "", facts={})
+    assert cause is Cause.FORWARD_SHAPE and "the op on that line" in line, line
+
+
+def _raised(filename: str, message: str) -> BaseException:
+    """An exception raised inside a function compiled as if it were `filename` (a TensorFlow module, or not)."""
+    scope: dict = {}
+    exec(compile("def gradient(fail):\n    return fail()\n", filename, "exec"), scope)
+
+    def fail():
+        raise ValueError(message)
+
+    try:
+        scope["gradient"](fail)
+    except ValueError as exc:
+        return exc
+    raise AssertionError("nothing raised")
+
+
+@pytest.mark.parametrize("module, phase", [
+    ("tensorflow/python/eager/backprop.py", "gradient"), ("tensorflow/python/eager/imperative_grad.py", "gradient"),
+    ("tensorflow/python/eager/forwardprop.py", "gradient"), ("tensorflow/python/ops/gradients_util.py", "gradient"),
+    ("tensorflow/python/ops/array_ops.py", "forward"), ("keras/src/layers/core/dense.py", "forward")])
+def test_is_the_phase_read_from_the_frames_of_the_traceback(module, phase, rng):
+    from gradtutor.isolation.describe import describe_error
+
+    size = int(rng.integers(3, 50))
+    exc = _raised(f"/venv/lib/python3.12/site-packages/{module}",
+                  f"Input to reshape is a tensor with {size} values, but the requested shape has {size + 1} [Op:Reshape]")
+    described = describe_error(exc, 0)
+    assert (described["phase"], described["op"]) == (phase, "Reshape"), described
+
+
+@pytest.mark.parametrize("message, phase, op", [
+    ("{{function_node __wrapped____MklMatMul_device_/job:localhost}} Matrix size-incompatible: In[0]: [4,3], "
+     "In[1]: [4,3] [Op:MatMul] name: ", "forward", "MatMul"),
+    # a graph's node, and its inputs: a gradient's node (its frames gone inside a tf.function or a traced jvp)
+    ("Shapes must be equal rank, but are 1 and 2 for '{{node AddN}} = AddN[N=2, T=DT_FLOAT]"
+     "(gradient_tape/gradient_tape/Mul, gradient_tape/gradient_tape/Mul_2)'", "gradient", "AddN"),
+    ("Incompatible shapes: [3] vs. [4]\n\t [[{{node gradient_tape/model/dense/BiasAdd_1}}]]", "gradient", "BiasAdd"),
+    ("Input to reshape is a tensor with 12 values\n\t [[{{node model/flatten/Reshape}}]]", "forward", "Reshape"),
+    ("list index out of range", "forward", None),
+])
+def test_are_the_phase_and_the_op_read_from_tensorflows_message(message, phase, op):
+    from gradtutor.isolation.describe import describe_error
+
+    described = describe_error(_raised("/home/learner/notes.py", message), 0)
+    assert (described["phase"], described["op"]) == (phase, op), described

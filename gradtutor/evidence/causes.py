@@ -51,9 +51,12 @@ def cause_of(symptom: str | None, pattern: str | None, factor: str | None, zero_
         if "Softmax" in facts.get("ops", ()):
             return Cause.SOFTMAX_SUM
         return _first(ZERO_FACTS, facts) or Cause.NOT_USED
-    patterns = {"scale": Cause.SCALE, "sign": Cause.SIGN, "transposed": Cause.TRANSPOSED}
+    # a factor of each row's own (row_scale) is a reduction or normalisation per row: a scale too
+    patterns = {"scale": Cause.SCALE, "row_scale": Cause.SCALE, "sign": Cause.SIGN, "transposed": Cause.TRANSPOSED}
     if pattern == "scale" and not re.fullmatch(r"-?(1/)?\d+", factor or ""):
         return Cause.WRONG_FUNCTION  # proportional, but by no count of anything: another function
+    if pattern == "row_scale" and factor == "other":
+        return Cause.WRONG_FUNCTION  # each row by a factor no count makes: a log or a square of each row's value
     if pattern in patterns:
         return patterns[pattern]
     if symptom == "values" and facts.get("left_tensorflow"):

@@ -7,6 +7,8 @@ never sees (or unpickles) anything the learner's code made.
 """
 from __future__ import annotations
 
+import os
+import re
 import traceback
 
 from gradtutor.protocol import ErrorDescription, ValueDescription, ValueKind
@@ -15,6 +17,19 @@ from gradtutor.seeds import is_hidden
 
 MAX_ITEMS = 16  # longest tuple/list of results we describe
 MAX_ELEMENTS = 10_000_000  # larger arrays are described, not sent
+
+# TensorFlow's modules that run a gradient computation: tape.gradient, jacobian and batch_jacobian (backprop,
+# imperative_grad), ForwardAccumulator's jvp (forwardprop), tf.gradients (gradients_impl, gradients_util). An
+# exception with one of their frames in its traceback was raised computing a gradient.
+GRADIENT_FILES = tuple(f"tensorflow/python/{name}.py" for name in (
+    "eager/backprop", "eager/imperative_grad", "eager/forwardprop", "ops/gradients_util", "ops/gradients_impl"))
+# A graph's gradient ops are named under these scopes, and TensorFlow's messages name the node that failed and
+# its inputs: a node of a gradient, or one fed by a gradient's (forward mode's tangents), is a gradient
+# computation's (its traceback frames are gone when it was raised inside a tf.function or a traced jvp).
+GRADIENT_NODE = re.compile(r"(\{\{node |Node: '|[(,] ?)(gradient_tape|gradients)(_\d+)?/")
+# The op that raised, as TensorFlow names it: "[Op:Reshape]" eagerly, "{{node x}} = MatMul[...]" or a node's name.
+OP_NAMES = (re.compile(r"\[Op:(\w+)\]"), re.compile(r"\{\{node [^}]*\}\} = (\w+)\["),
+            re.compile(r"\{\{node ([^}]+)\}\}"), re.compile(r"Node: '([^']+)'"))
 
 
 def describe_error(exc: BaseException, seed, labels: frozenset = frozenset()) -> ErrorDescription:
@@ -28,11 +43,32 @@ def describe_error(exc: BaseException, seed, labels: frozenset = frozenset()) ->
         message = ""
     where = None
     line = None
-    for frame in traceback.extract_tb(exc.__traceback__):
+    frames = traceback.extract_tb(exc.__traceback__)
+    for frame in frames:
         if frame.filename in labels:
             where = say("files.line", where=frame.filename, line=frame.lineno)
             line = frame.line
-    return {"type": kind, "message": message[:500], "where": where, "line": line, "seed": seed}
+    return {"type": kind, "message": message[:500], "where": where, "line": line, "seed": seed,
+            "phase": raised_in(frames, message), "op": raising_op(message)}
+
+
+def raised_in(frames, message: str) -> str:
+    """"gradient" when a gradient computation raised (its frames are in the traceback, or the node that failed
+    is a gradient op), else "forward": computing values, before, between or after gradient calls."""
+    if any(frame.filename.replace(os.sep, "/").endswith(GRADIENT_FILES) for frame in frames):
+        return "gradient"
+    return "gradient" if GRADIENT_NODE.search(message) else "forward"
+
+
+def raising_op(message: str) -> str | None:
+    """The type of the op that raised, when TensorFlow's message names it ("Reshape", "MatMul"); a node's name
+    gives its last part without a numbering suffix ("model/dense/MatMul_1" → "MatMul")."""
+    for pattern in OP_NAMES:
+        found = pattern.search(message)
+        if found:
+            name = re.sub(r"_\d+$", "", found.group(1).rsplit("/", 1)[-1])
+            return name if re.fullmatch(r"[A-Za-z]\w*", name) else None
+    return None
 
 
 def describe_value(value, key: str, arrays: dict, depth: int = 0) -> ValueDescription:
