@@ -31,14 +31,15 @@ ERRORS = (
     (r"(?i)dtype.*int|int(32|64).*dtype|must be a floating|integer", Cause.INTEGER_PATH),
     (r"No gradient defined|without handle data|LookupError", Cause.NO_GRADIENT_OP),
     (r"(?i)out of (range|bounds)|slice index|Incompatible shapes|Matrix size-incompatible|must be rank|"
-     r"reshape|Dimensions must be equal|rank", Cause.SHAPE),
+     r"reshape|Dimensions must be equal|rank|different ndims|Invalid reduction dimension|Shapes of all inputs must match|"
+     r"must have the same shape", Cause.SHAPE),
     (r"(?i)symbolic|KerasTensor", Cause.NOT_USED),
     (r"has no setter|can't set attribute", Cause.UNWATCHED),
 )
 
 # A Keras layer's shape error (its own words, inside "Exception encountered when calling …"); raised
 # before any gradient call, it is the forward pass's (and so is every shape error of ERRORS then).
-KERAS_SHAPES = r"is incompatible with the layer|expected axis -?\d+ of input shape|expected shape="
+KERAS_SHAPES = r"is incompatible with the layer|expected axis -?\d+ of input shape|expected shape=|Invalid input shape"
 
 # The generic sentence for each cause (used when no lesson rule words it) is the catalogue's
 # cause.<id>.checker (gradtutor/messages/<lang>/cause.toml): the same table `gradtutor explain` words

@@ -136,7 +136,7 @@ def cause_sentences(lesson_id: str, exercise_id: str, cause: str) -> tuple[str, 
     messages = catalogue(language())
     texts += [text for key, text in messages.items() if key == f"cause.{cause}.checker"
               or key.startswith(f"variant.{exercise_id}.")
-              or cause == "scale" and key.startswith("diagnosis.scale")
+              or cause == "scale" and key.startswith(("diagnosis.scale", "diagnosis.row_scale"))
               or cause == "wrong-type" and key.startswith("diagnosis.type_advice.")
               or cause == "no-return" and key == "diagnosis.no_return"
               or cause == "load-failed" and key == "diagnosis.load_failed"

@@ -165,7 +165,8 @@ def _tape_error(record, info, call, frame, error, target, sources) -> None:
     from gradtutor.evidence.graph import Exit
 
     text = str(error)
-    left = next((item for item in reversed(record.graph.log) if isinstance(item, Exit)), None)
+    left = _left_from_sources(record, sources) or \
+        next((item for item in reversed(record.graph.log) if isinstance(item, Exit)), None)
     if isinstance(error, RuntimeError) and "persistent" in text:
         record.add(call, frame, [], Cause.TAPE_REUSED, info.gradient_frame or frame, Symptom.ERROR, {"error": text})
     elif _outside_tensorflow(target) or isinstance(error, AttributeError) and "_id" in text and left is not None:
@@ -181,6 +182,27 @@ def _tape_error(record, info, call, frame, error, target, sources) -> None:
         op = next((op for op in reversed(record.graph.log)
                    if getattr(op, "type", None) and op.type in text and info in op.tapes), None)
         record.add(call, frame, [], Cause.NO_GRADIENT_OP, op.frame if op else frame, Symptom.ERROR, {"error": text})
+
+
+def _left_from_sources(record, sources):
+    """The latest exit of a value computed from the sources (`flat = x.numpy()`), not of any value that left
+    TensorFlow (a weight read by numpy on the next line)."""
+    import tensorflow as tf
+
+    from gradtutor.evidence import paths
+    from gradtutor.evidence.graph import Exit
+
+    graph = record.graph
+    for source in tf.nest.flatten(sources):
+        source = analysis.tf_object(source)
+        if isinstance(source, tf.Variable) or tf.is_tensor(source):
+            node = graph.known(_tensor_of(source))
+            if node is not None:
+                reached = paths.descendants(graph, node)
+                found = [item for item in graph.log if isinstance(item, Exit) and item.node in reached]
+                if found:
+                    return found[-1]
+    return None
 
 
 def gradient(record, tape, target, sources, output_gradients, unconnected, saved):

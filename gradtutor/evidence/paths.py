@@ -94,7 +94,7 @@ def exits_before(graph, reached, node):
     """The last exit of a value derived from the source before `node` was first seen (None if there is none)."""
     found = None
     for item in graph.log:
-        if item.seq >= node.seq:
+        if item.seq > node.seq:  # an exit counts the op sequence up; a node first seen right after it shares its number
             break
         if isinstance(item, Exit) and item.node in reached:
             found = item
