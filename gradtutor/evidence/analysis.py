@@ -45,11 +45,18 @@ def diagnose(record, info, targets, source, symptom):
     hits = [n for n in tnodes if n in reached]
     # an unwatched tensor or frozen variable: "watch it" (or "make it trainable") is the fix only if the target was
     # computed from it by TensorFlow ops; through a copy into a variable or a value that left TensorFlow, that step is
-    # the story (a tape that watches nothing, watch_accessed_variables=False, is the whole story on its own)
-    if found is not None and (found[2].get("why") not in ("tensor", "not trainable") or _by_data(reached, hits)):
+    # the story (a tape that watches nothing, watch_accessed_variables=False, is the whole story on its own, and so
+    # is a frozen variable the target does not read at all: a BatchNormalization's moving mean)
+    why = found[2].get("why") if found is not None else None
+    if found is not None and (why not in ("tensor", "not trainable") or _by_data(reached, hits)
+                              or why == "not trainable" and not hits):
         return found
     if not hits:  # watching the source would not help: the target was not computed from it at all
-        return _not_connected(graph, info, snode, tnodes, reached, is_variable)
+        # a source nothing read but this gradient call, and never watched: an object made for the call (a second
+        # tf.convert_to_tensor(x)); the call is where the wrong object was passed
+        fresh = not is_variable and snode.op is None and snode not in info.watched and \
+            all(reach.op is None or reach.op.type == "gradient" for reach in reached.values())
+        return _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh)
     steps = paths.path_back(reached, hits[0])
     late = _watched_late(info, snode, steps)
     if late is not None and symptom == Symptom.NONE:
@@ -112,7 +119,7 @@ def _made_from_variable(node, depth=2) -> bool:
     return False
 
 
-def _not_connected(graph, info, snode, tnodes, reached, is_variable):
+def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False):
     for node in tnodes:  # a target made from values that left TensorFlow (a constant from numpy or Python)
         if node.op is None:
             exit = paths.exits_before(graph, reached, node)
@@ -120,6 +127,8 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable):
                 return Cause.LEAVES_TENSORFLOW, exit.frame, {}
     if is_variable and tnodes and _copied_variable(graph, snode, tnodes):
         return Cause.VARIABLE_REPLACED, snode.frame, {}
+    if fresh and info.gradient_frame is not None:  # a new object made for the call (tf.convert_to_tensor(x) again)
+        return Cause.NOT_USED, info.gradient_frame, {"why": "a new object"}
     return Cause.NOT_USED, tnodes[0].frame if tnodes else info.gradient_frame, {}
 
 

@@ -155,6 +155,13 @@ def _outside_tensorflow(values) -> bool:
     return any(isinstance(v, (np.ndarray, np.generic, float, int)) for v in tf.nest.flatten(values))
 
 
+def _not_tensors(values) -> bool:
+    """An object that is neither a tensor nor a variable (a Keras model or layer: its weights are what it holds)."""
+    import tensorflow as tf
+
+    return any(not (tf.is_tensor(v) or hasattr(v, "handle") or _keras_variables([v])) for v in tf.nest.flatten(values))
+
+
 def _keras_variables(values) -> bool:
     import tensorflow as tf
 
@@ -175,8 +182,8 @@ def _tape_error(record, info, call, frame, error, target, sources) -> None:
     elif isinstance(error, AttributeError) and "_type_enum" in text and _keras_variables(sources):
         # unconnected_gradients=ZERO makes zeros like each source: a keras.Variable is not a tensor TensorFlow knows
         record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text})
-    elif isinstance(error, AttributeError) and "_id" in text and _outside_tensorflow(sources):
-        # a numpy array or a number given as a source: no value of TensorFlow's, nothing a tape can watch
+    elif isinstance(error, AttributeError) and "_id" in text and (_outside_tensorflow(sources) or _not_tensors(sources)):
+        # a numpy array, a number or another object (a Keras model, a layer) given as a source: nothing a tape watches
         record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text})
     elif isinstance(error, LookupError) and "gradient" in text.lower():
         op = next((op for op in reversed(record.graph.log)

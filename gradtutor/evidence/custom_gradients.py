@@ -45,11 +45,22 @@ def link(record) -> None:
             inputs = [getattr(t, "handle", t) if isinstance(t, tf.Variable) else t
                       for t in tf.nest.flatten((args, kwargs)) if tf.is_tensor(t)]
             outputs = [t for t in tf.nest.flatten(result) if tf.is_tensor(t) and not isinstance(t, tf.Variable)]
-            if inputs and outputs:
+            if inputs and outputs and not _computed_from(graph, outputs, inputs):
                 graph.add_step(CUSTOM_STEP, inputs, outputs, user_frame())
         return result
 
     module._eager_mode_decorator = linked
+
+
+def _computed_from(graph, outputs, inputs) -> bool:
+    """Do the recorded ops already lead from the inputs to the outputs (a custom gradient of TensorFlow ops)? Then
+    the op graph needs no step of its own, and the ops stay there to be replayed (explain.fix.central)."""
+    from gradtutor.evidence import paths
+
+    wanted = {node for node in (graph.known(t) for t in inputs) if node is not None}
+    made = [node for node in (graph.known(t) for t in outputs) if node is not None]
+    floor = min((node.seq for node in wanted), default=0)
+    return bool(wanted and made and paths.ancestors(made, floor) & wanted)
 
 
 @contextlib.contextmanager
