@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 
 
-from gradtutor.evidence import analysis, optimizers, sampling, subtle, untracked
+from gradtutor.evidence import analysis, optimizers, raised, sampling, subtle, untracked
 from gradtutor.evidence.frames import user_frame, user_frame_object
 from gradtutor.evidence.listening import tell
 from gradtutor.evidence.symptoms import gradient_symptom
@@ -46,7 +46,7 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
         result = original()
     except Exception as error:
         graph.paused -= 1
-        _tape_error(record, info, call, frame, error, target, sources)
+        raised.tape_error(record, info, call, frame, error, target, sources)
         raise
     graph.paused -= 1
     if info.gradient_frame is None:
@@ -145,71 +145,6 @@ def _name(source, index) -> str:
         return str(name).split(":")[0]
     shape = getattr(source, "shape", None)
     return f"source {index} (shape {tuple(shape) if shape is not None else '?'})"
-
-
-def _outside_tensorflow(values) -> bool:
-    """A numpy value or a Python number where the tape needs a tensor."""
-    import numpy as np
-    import tensorflow as tf
-
-    return any(isinstance(v, (np.ndarray, np.generic, float, int)) for v in tf.nest.flatten(values))
-
-
-def _not_tensors(values) -> bool:
-    """An object that is neither a tensor nor a variable (a Keras model or layer: its weights are what it holds)."""
-    import tensorflow as tf
-
-    return any(not (tf.is_tensor(v) or hasattr(v, "handle") or _keras_variables([v])) for v in tf.nest.flatten(values))
-
-
-def _keras_variables(values) -> bool:
-    import tensorflow as tf
-
-    return any("keras" in type(v).__module__ and type(v).__name__ == "Variable" for v in tf.nest.flatten(values))
-
-
-def _tape_error(record, info, call, frame, error, target, sources) -> None:
-    from gradtutor.evidence.graph import Exit
-
-    text = str(error)
-    left = _left_from_sources(record, sources) or \
-        next((item for item in reversed(record.graph.log) if isinstance(item, Exit)), None)
-    if isinstance(error, RuntimeError) and "persistent" in text:
-        record.add(call, frame, [], Cause.TAPE_REUSED, info.gradient_frame or frame, Symptom.ERROR, {"error": text})
-    elif _outside_tensorflow(target) or isinstance(error, AttributeError) and "_id" in text and left is not None:
-        # the target is a number (float(loss), loss.numpy()), or a source came from a value that left TensorFlow
-        record.add(call, frame, [], Cause.LEAVES_TENSORFLOW, left.frame if left else frame, Symptom.ERROR, {"error": text})
-    elif isinstance(error, AttributeError) and "_type_enum" in text and _keras_variables(sources):
-        # unconnected_gradients=ZERO makes zeros like each source: a keras.Variable is not a tensor TensorFlow knows
-        record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text})
-    elif isinstance(error, AttributeError) and "_id" in text and (_outside_tensorflow(sources) or _not_tensors(sources)):
-        # a numpy array, a number or another object (a Keras model, a layer) given as a source: nothing a tape watches
-        record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text})
-    elif isinstance(error, LookupError) and "gradient" in text.lower():
-        op = next((op for op in reversed(record.graph.log)
-                   if getattr(op, "type", None) and op.type in text and info in op.tapes), None)
-        record.add(call, frame, [], Cause.NO_GRADIENT_OP, op.frame if op else frame, Symptom.ERROR, {"error": text})
-
-
-def _left_from_sources(record, sources):
-    """The latest exit of a value computed from the sources (`flat = x.numpy()`), not of any value that left
-    TensorFlow (a weight read by numpy on the next line)."""
-    import tensorflow as tf
-
-    from gradtutor.evidence import paths
-    from gradtutor.evidence.graph import Exit
-
-    graph = record.graph
-    for source in tf.nest.flatten(sources):
-        source = analysis.tf_object(source)
-        if isinstance(source, tf.Variable) or tf.is_tensor(source):
-            node = graph.known(_tensor_of(source))
-            if node is not None:
-                reached = paths.descendants(graph, node)
-                found = [item for item in graph.log if isinstance(item, Exit) and item.node in reached]
-                if found:
-                    return found[-1]
-    return None
 
 
 def gradient(record, tape, target, sources, output_gradients, unconnected, saved):
