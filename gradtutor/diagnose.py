@@ -27,7 +27,8 @@ ERRORS = (
     (r"'NoneType' object has no attribute '_tape'|_push_tape|Tape is still recording", Cause.OUTSIDE_TAPE),
     (r"non-persistent|can only be called once", Cause.TAPE_REUSED),
     (r"tf\.gradients is not supported when eager", Cause.TF_GRADIENTS_EAGER),
-    (r"Passed in object .* of type .*, not tf\.Tensor|_type_enum|not tf\.Tensor or tf\.Variable", Cause.CANNOT_WATCH),
+    (r"Passed in object .* of type .*, not tf\.Tensor|_type_enum|not tf\.Tensor or tf\.Variable|"
+     r"'Variable' object has no attribute 'dtype'", Cause.CANNOT_WATCH),
     (r"(?i)dtype.*int|int(32|64).*dtype|must be a floating|integer", Cause.INTEGER_PATH),
     (r"No gradient defined|without handle data|LookupError", Cause.NO_GRADIENT_OP),
     (r"(?i)out of (range|bounds)|slice index|Incompatible shapes|Matrix size-incompatible|must be rank|"

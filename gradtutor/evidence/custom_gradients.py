@@ -53,14 +53,15 @@ def link(record) -> None:
 
 
 def _computed_from(graph, outputs, inputs) -> bool:
-    """Do the recorded ops already lead from the inputs to the outputs (a custom gradient of TensorFlow ops)? Then
-    the op graph needs no step of its own, and the ops stay there to be replayed (explain.fix.central)."""
+    """Do recorded ops whose gradient flows already lead from the inputs to the outputs (a custom gradient of
+    TensorFlow ops)? Then the op graph needs no step of its own, and the ops stay there to be replayed
+    (explain.fix.central). A tf.numpy_function inside does not count: its gradient is the custom one."""
     from gradtutor.evidence import paths
 
     wanted = {node for node in (graph.known(t) for t in inputs) if node is not None}
     made = [node for node in (graph.known(t) for t in outputs) if node is not None]
-    floor = min((node.seq for node in wanted), default=0)
-    return bool(wanted and made and paths.ancestors(made, floor) & wanted)
+    reached, _ = paths.cuts_back(made, wanted) if wanted and made else (False, [])
+    return reached
 
 
 @contextlib.contextmanager

@@ -87,7 +87,7 @@ def tape_error(record, info, call, frame, error, target, sources) -> None:
     elif _outside_tensorflow(target) or isinstance(error, AttributeError) and "_id" in text and left is not None:
         # the target is a number (float(loss), loss.numpy()), or a source came from a value that left TensorFlow
         record.add(call, frame, [], Cause.LEAVES_TENSORFLOW, left.frame if left else frame, Symptom.ERROR, {"error": text})
-    elif isinstance(error, AttributeError) and "_type_enum" in text and _keras_variables(sources):
+    elif isinstance(error, AttributeError) and ("_type_enum" in text or "'dtype'" in text) and _keras_variables(sources):
         # unconnected_gradients=ZERO makes zeros like each source: a keras.Variable is not a tensor TensorFlow knows
         record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text})
     elif isinstance(error, AttributeError) and "_id" in text and (_outside_tensorflow(sources) or _not_tensors(sources)):
