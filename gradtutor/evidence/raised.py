@@ -29,7 +29,7 @@ REFUSALS = (
 
 def note(record, error: BaseException) -> None:
     """A finding for an exception passing out of the recorded block, when it is one of TensorFlow's refusals."""
-    text = str(error)
+    text = _text(error)
     found = next(((cause, refused) for kind, pattern, cause, refused in REFUSALS
                   if type(error).__name__ == kind and re.search(pattern, text)), None)
     if found is None:
@@ -37,6 +37,15 @@ def note(record, error: BaseException) -> None:
     frame = raised_at(error)
     record.add("raised", frame, [], found[0], frame, Symptom.ERROR,
                {"error": type(error).__name__, "refused": found[1]})
+
+
+def _text(error: BaseException) -> str:
+    """The exception's text; "" when its __str__ itself raises (a learner's exception may lie): the exception the
+    code raised must pass on as it is, never one of its __str__'s."""
+    try:
+        return str(error)
+    except BaseException:  # noqa: BLE001 - anything a hostile __str__ raises
+        return ""
 
 
 def raised_at(error: BaseException):
@@ -79,7 +88,7 @@ def _keras_variables(values) -> bool:
 
 def tape_error(record, info, call, frame, error, target, sources) -> None:
     """A finding for an error a tape call raised, when its text and the call's arguments name the cause."""
-    text = str(error)
+    text = _text(error)
     left = _left_from_sources(record, sources) or \
         next((item for item in reversed(record.graph.log) if isinstance(item, Exit)), None)
     if isinstance(error, RuntimeError) and "persistent" in text:
