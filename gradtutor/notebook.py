@@ -46,9 +46,15 @@ def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> None:
         raise CheckError(str(exc)) from None
     if seeds not in ("visible", "hidden", "all"):
         raise CheckError(say("check.bad_seeds", seeds=repr(seeds)))
-    if not callable(function) or not hasattr(function, "__code__"):
+    # a decorated function (@tf.function, functools.wraps) is still the learner's: the checker reads the cells by name
+    plain = function
+    while callable(plain) and not hasattr(plain, "__code__") and \
+            (inner := getattr(plain, "python_function", None) or getattr(plain, "__wrapped__", None)) is not None:
+        plain = inner
+    if not callable(function) or not hasattr(plain, "__code__"):
         raise CheckError(say("check.not_your_function", lesson=repr(lesson), exercise=repr(exercise),
                              function=the_exercise.function, kind=type(function).__name__))
+    function = plain
     sources = _sources_for(function)
     answer = _get_judge().ask({"lesson": the_lesson.id, "exercise": the_exercise.id, "seeds": seeds,
                                "function": getattr(function, "__name__", the_exercise.function), "cells": sources,

@@ -74,6 +74,17 @@ def test_does_check_in_a_learners_own_code_say_it_once_and_leave_hidden_to_the_g
     assert done.stdout.splitlines()[-1] == AT_GRADING and "Error" not in done.stderr, done.stdout + done.stderr
 
 
+def test_does_check_take_a_function_the_learner_decorated_with_tf_function(tmp_path):
+    """@tf.function (or functools.wraps) around the answer is still the learner's function, not "not a function"."""
+    script = tmp_path / "decorated.py"
+    script.write_text(IMPORTS + "@tf.function\n" + solution_code(LESSON, EXERCISE) + (
+        "\n\nif __name__ == '__main__':\n    from gradtutor import check\n"
+        f"    check({LESSON.id!r}, {EXERCISE.id!r}, {EXERCISE.function}, seeds='visible')\n"))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=_learner_env(),
+                          cwd=tmp_path, timeout=600)
+    assert done.returncode == 0 and f"✓ {LESSON.id} / {EXERCISE.id}" in done.stdout, done.stdout + done.stderr
+
+
 def test_outside_a_course_is_a_pass_on_the_visible_inputs_a_pass(tmp_path):
     with Checker(timeout=60) as checker:
         result = checker.check_file(LESSON, _solution_file(tmp_path), [EXERCISE], "all")
