@@ -92,7 +92,7 @@ serve: $(VENV)/.dev browser
 	PATH="$(CURDIR)/$(BIN):$$PATH" NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve -a 127.0.0.1:8000
 
 lessons: $(VENV)/.dev
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m gradtutor.release
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m gradtutor.dev.release
 
 clean:
 	rm -rf site build dist test-output .pytest_cache

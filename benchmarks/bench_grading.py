@@ -12,7 +12,7 @@ The two gradebooks must hold the same scores. The last line printed is the ratio
 
 Goal: at least 5 on 2 cores for lesson 2 (`make bench` prints lesson 4's figure too).
 `gradtutor grade` forks each kernel from a warm server that imported TensorFlow
-once (gradtutor.classroom.warm_kernels) and answers check() from one warm
+once (gradtutor.classroom.kernels.warm_kernels) and answers check() from one warm
 checker; serial nbgrader starts a fresh kernel, and a checker, per submission.
 
     python -m benchmarks.bench_grading [--lesson lesson2] [--submissions 20] [--jobs 2] [--rounds 2]
@@ -34,7 +34,8 @@ from pathlib import Path
 
 import nbformat
 
-from gradtutor import conventions, course
+from gradtutor.course import conventions
+from gradtutor.course import manifest as course
 from tests.support.classroom import BIN, answers_of, make_course, read_gradebook, solution_code, tool_env
 
 

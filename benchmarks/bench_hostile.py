@@ -34,9 +34,9 @@ from tests.support import hostile as harness
 
 
 def main(argv: list[str]) -> int:
-    from gradtutor.checker import Checker
-    from gradtutor.course_secret import new_secret
-    from gradtutor.seeds import HiddenInputs
+    from gradtutor.checking.checker import Checker
+    from gradtutor.course.secret import new_secret
+    from gradtutor.course.seeds import HiddenInputs
 
     verbose = "--verbose" in argv
     if "--nbgrader-only" in argv:  # only the second line (for a look at grading alone)

@@ -1,4 +1,4 @@
-"""`gradtutor check` from the terminal, again and again: the warm checker (gradtutor.daemon) at work.
+"""`gradtutor check` from the terminal, again and again: the warm checker (gradtutor.learner.daemon) at work.
 
 The first check starts the per-user daemon (it imports TensorFlow once); every later
 `gradtutor check` asks it over its socket. A learner edits between checks, so the
@@ -35,8 +35,9 @@ def timed(command: list[str], env: dict) -> float:
 
 def watch_path() -> float:
     """The same check on a warm in-process Checker after a pause: what `gradtutor watch` pays per save."""
-    from gradtutor import course, extract
-    from gradtutor.checker import Checker
+    from gradtutor.course import manifest as course
+    from gradtutor.course import extract
+    from gradtutor.checking.checker import Checker
 
     lesson = course.load().lesson("lesson1")
     cells = extract.read_cells(REPO / "solutions" / "lesson1" / "lesson1.ipynb")
@@ -63,7 +64,7 @@ def main() -> None:
             back_to_back = [timed(CHECK, env) for _ in range(ROUNDS)]
             in_process = timed([*CHECK, "--no-daemon"], env)
         finally:
-            subprocess.run([sys.executable, "-c", "from gradtutor.daemon.client import stop; stop()"], cwd=REPO, env=env)
+            subprocess.run([sys.executable, "-c", "from gradtutor.learner.daemon.client import stop; stop()"], cwd=REPO, env=env)
     print(f"repeat check: {statistics.median(paused):.2f} s (first {first:.2f} s)")
     print(f"  {PAUSE:g} s apart: {', '.join(f'{r:.2f}' for r in paused)}; back to back: "
           f"{', '.join(f'{r:.2f}' for r in back_to_back)}; in-process check (--no-daemon): {in_process:.2f} s; "

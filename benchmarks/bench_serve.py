@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 from tests.support.classroom import solution_code, tool_env
 from tests.support.exchange import LESSON, make_classroom, submit_and_wait, with_answers
 

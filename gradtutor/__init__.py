@@ -7,23 +7,23 @@ __version__ = "0.1.0"
 
 
 def check(lesson, exercise, function, *, seeds="all"):
-    """Check one exercise function in a notebook; see gradtutor.notebook.check."""
+    """Check one exercise function in a notebook; see gradtutor.learner.notebook.check."""
     __tracebackhide__ = True  # IPython: show the learner the diagnosis, not our frames
-    from gradtutor.notebook import check as _check
+    from gradtutor.learner.notebook import check as _check
 
     _check(lesson, exercise, function, seeds=seeds)
 
 
 def hint(lesson, exercise, level=None):
-    """Show the next hint for an exercise (or rung `level`); see gradtutor.hints.hint."""
-    from gradtutor.hints import hint as _hint
+    """Show the next hint for an exercise (or rung `level`); see gradtutor.learner.hints.hint."""
+    from gradtutor.learner.hints import hint as _hint
 
     _hint(lesson, exercise, level)
 
 
 def solution(lesson, exercise, *, anyway=False):
-    """Show an exercise's solution once a check has run your attempt; see gradtutor.hints.solution."""
-    from gradtutor.hints import solution as _solution
+    """Show an exercise's solution once a check has run your attempt; see gradtutor.learner.hints.solution."""
+    from gradtutor.learner.hints import solution as _solution
 
     _solution(lesson, exercise, anyway=anyway)
 
@@ -31,7 +31,7 @@ def solution(lesson, exercise, *, anyway=False):
 def prestart() -> None:
     """Start the checker now, without waiting for it: TensorFlow loads while the learner reads on."""
     try:
-        from gradtutor.notebook import prestart as _prestart
+        from gradtutor.learner.notebook import prestart as _prestart
 
         _prestart()
     except Exception:  # noqa: BLE001 - a head start is an optimisation, never a failure

@@ -46,7 +46,7 @@ class FoundCause(TypedDict):
 
 
 class RunFacts(TypedDict, total=False):
-    """What the learner's code did during one call (gradtutor.evidence.run_facts); absent keys did not happen."""
+    """What the learner's code did during one call (gradtutor.evidence.reading.run_facts); absent keys did not happen."""
 
     watch_calls: list[str]  # per tape.watch argument: "input 0", "another tensor", "a numpy array", …
     ops: list[str]  # op types run while a tape was recording (first 64)
@@ -71,7 +71,7 @@ class RunFacts(TypedDict, total=False):
     broke_at: dict[str, str]  # cause id of path_break / path_cut -> the learner's line that ran that op
     findings: list[FoundCause]  # the evidence analysis's findings on the call (the ones `gradtutor explain` makes)
     nonfinite_at: str  # the learner's line of the first op whose values make its gradient inf or NaN ("" unknown)
-    saturated: bool  # an element of a sigmoid, tanh or softmax output at its limit (gradtutor.evidence.symptoms)
+    saturated: bool  # an element of a sigmoid, tanh or softmax output at its limit (gradtutor.evidence.reading.symptoms)
     numpy_function: bool  # tf.numpy_function ran while recording (eagerly: Python on numpy, a constant result)
     variable_replaced: bool  # a source that was a variable in the last gradient call is a tensor or new variable
     no_sources: bool  # a gradient call was given an empty list of sources
@@ -212,7 +212,7 @@ class GradebookRows(TypedDict):
 class RemoteGrade(TypedDict, total=False):
     """A worker's answer: the result line's data, the autograded folder, and the gradebook rows to write."""
 
-    result: dict  # a SubmissionResult as JSON (gradtutor.classroom.results)
+    result: dict  # a SubmissionResult as JSON (gradtutor.classroom.grading.results)
     files: dict[str, str]  # path under autograded/<student>/<assignment>/ -> bytes
     timestamp: str | None  # the submission's, ISO 8601
     notebooks: dict[str, GradebookRows]  # empty when nbgrader never got as far as the gradebook

@@ -70,7 +70,7 @@ _DISPLAY = {
 
 # What the comparison found first, in the order it looks (None → type → shape → dtype → non-finite → values);
 # ERROR: the code raised instead of returning.
-# TINY: a gradient whose every element is below gradtutor.evidence.symptoms.TINY (`gradtutor explain` only).
+# TINY: a gradient whose every element is below gradtutor.evidence.reading.symptoms.TINY (`gradtutor explain` only).
 Symptom = Word("Symptom", [(word.upper(), word) for word in (
     "none", "type", "shape", "dtype", "nonfinite", "zeros", "values", "error", "tiny")])
 

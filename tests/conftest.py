@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor.course_secret import new_secret
+from gradtutor.course.secret import new_secret
 from gradtutor.dev.answers import STANDARD_IMPORTS  # the known answers are graded with these imports too
 from tests.support import REPO, TEST_HOME
 
@@ -56,7 +56,7 @@ def pytest_configure_node(node):  # xdist, in the main process: each worker grad
 @pytest.fixture(scope="session")
 def course_hidden_inputs():
     """The hidden inputs of a course whose secret is COURSE_SECRET: what its grader's checker runs."""
-    from gradtutor.seeds import HiddenInputs
+    from gradtutor.course.seeds import HiddenInputs
 
     return HiddenInputs(secret=COURSE_SECRET)
 
@@ -64,7 +64,7 @@ def course_hidden_inputs():
 @pytest.fixture(scope="session")
 def checker(course_hidden_inputs):
     """A course's checker (its hidden inputs from COURSE_SECRET), its worker with TensorFlow imported; one per test process."""
-    from gradtutor.checker import Checker
+    from gradtutor.checking.checker import Checker
 
     with Checker(timeout=60, hidden=course_hidden_inputs) as shared:
         yield shared
@@ -87,7 +87,7 @@ def playwright():
 @pytest.fixture
 def grade(checker, tmp_path):
     """grade(lesson, exercise, code) → ExerciseResult, for code written as a .py file."""
-    from gradtutor import course
+    from gradtutor.course import manifest as course
 
     def _grade(lesson_id: str, exercise_id: str, code: str, seeds: str = "all"):
         lesson = course.load().lesson(lesson_id)

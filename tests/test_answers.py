@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 
 pytestmark = pytest.mark.xdist_group("answers")  # one worker: the corpus test reads the lessons' results
 

@@ -7,7 +7,12 @@ have no cycle, and no module may import one in a higher layer than its own.
 ADDING A MODULE: put its name (dotted, relative to gradtutor/, e.g. "isolation.client";
 the package itself is "__init__") or a pattern matching it into the right layer of LAYERS below.
 A module no pattern matches fails the test, so the table always describes the whole package.
-Lower layers never import higher ones: ground < evidence < course < isolation < checking < checker < front ends.
+The packages are the layers; read top to bottom, the picture is
+    front ends (cli, learner, classroom, explain, dev) → checking → isolation → course → evidence → ground
+Lower layers never import higher ones. The evidence sits below the course: the recorder and its
+reading need only the ground, so `gradtutor explain` runs on anyone's script without a course.
+The house stays shallow: at most MAX_TOP_LEVEL modules directly in gradtutor/, and no package holds more
+than MAX_PACKAGE_MODULES modules of its own (a bigger one is split into subpackages).
 """
 from __future__ import annotations
 
@@ -29,25 +34,26 @@ LAYERS: list[tuple[str, list[str]]] = [
     # Definitions everything shares: error types and exit codes, the worker protocol and its payloads,
     # constants, TensorFlow's log silencing, the message catalogues.
     ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "messages"]),
-    # The one recorder of what TensorFlow ran around a tape, and what it says: the checker's child records
-    # its run facts with it, `gradtutor explain` its findings. It needs only the ground.
+    # The one recorder of what TensorFlow ran around a tape (evidence.recording), and what it says
+    # (evidence.reading): the checker's child records its run facts with it, `gradtutor explain` its findings.
     ("evidence", ["evidence", "evidence.*"]),
     # The course as data: the manifest (and its schema), naming conventions, reading a learner's file,
-    # seeds, the reference answers.
-    ("course", ["course", "course_*", "conventions", "extract", "code_words", "seeds", "references", "references.*"]),
+    # seeds and the hidden-input secret, the reference answers.
+    ("course", ["course", "course.*"]),
     # Running learner code apart: the worker process, its client and server, the sandbox.
     ("isolation", ["isolation", "isolation.*"]),
-    # Turning a learner's values into a verdict: comparison, diagnosis.
-    ("checking", ["compare", "verdict", "diagnose", "factors", "precheck"]),
+    # Turning a learner's values into a verdict: what needs no run, comparison, diagnosis.
+    ("checking", ["checking", "checking.precheck", "checking.compare", "checking.verdict", "checking.diagnose",
+                  "checking.factors"]),
     # The checker: isolation and checking put together, one warm worker.
-    ("checker", ["checker"]),
-    # What people and other programs call: the CLI, notebooks' check(), nbgrader grading, authoring tools.
-    ("front ends", ["__init__", "__main__", "cli", "cli_parser", "notebook", "judge", "watch", "report", "workspace", "release",
-                    "classroom", "classroom.*", "dev", "dev.*", "explain", "explain.*",
-                    # the learner's path: JupyterLab and its kernel, hint()/solution(), what a learner has done,
-                    # and the warm checker behind `gradtutor check`
-                    "lab", "kernelspec", "hints", "learner_state", "daemon", "daemon.*"]),
+    ("checker", ["checking.checker"]),
+    # What people and other programs call: the CLI, the learner's path (notebooks' check(), hints, the
+    # workspace, JupyterLab, the warm checker behind `gradtutor check`), nbgrader grading, explain, authoring.
+    ("front ends", ["__init__", "__main__", "cli", "cli.*", "learner", "learner.*", "classroom", "classroom.*",
+                    "explain", "explain.*", "dev", "dev.*"]),
 ]
+MAX_TOP_LEVEL = 8
+MAX_PACKAGE_MODULES = 12
 # Every `import gradtutor.x` runs the package's __init__ first, so importing the package itself
 # (for __version__, or to reach the package object) adds no dependency the submodule import did
 # not already have; such edges are not counted.
@@ -184,6 +190,20 @@ def test_no_module_imports_a_higher_layer():
                 wrong.append(f"{name} ({LAYERS[mine[0]][0]}) imports {target} ({LAYERS[theirs[0]][0]}) "
                              f"at {modules[name].relative_to(REPO)}:{line}")
     assert not wrong, "imports upwards (lower layers must not depend on higher ones):\n  " + "\n  ".join(wrong)
+
+
+def test_the_house_is_shallow():
+    """Few modules at the top, and no package a flat room of many: a newcomer finds a part by its package."""
+    modules = _modules()
+    top = sorted(name for name, path in modules.items() if path.parent == PACKAGE)
+    assert len(top) <= MAX_TOP_LEVEL, f"{len(top)} modules directly in gradtutor/ (at most {MAX_TOP_LEVEL}): {top}"
+    packages = {path.parent for path in modules.values() if path.name == "__init__.py"}
+    crowded = {}
+    for package in packages:
+        own = sorted(p.name for p in package.glob("*.py") if p.name != "__init__.py")
+        if len(own) > MAX_PACKAGE_MODULES:
+            crowded[str(package.relative_to(REPO))] = len(own)
+    assert not crowded, f"packages with more than {MAX_PACKAGE_MODULES} modules of their own (split them): {crowded}"
 
 
 def test_the_graph_reader_sees_every_kind_of_import(tmp_path, monkeypatch):

@@ -13,7 +13,8 @@ import re
 
 import pytest
 
-from gradtutor import course, messages
+from gradtutor import messages
+from gradtutor.course import manifest as course
 from gradtutor.dev import answers as answers_mod
 from tests.support import REPO
 from tests.support.cli import run_cli
@@ -38,7 +39,7 @@ def english_sentences() -> list[str]:
 @pytest.fixture(scope="module")
 def chinese_checker(course_hidden_inputs):
     """A course's checker started with the messages in Chinese: its worker (where a line of the learner's is worded) too."""
-    from gradtutor.checker import Checker
+    from gradtutor.checking.checker import Checker
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GRADTUTOR_LANG", "zh_CN")

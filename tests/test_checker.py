@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 
 LESSON = course.load().lesson("lesson2")
 FIRST = LESSON.exercises[0]
@@ -77,7 +77,8 @@ def test_is_top_level_work_in_cells_skipped(grade):
 
 @pytest.mark.unit
 def test_does_the_parent_stay_free_of_tensorflow():
-    code = ("import sys; from gradtutor import cli, checker, verdict, report, notebook, compare, diagnose, workspace, watch; "
+    code = ("import sys; from gradtutor import cli; from gradtutor.checking import checker, verdict, compare, diagnose; "
+            "from gradtutor.learner import verdict_view, notebook, workspace, watch; "
             "print('tensorflow' in sys.modules, 'keras' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
@@ -127,7 +128,7 @@ def test_does_a_hidden_input_failure_quote_no_reference_values(grade, symptom):
 @pytest.mark.tf
 def test_is_an_answer_right_only_on_the_visible_inputs_told_so(grade):
     """It recognises the inputs the learner printed (by their sum) and is wrong on any other."""
-    from gradtutor.references import VISIBLE_SEEDS, exercises_of
+    from gradtutor.course.references import VISIBLE_SEEDS, exercises_of
 
     build = exercises_of("lesson1")[WATCH.id].build
     seen = sorted(round(float(build(seed)["x"].numpy().sum()), 3) for seed in VISIBLE_SEEDS)

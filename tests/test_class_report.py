@@ -7,12 +7,13 @@ import csv
 import nbformat
 import pytest
 
-from gradtutor.classroom import report_files, report_html
-from gradtutor.classroom.report import ClassReport, Outcome, StudentReport, grade_rows, summary_lines
-from gradtutor.classroom.report_collect import outcome, student_report
-from gradtutor.classroom.results import CellResult, NotebookResult, SubmissionResult
-from gradtutor.classroom.similarity import SimilarityFlag, flags, normalised
-from gradtutor.classroom.verdicts import verdict_of
+from gradtutor.classroom.report import report_files
+from gradtutor.classroom.report import report_html
+from gradtutor.classroom.report.class_report import ClassReport, Outcome, StudentReport, grade_rows, summary_lines
+from gradtutor.classroom.report.report_collect import outcome, student_report
+from gradtutor.classroom.grading.results import CellResult, NotebookResult, SubmissionResult
+from gradtutor.classroom.grading.similarity import SimilarityFlag, flags, normalised
+from gradtutor.classroom.grading.verdicts import verdict_of
 from gradtutor.errors import ClassroomError
 from gradtutor.protocol import VERDICT_MIME, failure_for
 from tests.support.classroom import gradtutor
@@ -195,7 +196,7 @@ def test_does_check_display_its_verdict_as_data_beside_the_html(monkeypatch):
     import IPython
     import IPython.display
 
-    from gradtutor import notebook
+    from gradtutor.learner import notebook
 
     shown = []
     monkeypatch.setattr(IPython, "get_ipython", lambda: object())

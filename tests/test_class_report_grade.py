@@ -21,8 +21,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from gradtutor import course
-from gradtutor.classroom.cause_lessons import lesson_for
+from gradtutor.course import manifest as course
+from gradtutor.classroom.report.cause_lessons import lesson_for
 from tests.support.classroom import (Slot, Student, answers_of, gradtutor, make_course, read_gradebook, solution_code,
                                      submission)
 

@@ -25,9 +25,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from gradtutor import conventions, course
-from gradtutor.course_secret import read_secret
-from gradtutor.seeds import VISIBLE_SEEDS, course_seeds
+from gradtutor.course import conventions
+from gradtutor.course import manifest as course
+from gradtutor.course.secret import read_secret
+from gradtutor.course.seeds import VISIBLE_SEEDS, course_seeds
 from tests.support import REPO
 from tests.support.classroom import (Slot, Student, answers_of, feedback_text, gradtutor, make_course, nbgrader,
                                      pristine_source, read_gradebook, solution_code, submission, tool_env)
@@ -49,8 +50,8 @@ LOOP = '''def {function}(*args):
         time.sleep(0.2)
 '''
 
-CHEAT = '''import gradtutor.notebook
-gradtutor.notebook.check = lambda *args, **kwargs: None  # "the checker is too strict"
+CHEAT = '''import gradtutor.learner.notebook
+gradtutor.learner.notebook.check = lambda *args, **kwargs: None  # "the checker is too strict"
 '''
 
 EXIT = '''def {function}(*args):
@@ -181,7 +182,7 @@ class Classes:
         return self._graded[lesson_id]
 
     def _grade(self, lesson: course.Lesson) -> GradedClass:
-        assert lesson.exercises, f"{lesson.id} has no exercises in gradtutor/course.toml"
+        assert lesson.exercises, f"{lesson.id} has no exercises in gradtutor/course/course.toml"
         assert lesson.source_notebook().is_file(), f"{lesson.source_notebook()} is missing"
         root = self._tmp.mktemp(f"class-{lesson.id}")
         folder = make_course(root / "course", [lesson.id])

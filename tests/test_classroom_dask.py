@@ -20,9 +20,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from gradtutor.course_secret import add_secret
+from gradtutor.course.secret import add_secret
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 from tests.support.classroom import (Slot, Student, answers_of, gradtutor, make_course, read_gradebook,
                                      solution_code, submission, tool_env)
 

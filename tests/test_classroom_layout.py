@@ -8,7 +8,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from gradtutor import conventions, course
+from gradtutor.course import conventions
+from gradtutor.course import manifest as course
 from tests.support.classroom import nbgrader
 
 REPO = Path(__file__).resolve().parent.parent

@@ -20,11 +20,12 @@ import string
 
 import pytest
 
-from gradtutor import course
-from gradtutor.classroom import lms_export, roster
-from gradtutor.classroom.cause_lessons import TEACHES, lesson_for, readings
-from gradtutor.classroom.grade_table import AssignmentColumn, GradeTable, StudentRecord
-from gradtutor.classroom.report import Outcome
+from gradtutor.course import manifest as course
+from gradtutor.classroom.lms import lms_export
+from gradtutor.classroom.lms import roster
+from gradtutor.classroom.report.cause_lessons import TEACHES, lesson_for, readings
+from gradtutor.classroom.grading.grade_table import AssignmentColumn, GradeTable, StudentRecord
+from gradtutor.classroom.report.class_report import Outcome
 from gradtutor.errors import ClassroomError, UsageError
 from gradtutor.protocol import Cause
 from tests.support.classroom import gradtutor

@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import course, messages
-from gradtutor.classroom import report_files, report_html
-from gradtutor.classroom.report import ClassReport, Outcome, StudentReport, cells, summary_lines
-from gradtutor.classroom.results import CellResult, NotebookResult, SubmissionResult
-from gradtutor.classroom.similarity import SimilarityFlag
+from gradtutor import messages
+from gradtutor.course import manifest as course
+from gradtutor.classroom.report import report_files
+from gradtutor.classroom.report import report_html
+from gradtutor.classroom.report.class_report import ClassReport, Outcome, StudentReport, cells, summary_lines
+from gradtutor.classroom.grading.results import CellResult, NotebookResult, SubmissionResult
+from gradtutor.classroom.grading.similarity import SimilarityFlag
 from gradtutor.errors import ClassroomError, UsageError
 from tests.support import REPO
 from tests.support.message_scan import MESSAGE_CALLS, name_of as _name, scan
@@ -143,8 +145,8 @@ def test_the_help_texts_are_made_in_the_language_chosen_when_the_parser_is_built
 
 
 def test_what_the_grading_processes_report_is_chinese(chinese):
-    from gradtutor.classroom.distributed import check_address
-    from gradtutor.classroom.gradebook import cell_verdict, why_not_graded
+    from gradtutor.classroom.cluster.distributed import check_address
+    from gradtutor.classroom.grading.gradebook import cell_verdict, why_not_graded
 
     assert why_not_graded("DeadKernelError: ...", {}) == "运行笔记本时内核意外退出（os._exit、崩溃或内存不足）——记 0 分"
     assert why_not_graded("", {"lesson2": ["文件无法读取（OSError）"]}) == "文件无法读取（OSError）——记 0 分"
@@ -158,7 +160,7 @@ def test_what_the_grading_processes_report_is_chinese(chinese):
 
 
 def test_the_language_is_read_when_the_text_is_made_not_when_imported(chinese):
-    from gradtutor.classroom.report import diagnosis_text
+    from gradtutor.classroom.report.class_report import diagnosis_text
 
     assert diagnosis_text("(scored 0 on re-check)") == "（复查后记 0 分）"
     messages.use("en", export=False)
@@ -189,7 +191,7 @@ def _made(folder: Path, lesson) -> list[str]:
 
 
 def test_init_in_chinese_copies_the_chinese_notebooks_under_the_english_names(shipped, chinese, tmp_path):
-    from gradtutor.classroom.course_folder import init_course
+    from gradtutor.classroom.grading.course_folder import init_course
 
     folder = tmp_path / "course"
     done = init_course(folder)
@@ -200,7 +202,7 @@ def test_init_in_chinese_copies_the_chinese_notebooks_under_the_english_names(sh
 
 
 def test_init_in_english_copies_no_other_language_s_notebook(shipped, english, tmp_path):
-    from gradtutor.classroom.course_folder import init_course
+    from gradtutor.classroom.grading.course_folder import init_course
 
     folder = tmp_path / "course"
     init_course(folder)
@@ -210,7 +212,7 @@ def test_init_in_english_copies_no_other_language_s_notebook(shipped, english, t
 
 
 def test_init_in_chinese_without_a_chinese_notebook_is_one_line_naming_it(shipped, chinese, tmp_path):
-    from gradtutor.classroom.course_folder import init_course
+    from gradtutor.classroom.grading.course_folder import init_course
 
     missing = shipped[-1].source_notebook("zh_CN")
     missing.unlink()
@@ -249,7 +251,7 @@ result = SubmissionResult(student, graded=False, problem=say("classroom.problem.
 
 def test_no_sentence_in_the_classroom_package_is_written_inline():
     inline, with_say, logs = [], [], set()
-    modules = sorted(CLASSROOM.glob("*.py"))
+    modules = sorted(CLASSROOM.rglob("*.py"))
     for path in modules:
         found, said, seen = scan(path.read_text(encoding="utf-8"), path.name, LOG_LINES)
         inline += found
@@ -268,7 +270,7 @@ def test_no_sentence_in_the_classroom_package_is_written_inline():
 def test_every_message_id_the_package_names_exists_with_the_parameters_it_is_given():
     english_ids = _ids("en")
     used, prefixes = 0, 0
-    for path in sorted(CLASSROOM.glob("*.py")):
+    for path in sorted(CLASSROOM.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and _name(node.func) in MESSAGE_CALLS and node.args):
                 continue

@@ -10,9 +10,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from gradtutor import conventions, course
-from gradtutor.course_secret import require_secret
-from gradtutor.seeds import PUBLIC_HIDDEN_SEEDS, VISIBLE_SEEDS, course_seeds
+from gradtutor.course import conventions
+from gradtutor.course import manifest as course
+from gradtutor.course.secret import require_secret
+from gradtutor.course.seeds import PUBLIC_HIDDEN_SEEDS, VISIBLE_SEEDS, course_seeds
 from tests.support.classroom import Slot, Student, gradtutor, make_course, nbgrader, read_gradebook, solution_code, submission
 from tests.support.hard_coded import hard_coded_code, reference_table
 

@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 from tests.support.classroom import answers_of, solution_code, tool_env
 from tests.support.exchange import LESSON, make_classroom, nbgrader, submit_and_wait, with_answers
 FEEDBACK_WITHIN = 30.0  # seconds from `nbgrader submit` starting to the page being there
@@ -129,7 +129,7 @@ def test_serve_on_a_dask_cluster_checks_there_and_writes_the_same_page(tmp_path)
         done = subprocess.run([sys.executable, "-m", "gradtutor", "classroom", "serve", str(folder), "--once",
                                "--scheduler", cluster.address], cwd=tmp_path, env=tool_env(), capture_output=True,
                               text=True, timeout=600)
-        ran_there = cluster.client.run(lambda: __import__("sys").modules.get("gradtutor.classroom.serve_dask")
+        ran_there = cluster.client.run(lambda: __import__("sys").modules.get("gradtutor.classroom.cluster.serve_dask")
                                        is not None)
     finally:
         cluster.close()

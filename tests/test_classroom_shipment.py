@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from gradtutor.classroom.distributed import check_address
-from gradtutor.classroom.shipment import pack, unpack
+from gradtutor.classroom.cluster.distributed import check_address
+from gradtutor.classroom.cluster.shipment import pack, unpack
 from gradtutor.errors import ClassroomError
 
 pytestmark = pytest.mark.unit

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 from tests.support.cli import run_cli
 
 pytestmark = pytest.mark.unit
@@ -81,7 +81,8 @@ def test_does_list_keep_its_ids_and_translate_its_words(tmp_path):
 
 
 def test_does_lab_speak_the_workspace_language_unless_one_was_chosen(tmp_path, monkeypatch):
-    from gradtutor import lab, workspace
+    from gradtutor.learner import lab
+    from gradtutor.learner import workspace
 
     run_cli("init", str(tmp_path / "zh"), "--lang", "zh", env=ENGLISH)
     run_cli("init", str(tmp_path / "en"), env=ENGLISH)

@@ -1,6 +1,6 @@
 """Does argparse speak the messages' language: the help's headings, `-h`, `dev`'s help and every error it makes?
 
-argparse writes "usage:", "options" and its errors in English; gradtutor.cli_parser says them from the
+argparse writes "usage:", "options" and its errors in English; gradtutor.cli.parser says them from the
 catalogue. Run as a learner runs the command, on an English-locale machine with `--lang zh`.
 """
 from __future__ import annotations
@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from gradtutor import cli_parser, messages
+from gradtutor import messages
+from gradtutor.cli import parser as cli_parser
 from tests.support.cli import run_cli
 
 pytestmark = pytest.mark.unit

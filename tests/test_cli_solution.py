@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 from tests.support import REPO
 from tests.support.cli import run_cli
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 from tests.support import REPO
 
 pytestmark = pytest.mark.tf

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 from tests.support.cli import run_cli
 
 COURSE = course.load()

@@ -6,8 +6,8 @@ import secrets
 import numpy as np
 import pytest
 
-from gradtutor.compare import compare, relation
-from gradtutor.factors import RowReading, row_reading
+from gradtutor.checking.compare import compare, relation
+from gradtutor.checking.factors import RowReading, row_reading
 
 pytestmark = pytest.mark.unit
 

@@ -1,4 +1,4 @@
-"""gradtutor.conventions: grade ids, metadata and the release form, with nbgrader and without (a learner's install)."""
+"""gradtutor.course.conventions: grade ids, metadata and the release form, with nbgrader and without (a learner's install)."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ import json
 import nbformat
 import pytest
 
-from gradtutor import conventions
+from gradtutor.course import conventions
 
 pytestmark = pytest.mark.unit
 

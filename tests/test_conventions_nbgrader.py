@@ -1,4 +1,4 @@
-"""gradtutor.conventions agrees with nbgrader itself on every cell of every lesson."""
+"""gradtutor.course.conventions agrees with nbgrader itself on every cell of every lesson."""
 from __future__ import annotations
 
 import copy
@@ -6,7 +6,8 @@ import copy
 import nbformat
 import pytest
 
-from gradtutor import conventions, course
+from gradtutor.course import conventions
+from gradtutor.course import manifest as course
 
 pytestmark = pytest.mark.nbgrader
 

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import course, course_schema, messages
+from gradtutor import messages
+from gradtutor.course import manifest as course
+from gradtutor.course import schema as course_schema
 from gradtutor.dev.answers import answers_dir, answers_path, load_answers
 
 REPO = Path(__file__).resolve().parent.parent
@@ -66,7 +68,7 @@ def test_is_each_exercise_fully_described(lesson):
 @pytest.mark.tf
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_does_the_reference_module_match_the_manifest(lesson):
-    module = importlib.import_module(f"gradtutor.references.{lesson.id}")
+    module = importlib.import_module(f"gradtutor.course.references.{lesson.id}")
     assert set(module.EXERCISES) == {e.id for e in lesson.exercises}
 
 

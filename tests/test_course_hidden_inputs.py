@@ -10,13 +10,14 @@ import sys
 
 import pytest
 
-from gradtutor import course, course_secret
-from gradtutor.checker import Checker
-from gradtutor.classroom.course_folder import init_course
-from gradtutor.diagnose import no_hidden_inputs, visible_only
+from gradtutor.course import manifest as course
+from gradtutor.course import secret as course_secret
+from gradtutor.checking.checker import Checker
+from gradtutor.classroom.grading.course_folder import init_course
+from gradtutor.checking.diagnose import no_hidden_inputs, visible_only
 from gradtutor.errors import NoHiddenInputs
 from gradtutor.messages import say
-from gradtutor.seeds import PUBLIC_HIDDEN_SEEDS, VISIBLE_SEEDS, HiddenInputs
+from gradtutor.course.seeds import PUBLIC_HIDDEN_SEEDS, VISIBLE_SEEDS, HiddenInputs
 from tests.support.classroom import solution_code
 from tests.support.hard_coded import hard_coded_code, reference_table
 
@@ -146,7 +147,7 @@ def test_does_the_judge_of_a_plain_nbgrader_kernel_use_the_course_it_runs_in(tmp
     lines = "".join(json.dumps(dict(request, seeds=s)) + "\n" for s in ("all", "hidden"))
     replies = {}
     for where in (inside, tmp_path):
-        done = subprocess.run([sys.executable, "-m", "gradtutor.judge"], input=lines, capture_output=True, text=True,
+        done = subprocess.run([sys.executable, "-m", "gradtutor.learner.judge"], input=lines, capture_output=True, text=True,
                               env=_learner_env(), cwd=where, timeout=600)
         replies[where] = [json.loads(line) for line in done.stdout.splitlines()]
     in_course, outside = replies[inside], replies[tmp_path]
@@ -154,7 +155,7 @@ def test_does_the_judge_of_a_plain_nbgrader_kernel_use_the_course_it_runs_in(tmp
     assert "on 4 inputs" in in_course[0]["message"] and "note" not in in_course[1]
     assert outside[0]["status"] == "pass" and outside[0]["visible_only"] and outside[1] == {"skipped": AT_GRADING}
     # nbgrader (NBGRADER_EXECUTION) in a course with no secret: the public hidden inputs, and said so
-    plain = subprocess.run([sys.executable, "-m", "gradtutor.judge"], input=lines, capture_output=True, text=True,
+    plain = subprocess.run([sys.executable, "-m", "gradtutor.learner.judge"], input=lines, capture_output=True, text=True,
                            env=dict(_learner_env(), NBGRADER_EXECUTION="autograde"), cwd=tmp_path, timeout=600)
     graded = [json.loads(line) for line in plain.stdout.splitlines()]
     assert [r.get("status") for r in graded] == ["pass", "pass"] and "on 4 inputs" in graded[0]["message"], graded

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from gradtutor import course_secret
-from gradtutor.classroom.course_folder import init_course
+from gradtutor.course import secret as course_secret
+from gradtutor.classroom.grading.course_folder import init_course
 from gradtutor.errors import CourseSecretError
-from gradtutor.seeds import PUBLIC_HIDDEN_SEEDS, VISIBLE_SEEDS, HiddenInputs, course_seeds, is_hidden
+from gradtutor.course.seeds import PUBLIC_HIDDEN_SEEDS, VISIBLE_SEEDS, HiddenInputs, course_seeds, is_hidden
 from tests.support.classroom import gradtutor
 
 pytestmark = pytest.mark.unit

@@ -30,14 +30,14 @@ def home(tmp_path):
     """A private state folder (so a private socket) with the daemon on; the daemon is stopped afterwards."""
     env = {"GRADTUTOR_HOME": str(tmp_path / "home"), "GRADTUTOR_NO_DAEMON": "0"}
     yield env
-    _python("from gradtutor.daemon.client import stop; stop()", env)
+    _python("from gradtutor.learner.daemon.client import stop; stop()", env)
     assert _wait_gone(_socket_of(env), 10), "the daemon left its socket behind"
 
 
 def _socket_of(env: dict, key: str | None = None) -> Path:
     """Where the daemon of this package (or of `key`) listens, for this state folder (a short /tmp path
     stands in for a state folder too deep for a Unix socket's name)."""
-    return Path(_python(f"from gradtutor import daemon; print(daemon.socket_path({key!r}))", env).stdout.strip())
+    return Path(_python(f"from gradtutor.learner import daemon; print(daemon.socket_path({key!r}))", env).stdout.strip())
 
 
 def _python(code: str, env: dict, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -99,7 +99,7 @@ def test_does_the_daemon_exit_when_idle_or_stale(tmp_path, why):
     env = {"GRADTUTOR_HOME": str(tmp_path / "home"), "GRADTUTOR_DAEMON_IDLE": "1" if why == "idle" else "900"}
     key = "0123456789abcdef"  # not this package's key: a daemon of an older install
     socket_file = _socket_of(env, key)
-    process = subprocess.Popen([sys.executable, "-m", "gradtutor.daemon", key], env=dict(os.environ, **env),
+    process = subprocess.Popen([sys.executable, "-m", "gradtutor.learner.daemon", key], env=dict(os.environ, **env),
                                cwd=REPO, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30

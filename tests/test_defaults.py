@@ -40,6 +40,6 @@ def test_the_command_line_defaults_are_these():
 
 
 def test_grading_waits_for_sqlite_as_long_as_the_default():
-    from gradtutor.classroom.nbgrader_glue import busy_url
+    from gradtutor.classroom.grading.nbgrader_glue import busy_url
 
     assert busy_url("sqlite:///gradebook.db") == f"sqlite:///gradebook.db?timeout={defaults.SQLITE_BUSY_TIMEOUT}"

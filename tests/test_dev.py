@@ -60,7 +60,7 @@ def test_dev_check_passes_on_the_course():
 @pytest.mark.tf
 def test_a_misspelt_when_is_one_line_naming_the_manifest_lesson_and_key(tmp_path):
     root = copy_course(tmp_path)
-    manifest = root / "gradtutor" / "course.toml"
+    manifest = root / "gradtutor" / "course" / "course.toml"
     manifest.write_text(manifest.read_text().replace('when = "none"', 'when = "nothing"', 1))
     done = dev(root, "check", "--lesson", "lesson1")
     assert done.returncode == 1
@@ -99,10 +99,10 @@ def test_a_new_lesson_passes_dev_check_once_generated(tmp_path):
     made = dev(root, "new-lesson", "persistent-tapes", "--title", "Persistent tapes")
     assert made.returncode == 0, made.stderr
     lesson_id = f"lesson{sum(1 for p in (root / 'solutions').iterdir() if p.is_dir())}"
-    for path in (f"solutions/{lesson_id}/{lesson_id}.ipynb", f"gradtutor/references/{lesson_id}.py",
+    for path in (f"solutions/{lesson_id}/{lesson_id}.ipynb", f"gradtutor/course/references/{lesson_id}.py",
                  f"tests/answers/{lesson_id}.toml"):
         assert f"wrote {path}" in made.stdout
-    released = subprocess.run([sys.executable, "-m", "gradtutor.release", lesson_id], cwd=root,
+    released = subprocess.run([sys.executable, "-m", "gradtutor.dev.release", lesson_id], cwd=root,
                               env=dict(os.environ, PYTHONPATH=str(root)), capture_output=True, text=True)
     assert released.returncode == 0, released.stderr
     done = dev(root, "check", "--lesson", "persistent-tapes")
@@ -114,12 +114,12 @@ def test_a_new_lesson_passes_dev_check_once_generated(tmp_path):
 @pytest.mark.tf
 def test_new_lesson_never_overwrites(tmp_path):
     root = copy_course(tmp_path)
-    manifest = (root / "gradtutor" / "course.toml").read_text()
+    manifest = (root / "gradtutor" / "course" / "course.toml").read_text()
     number = manifest.count("[[lessons]]") + 1
     (root / "tests" / "answers" / f"lesson{number}.toml").write_text("# mine\n")
     done = dev(root, "new-lesson", "persistent-tapes")
     assert done.returncode == 2 and "already exists" in done.stderr and done.stderr.count("\n") == 1
-    assert (root / "gradtutor" / "course.toml").read_text() == manifest
+    assert (root / "gradtutor" / "course" / "course.toml").read_text() == manifest
     assert not (root / "solutions" / f"lesson{number}").exists()
     assert (root / "tests" / "answers" / f"lesson{number}.toml").read_text() == "# mine\n"
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import course
-from gradtutor.code_words import code_only
+from gradtutor.course import manifest as course
+from gradtutor.course.code_words import code_only
 from gradtutor.dev.rule_words import rule_word_problems
 
 pytestmark = pytest.mark.unit
 
-MANIFEST = course.PACKAGE_DIR / "course.toml"
+MANIFEST = course.MANIFEST
 
 
 def test_no_rule_of_the_course_matches_its_starter():

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradtutor.compare import ElementReport, compare
-from gradtutor.course import Diagnosis, Exercise
-from gradtutor.diagnose import explain_error, explain_failure
+from gradtutor.checking.compare import ElementReport, compare
+from gradtutor.course.manifest import Diagnosis, Exercise
+from gradtutor.checking.diagnose import explain_error, explain_failure
 from gradtutor.protocol import Cause
 
 pytestmark = pytest.mark.unit
@@ -98,7 +98,7 @@ def test_does_a_statement_that_failed_to_load_get_reported_with_its_cell():
 
 
 def test_does_every_rule_of_the_course_name_a_cause_and_keep_source_words_behind_evidence():
-    manifest = tomllib.loads((Path(__file__).parents[1] / "gradtutor" / "course.toml").read_text())
+    manifest = tomllib.loads((Path(__file__).parents[1] / "gradtutor" / "course" / "course.toml").read_text())
     for lesson in manifest["lessons"]:
         for exercise in lesson["exercises"]:
             for rule in exercise.get("diagnoses", ()):
@@ -190,7 +190,7 @@ REQUIREMENT_CASES = [
 
 @pytest.mark.parametrize("need, facts, cause", REQUIREMENT_CASES)
 def test_is_a_way_the_exercise_rules_out_named_from_the_facts(need, facts, cause):
-    from gradtutor.diagnose import unmet_requirement
+    from gradtutor.checking.diagnose import unmet_requirement
 
     exercise = Exercise("an_exercise", "answer", 1, (), (), requires=(need,))
     found = unmet_requirement(exercise, facts)

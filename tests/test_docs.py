@@ -29,7 +29,8 @@ import nbformat
 import notebooks  # docs/hooks/notebooks.py: pyproject.toml's pytest `pythonpath` has docs/hooks, as mkdocs does
 import pytest
 
-from gradtutor import course, messages
+from gradtutor import messages
+from gradtutor.course import manifest as course
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -342,8 +343,8 @@ def test_api_reference_is_generated_from_docstrings(visits):
     """Does the API page carry the docstrings of check() and the manifest loader?"""
     text = visits["reference/api/"].text
     assert "Check one exercise function in a notebook" in text  # gradtutor.check
-    assert "A lesson by id" in text  # gradtutor.course.Course.lesson
-    assert "Checks exercises; owns one warm worker" in text  # gradtutor.checker.Checker
+    assert "A lesson by id" in text  # gradtutor.course.manifest.Course.lesson
+    assert "Checks exercises; owns one warm worker" in text  # gradtutor.checking.checker.Checker
     assert "description:" not in text  # the front matter was parsed, not shown
 
 

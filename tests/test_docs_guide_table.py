@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 
 pytestmark = pytest.mark.unit
 
@@ -67,7 +67,7 @@ def test_every_lesson_link_reaches_a_lesson_of_the_course(lang):
     linked = set()
     for anchor, column in _rows(lang):
         for target in re.findall(r"\]\(lessons/(\w+)\.md(?:#[\w-]+)?\)", column):
-            assert target in lessons, f"{lang} #{anchor} links to {target}, not a lesson of gradtutor/course.toml"
+            assert target in lessons, f"{lang} #{anchor} links to {target}, not a lesson of gradtutor/course/course.toml"
             linked.add(target)
         assert column == "—" or re.findall(r"\]\(lessons/", column), f"{lang} #{anchor}: {column!r} is not a lesson link"
     assert linked == lessons, f"{lang}: lessons the table never names: {sorted(lessons - linked)}"

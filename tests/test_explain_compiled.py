@@ -11,7 +11,7 @@ import pytest
 import gradtutor.quiet  # noqa: F401 - before TensorFlow: its start-up noise stays out of the output
 import tensorflow as tf
 from gradtutor import evidence
-from gradtutor.evidence import checks
+from gradtutor.evidence.reading import checks
 
 pytestmark = pytest.mark.tf
 

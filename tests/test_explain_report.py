@@ -6,8 +6,8 @@ import json
 import pytest
 
 from gradtutor import messages
-from gradtutor.evidence import wording
-from gradtutor.explain import report
+from gradtutor.evidence.reading import wording
+from gradtutor.explain import findings_view as report
 from gradtutor.protocol import Cause
 
 pytestmark = pytest.mark.unit

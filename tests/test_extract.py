@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from gradtutor import extract
+from gradtutor.course import extract
 
 pytestmark = pytest.mark.unit
 

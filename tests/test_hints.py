@@ -6,9 +6,12 @@ import os
 
 import pytest
 
-from gradtutor import course, hints, learner_state, workspace
+from gradtutor.course import manifest as course
+from gradtutor.learner import hints
+from gradtutor.learner import learner_state
+from gradtutor.learner import workspace
 from gradtutor.errors import UsageError
-from gradtutor.kernelspec import KERNEL_NAME
+from gradtutor.learner.kernelspec import KERNEL_NAME
 from tests.support.cli import run_cli
 
 pytestmark = pytest.mark.unit
@@ -131,7 +134,8 @@ def test_does_a_failing_check_mention_hint_and_solution():
 
 
 def test_does_calling_hint_in_a_notebook_leave_the_grade_alone():
-    from gradtutor import extract, precheck
+    from gradtutor.course import extract
+    from gradtutor.checking import precheck
 
     cells = extract.cells_from_sources(['from gradtutor import hint, solution\nhint("lesson1", "watch_constant")',
                                         'import gradtutor\ngradtutor.solution("lesson1", "watch_constant")'],

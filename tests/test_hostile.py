@@ -42,7 +42,7 @@ def _skip_unless_available(case):
 @pytest.fixture(scope="module")
 def hostile_checker(course_hidden_inputs):
     """One warm worker for the whole corpus: short time limit, low memory cap, a course's hidden inputs."""
-    from gradtutor.checker import Checker
+    from gradtutor.checking.checker import Checker
 
     with Checker(timeout=harness.TIMEOUT, memory_mb=harness.MEMORY_MB, hidden=course_hidden_inputs) as checker:
         checker.worker.wait_ready()  # TensorFlow's import is not part of any case's time
@@ -50,7 +50,7 @@ def hostile_checker(course_hidden_inputs):
 
 
 def _control(checker, tmp_path):
-    from gradtutor import course
+    from gradtutor.course import manifest as course
 
     checker.timeout = harness.SLOW_TIMEOUT
     path = tmp_path / "control.py"
@@ -63,7 +63,7 @@ def _control(checker, tmp_path):
 
 @pytest.mark.unit
 def test_corpus_is_big_and_spread():
-    from gradtutor import course
+    from gradtutor.course import manifest as course
 
     assert len(CASES) >= 40
     assert len({c.file for c in CASES}) == len(CASES), "one file per submission"
@@ -101,7 +101,7 @@ def test_the_grader_survives_the_corpus(hostile_checker, tmp_path):
 
 @pytest.mark.tf
 def test_twenty_rechecks_give_identical_verdicts(hostile_checker, tmp_path):
-    from gradtutor import course
+    from gradtutor.course import manifest as course
 
     case = next(c for c in CASES if c.file == "v_random.py")
     lesson = course.load().lesson(case.lesson)
@@ -116,7 +116,7 @@ def test_twenty_rechecks_give_identical_verdicts(hostile_checker, tmp_path):
 
 @pytest.mark.tf
 def test_a_hang_is_a_timeout_within_the_limit(hostile_checker):
-    from gradtutor import course
+    from gradtutor.course import manifest as course
 
     lesson = course.load().lesson("lesson1")
     hostile_checker.timeout = harness.TIMEOUT

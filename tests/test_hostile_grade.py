@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 from tests.support import hostile as harness
 
 pytestmark = pytest.mark.xdist_group("hostile_grade")  # one worker builds and grades the course once

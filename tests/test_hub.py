@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 from tests.support import REPO
 from tests.support.browser import fenced_page
 from tests.support.classroom import answers_of, solution_code

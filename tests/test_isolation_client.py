@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from gradtutor import course, extract
+from gradtutor.course import manifest as course
+from gradtutor.course import extract
 from gradtutor.isolation.client import Worker
 
 pytestmark = pytest.mark.tf
@@ -48,7 +49,7 @@ def test_can_learner_code_not_write_outside_its_scratch_folder(worker, tmp_path)
 
 
 def test_can_learner_code_not_import_the_references(worker):
-    code = f"def {FIRST.function}(x):\n    import gradtutor.references.lesson1 as r\n    return r.reference_watch_constant(x)"
+    code = f"def {FIRST.function}(x):\n    import gradtutor.course.references.lesson1 as r\n    return r.reference_watch_constant(x)"
     result = worker.run(_job(code), 20).slots[0][0]
     assert result["status"] == "error" and "reference implementation" in result["error"]["message"]
 

@@ -5,7 +5,8 @@ import os
 
 import pytest
 
-from gradtutor import extract, precheck
+from gradtutor.course import extract
+from gradtutor.checking import precheck
 from gradtutor.isolation import policy
 
 pytestmark = pytest.mark.unit
@@ -35,7 +36,7 @@ def test_are_the_answers_and_the_machinery_out_of_reach(guard):
     hook, _ = guard
     with pytest.raises(PermissionError, match="^exercise code may not read gradtutor's reference implementation$"):
         hook("open", (os.path.join(policy.REFERENCE_DIR, "lesson1.py"), "r", os.O_RDONLY))
-    for module in ("gradtutor.references.lesson1", "gradtutor.isolation.child"):
+    for module in ("gradtutor.course.references.lesson1", "gradtutor.isolation.child"):
         with pytest.raises(PermissionError, match="^exercise code may not import gradtutor's reference implementation$"):
             hook("import", (module, None, [], [], []))
     hook("import", ("gradtutor.quiet", None, [], [], []))
@@ -59,4 +60,4 @@ def test_does_the_static_check_read_the_same_import_rules():
     assert uses("from gradtutor import check, quiet\nimport gradtutor.quiet") is None
     assert uses("import gradtutor.isolation.child") == "cell 1 imports gradtutor.isolation.child"
     assert uses("open('gradtutor/isolation/child.py')") == "cell 1 names gradtutor's reference files"
-    assert uses("open('gradtutor/references/lesson1.py')") == "cell 1 names gradtutor's reference files"
+    assert uses("open('gradtutor/course/references/lesson1.py')") == "cell 1 names gradtutor's reference files"

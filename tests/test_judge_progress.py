@@ -27,7 +27,7 @@ def test_does_the_judge_record_a_kernels_check_for_gradtutor_list(tmp_path):
                  "seeds": "visible", "notebook": str(notebook)}]
     env = dict(os.environ, GRADTUTOR_HOME=str(home))
     env.pop("GRADTUTOR_JUDGE", None)
-    done = subprocess.run([sys.executable, "-m", "gradtutor.judge"], input="".join(json.dumps(r) + "\n" for r in requests),
+    done = subprocess.run([sys.executable, "-m", "gradtutor.learner.judge"], input="".join(json.dumps(r) + "\n" for r in requests),
                           capture_output=True, text=True, env=env, cwd=REPO, timeout=600)
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["status"] for r in replies] == ["pass", "error"], done.stderr[-2000:]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import lab
-from gradtutor.kernelspec import DISPLAY_NAME, KERNEL_NAME
+from gradtutor.learner import lab
+from gradtutor.learner.kernelspec import DISPLAY_NAME, KERNEL_NAME
 from tests.support.cli import run_cli
 
 pytestmark = pytest.mark.unit

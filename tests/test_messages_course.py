@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from gradtutor import course, messages
+from gradtutor import messages
+from gradtutor.course import manifest as course
 
 try:
     import tomllib

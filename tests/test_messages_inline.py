@@ -19,10 +19,12 @@ pytestmark = pytest.mark.unit
 
 SENTENCE = re.compile(r"[A-Za-z]{2,}\W+[A-Za-z]{2,}")  # two words; one ('id', 'python', 'gradtutor: ') is data
 
-LEARNER_FACING = ["cli.py", "report.py", "notebook.py", "hints.py", "workspace.py", "verdict.py", "precheck.py",
-                  "diagnose.py", "compare.py", "extract.py", "judge.py", "course.py", "seeds.py", "checker.py",
-                  "course_secret.py", "watch.py", "lab.py", "isolation/results.py", "isolation/describe.py",
-                  "daemon/client.py", "explain/command.py", "explain/report.py", "evidence/wording.py"]
+LEARNER_FACING = ["cli/__init__.py", "learner/verdict_view.py", "learner/notebook.py", "learner/hints.py",
+                  "learner/workspace.py", "checking/verdict.py", "checking/precheck.py", "checking/diagnose.py",
+                  "checking/compare.py", "course/extract.py", "learner/judge.py", "course/manifest.py", "course/seeds.py",
+                  "checking/checker.py", "course/secret.py", "learner/watch.py", "learner/lab.py", "isolation/results.py",
+                  "isolation/describe.py", "learner/daemon/client.py", "explain/command.py", "explain/findings_view.py",
+                  "evidence/reading/wording.py"]
 
 
 def test_is_no_sentence_a_learner_reads_written_inline():
@@ -34,5 +36,6 @@ def test_is_no_sentence_a_learner_reads_written_inline():
         with_say += said
     assert not inline, "text a learner reads, written inline instead of say(...):\n" + "\n".join(inline)
     files = {site.split(":")[0] for site in with_say}
-    assert {"cli.py", "extract.py", "hints.py", "notebook.py", "workspace.py", "course.py"} <= files, files
+    assert {"cli/__init__.py", "course/extract.py", "learner/hints.py", "learner/notebook.py", "learner/workspace.py",
+            "course/manifest.py"} <= files, files
     assert len(with_say) >= 40, len(with_say)

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from gradtutor import messages
-from gradtutor.evidence import wording
+from gradtutor.evidence.reading import wording
 
 pytestmark = pytest.mark.unit
 

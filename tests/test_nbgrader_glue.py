@@ -1,4 +1,4 @@
-"""nbgrader as gradtutor's grading processes load it (gradtutor.classroom.nbgrader_glue)."""
+"""nbgrader as gradtutor's grading processes load it (gradtutor.classroom.grading.nbgrader_glue)."""
 from __future__ import annotations
 
 import subprocess
@@ -17,7 +17,7 @@ def test_nbgrader_is_loaded_without_the_iri_format_checks_and_still_validates_no
     # a process of its own: the import gate only works before anything has imported jsonschema
     code = (
         "import sys\n"
-        "from gradtutor.classroom.nbgrader_glue import nbgrader_api\n"
+        "from gradtutor.classroom.grading.nbgrader_glue import nbgrader_api\n"
         "api = nbgrader_api()\n"
         "import jsonschema, nbformat\n"
         f"nb = nbformat.read({str(REPO / 'lessons' / 'lesson2' / 'lesson2.ipynb')!r}, as_version=4)\n"

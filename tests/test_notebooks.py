@@ -14,7 +14,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from gradtutor import conventions, course, messages
+from gradtutor import messages
+from gradtutor.course import conventions
+from gradtutor.course import manifest as course
 
 pytestmark = pytest.mark.tf
 

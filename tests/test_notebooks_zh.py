@@ -18,7 +18,8 @@ import tokenize
 
 import pytest
 
-from gradtutor import course, messages
+from gradtutor import messages
+from gradtutor.course import manifest as course
 from tests.support import REPO
 
 pytestmark = pytest.mark.unit

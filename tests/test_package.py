@@ -22,7 +22,7 @@ def spy(self, *args, **kwargs):
 subprocess.Popen.__init__ = spy
 import gradtutor
 from gradtutor import check, prestart
-import gradtutor.notebook
+import gradtutor.learner.notebook
 try:
     os.waitpid(-1, os.WNOHANG)
     children = True
@@ -39,7 +39,7 @@ def test_importing_gradtutor_in_a_kernel_starts_no_process():
 
 
 def test_a_lesson_set_up_cell_starts_the_checker_explicitly():
-    from gradtutor import course
+    from gradtutor.course import manifest as course
 
     for lesson in course.load().lessons:
         for path in (lesson.source_notebook(), lesson.release_notebook()):

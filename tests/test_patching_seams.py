@@ -79,10 +79,10 @@ def test_only_the_evidence_package_patches_tensorflow():
 def test_the_reader_finds_the_recorders_own_patches():
     """The check above is only as good as its reader: on evidence/ it must see the one recording's patches
     (instrument, the listeners' seams, forward mode's accumulator, sampling's swap of the fast path), and the checker's run facts
-    (gradtutor.evidence.run_facts) must patch nothing: they are a listener on that recording."""
+    (gradtutor.evidence.reading.run_facts) must patch nothing: they are a listener on that recording."""
     inside = _found(RECORDER)
-    assert set(inside) == {"gradtutor/evidence/instrument.py", "gradtutor/evidence/listening.py",
-                           "gradtutor/evidence/forward.py", "gradtutor/evidence/sampling.py"}, sorted(inside)
+    assert set(inside) == {"gradtutor/evidence/recording/instrument.py", "gradtutor/evidence/recording/listening.py",
+                           "gradtutor/evidence/recording/forward.py", "gradtutor/evidence/recording/sampling.py"}, sorted(inside)
     made_up = ("import tensorflow as tf\nfrom tensorflow.python.framework import ops, op_callbacks\n"
                "tape = tf.GradientTape\nsetattr(tape, 'gradient', None)\ntf.GradientTape.watch = None\n"
                "ops._EagerTensorBase.__float__ = float\ntf.numpy_function = print\n"

@@ -20,7 +20,9 @@ import shutil
 import nbformat
 import pytest
 
-from gradtutor import conventions, course, messages
+from gradtutor import messages
+from gradtutor.course import conventions
+from gradtutor.course import manifest as course
 from tests.support.classroom import nbgrader, read_gradebook
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.xdist_group("plain_nbgrader")]  # one course for the module

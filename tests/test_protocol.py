@@ -38,7 +38,7 @@ def _cell_with_error(ename: str, evalue: str):
     (Status.TIMEOUT, "error"),
 ])
 def test_does_the_gradebook_read_the_status_from_the_exception_name_alone(status, expected):
-    from gradtutor.classroom.gradebook import cell_verdict
+    from gradtutor.classroom.grading.gradebook import cell_verdict
 
     # the words could say anything: the status comes from the class name nbgrader recorded
     for words in ("raised ValueError", "is not attempted yet", "did not finish within 30 s", "fine words"):
@@ -46,7 +46,7 @@ def test_does_the_gradebook_read_the_status_from_the_exception_name_alone(status
 
 
 def test_is_a_passing_cell_a_pass_and_a_foreign_exception_an_error():
-    from gradtutor.classroom.gradebook import cell_verdict
+    from gradtutor.classroom.grading.gradebook import cell_verdict
 
     assert cell_verdict(nbformat.v4.new_code_cell("check(...)"))[0] == "pass"
     assert cell_verdict(_cell_with_error("NameError", "name 'f' is not defined"))[0] == "error"

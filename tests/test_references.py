@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from gradtutor import course
-from gradtutor.references import ALL_SEEDS, exercises_of
+from gradtutor.course import manifest as course
+from gradtutor.course.references import ALL_SEEDS, exercises_of
 
 pytestmark = pytest.mark.tf
 
@@ -44,7 +44,7 @@ def outputs(result) -> list[tf.Tensor]:
 
 @pytest.mark.parametrize("lesson_id, exercise_id", CASES)
 def test_does_the_module_define_every_exercise_of_the_manifest(lesson_id, exercise_id):
-    assert exercise_id in exercises_of(lesson_id), f"gradtutor/references/{lesson_id}.py has no {exercise_id!r}"
+    assert exercise_id in exercises_of(lesson_id), f"gradtutor/course/references/{lesson_id}.py has no {exercise_id!r}"
 
 
 @pytest.mark.parametrize("seed", ALL_SEEDS)

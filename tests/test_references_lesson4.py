@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import gradtutor.quiet  # noqa: F401  (before TensorFlow)
-from gradtutor.references import ALL_SEEDS
-from gradtutor.references.lesson4 import EXERCISES
+from gradtutor.course.references import ALL_SEEDS
+from gradtutor.course.references.lesson4 import EXERCISES
 
 pytestmark = pytest.mark.tf
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from gradtutor.references import ALL_SEEDS, exercises_of
+from gradtutor.course.references import ALL_SEEDS, exercises_of
 from tests.support.numeric import central_diff
 
 pytestmark = pytest.mark.tf

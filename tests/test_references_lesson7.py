@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from gradtutor.references import ALL_SEEDS, exercises_of
+from gradtutor.course.references import ALL_SEEDS, exercises_of
 
 pytestmark = pytest.mark.tf
 

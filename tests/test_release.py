@@ -5,7 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor import conventions, course, messages, release
+from gradtutor import messages
+from gradtutor.course import conventions
+from gradtutor.course import manifest as course
+from gradtutor.dev import release
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -7,9 +7,10 @@ import json
 import pytest
 from rich.console import Console
 
-from gradtutor import course, report
-from gradtutor.compare import ElementReport
-from gradtutor.verdict import ExerciseResult, LessonResult
+from gradtutor.course import manifest as course
+from gradtutor.learner import verdict_view as report
+from gradtutor.checking.compare import ElementReport
+from gradtutor.checking.verdict import ExerciseResult, LessonResult
 
 pytestmark = pytest.mark.unit
 

@@ -1,6 +1,6 @@
 """Do the run facts say what the learner's code did: which op cut the path, what was replaced or saturated?
 
-Each case runs a small function under gradtutor.evidence.run_facts.recording, in this process, as
+Each case runs a small function under gradtutor.evidence.reading.run_facts.recording, in this process, as
 the checker's child does, and reads the RunFacts it leaves.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ def tf():
 
 
 def _facts(function, *args) -> dict:
-    from gradtutor.evidence import run_facts
+    from gradtutor.evidence.reading import run_facts
 
     recorded: dict = {}
     with run_facts.recording(list(args), recorded):
@@ -31,7 +31,7 @@ def _facts_of_cell(tf, label: str, source: str, name: str, *args) -> dict:
     """Run `name` from a cell compiled as the checker's child compiles it (under its label), recording facts."""
     import linecache
 
-    from gradtutor.evidence import run_facts
+    from gradtutor.evidence.reading import run_facts
 
     linecache.cache[label] = (len(source), None, source.splitlines(True), label)
     namespace = {"tf": tf}

@@ -11,7 +11,7 @@ pytest.importorskip("nbgrader")
 def _configured(tmp_path, **autograde):
     from traitlets.config import Config
 
-    from gradtutor.classroom.sandboxed_execute import sandbox_kernels
+    from gradtutor.classroom.grading.sandboxed_execute import sandbox_kernels
 
     config = Config()
     config.KernelManager.transport = "ipc"
@@ -30,7 +30,7 @@ def test_autograde_runs_sandboxed_execute_with_the_execute_settings_and_the_sand
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute
 
-    from gradtutor.classroom.sandboxed_execute import SandboxedExecute, SandboxedKernelManager
+    from gradtutor.classroom.grading.sandboxed_execute import SandboxedExecute, SandboxedKernelManager
 
     config = _configured(tmp_path)
     default = Autograde.class_traits()["autograde_preprocessors"].default()
@@ -52,7 +52,7 @@ def test_an_instructors_own_list_keeps_its_order_and_names(tmp_path):
     config = _configured(tmp_path, autograde_preprocessors=["nbgrader.preprocessors.IgnorePattern",
                                                             "nbgrader.preprocessors.Execute"])
     assert config.Autograde.autograde_preprocessors == ["nbgrader.preprocessors.IgnorePattern",
-                                                        "gradtutor.classroom.sandboxed_execute.SandboxedExecute"]
+                                                        "gradtutor.classroom.grading.sandboxed_execute.SandboxedExecute"]
 
 
 def test_a_list_without_a_kernel_runner_is_refused(tmp_path):

@@ -7,10 +7,10 @@ import sys
 import numpy as np
 import pytest
 
-from gradtutor import verdict
-from gradtutor.course import Diagnosis, Exercise
+from gradtutor.checking import verdict
+from gradtutor.course.manifest import Diagnosis, Exercise
 from gradtutor.protocol import Cause, Status
-from gradtutor.seeds import ALL_SEEDS, HIDDEN_SEEDS, VISIBLE_SEEDS
+from gradtutor.course.seeds import ALL_SEEDS, HIDDEN_SEEDS, VISIBLE_SEEDS
 
 pytestmark = pytest.mark.unit
 
@@ -103,7 +103,7 @@ def test_does_a_stopped_child_time_out_or_crash():
 
 
 def test_does_the_verdict_layer_import_no_tensorflow_and_start_nothing():
-    code = ("import sys, subprocess; from gradtutor import verdict, precheck, diagnose, compare, protocol; "
+    code = ("import sys, subprocess; from gradtutor import protocol; from gradtutor.checking import verdict, precheck, diagnose, compare; "
             "print('tensorflow' in sys.modules, 'keras' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from gradtutor.classroom.warm_kernels import ForkedKernel, can_fork
+from gradtutor.classroom.kernels.warm_kernels import ForkedKernel, can_fork
 
 PROGRESS = "print('tensorflow' in sys.modules)"
 
@@ -37,7 +37,7 @@ def test_a_forked_kernel_stands_in_for_popen_signals_and_end_included():
 
 @pytest.fixture(scope="module")
 def forker(tmp_path_factory):
-    from gradtutor.classroom import warm_kernels
+    from gradtutor.classroom.kernels import warm_kernels
 
     folder = tmp_path_factory.mktemp("forker")
     path = str(folder / "forker.sock")
@@ -53,7 +53,7 @@ def _run(tmp_path, forker_path, sources, timeout=60):
     from nbclient import NotebookClient
     from traitlets.config import Config
 
-    from gradtutor.classroom.sandboxed_execute import SandboxedKernelManager
+    from gradtutor.classroom.grading.sandboxed_execute import SandboxedKernelManager
 
     config = Config()
     config.KernelManager.transport = "ipc"
@@ -95,7 +95,7 @@ def test_a_forked_kernel_has_tensorflow_loaded_and_the_managers_folder_environme
 @pytest.mark.nbgrader
 def test_a_forked_kernel_starts_with_the_tracebacks_caches_filled_and_no_tensorflow_op_run(tmp_path, forker):
     outputs, _ = _run(tmp_path, forker, [
-        "import inspect\nfrom tensorflow.python.eager import context\nfrom gradtutor import course\n"
+        "import inspect\nfrom tensorflow.python.eager import context\nfrom gradtutor.course import manifest as course\n"
         "print(context.context()._context_handle is None, 'tensorflow' in inspect._filesbymodname, "
         "course.load.cache_info().currsize)",
         "raise ValueError('shown as ever')",

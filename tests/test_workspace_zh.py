@@ -14,7 +14,8 @@ import re
 import nbformat
 import pytest
 
-from gradtutor import course, messages
+from gradtutor import messages
+from gradtutor.course import manifest as course
 from tests.support import REPO
 from tests.support.cli import run_cli
 

@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import gradtutor_docs  # docs/hooks (on sys.path while mkdocs loads a hook): the page's language, as the site finds it
+import site_languages  # docs/hooks (on sys.path while mkdocs loads a hook): the page's language, as the site finds it
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "explain"
@@ -64,7 +64,7 @@ def on_page_markdown(markdown, page, config, files):
     names = MARKER.findall(markdown)
     if not names:
         return markdown
-    lang = gradtutor_docs._lang(gradtutor_docs._locale(config))
+    lang = site_languages.lang_of(site_languages.locale(config))
     missing = [name for name in names if not (CORPUS / name).is_file()]
     for name in missing:
         log.warning("%s: no corpus script tests/explain/%s for a fix example", page.file.src_uri, name)

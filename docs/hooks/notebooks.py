@@ -32,7 +32,7 @@ import textwrap
 import tokenize
 from pathlib import Path
 
-from gradtutor import conventions
+from gradtutor.course import conventions
 
 # Bump when the executed form changes (what runs, how), so old cache entries are not reused.
 EXECUTOR_VERSION = "2"  # 2: the language is part of a run

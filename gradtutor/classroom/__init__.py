@@ -25,6 +25,6 @@ through nbgrader's configuration), warm_kernels (those kernels forked from a
 process that has imported TensorFlow already).
 """
 from gradtutor.classroom.commands import add_verbs, grade
-from gradtutor.classroom.course_folder import init_course
+from gradtutor.classroom.grading.course_folder import init_course
 
 __all__ = ["add_verbs", "grade", "init_course"]

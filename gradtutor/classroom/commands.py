@@ -10,12 +10,13 @@ from pathlib import Path
 
 from gradtutor import defaults
 from gradtutor.errors import ClassroomError, UsageError
-from gradtutor.classroom import lms_commands, serve
-from gradtutor.classroom.course_folder import init_course
-from gradtutor.classroom.gradebook import zero_submission, zeroed_notebooks
-from gradtutor.classroom.nbgrader_glue import assignment_name, ensure_assignment, read_course
-from gradtutor.classroom.pool import Pool
-from gradtutor.classroom.results import Course, NotebookResult, SubmissionResult
+from gradtutor.classroom.lms import lms_commands
+from gradtutor.classroom.feedback import serve
+from gradtutor.classroom.grading.course_folder import init_course
+from gradtutor.classroom.grading.gradebook import zero_submission, zeroed_notebooks
+from gradtutor.classroom.grading.nbgrader_glue import assignment_name, ensure_assignment, read_course
+from gradtutor.classroom.grading.pool import Pool
+from gradtutor.classroom.grading.results import Course, NotebookResult, SubmissionResult
 from gradtutor.isolation import landlock
 from gradtutor.messages import say
 
@@ -70,7 +71,7 @@ def _classroom_usage(args) -> int:
 
 def cmd_classroom_init(args) -> int:
     console = make_console()
-    from gradtutor.classroom.report import pad
+    from gradtutor.classroom.report.class_report import pad
 
     made = init_course(Path(args.folder), course_id=args.course_id)
     for path, what in made:
@@ -89,7 +90,7 @@ def cmd_grade(args) -> int:
         raise UsageError(say("classroom.grade.timeout_positive", seconds=f"{args.timeout:g}"))
     from rich.console import Console
 
-    from gradtutor.classroom import report_files
+    from gradtutor.classroom.report import report_files
 
     report_dir = report_files.prepare(args.report) if args.report else None  # before an hour of grading, not after
     exports = lms_commands.prepare_exports(args)
@@ -105,9 +106,9 @@ def cmd_grade(args) -> int:
 
 def _class_report(console, args, results: list[SubmissionResult], report_dir: Path | None) -> None:
     """The table of what the class got wrong, and with --report its files."""
-    from gradtutor.classroom import report_files
-    from gradtutor.classroom.report import summary_lines
-    from gradtutor.classroom.report_collect import collect
+    from gradtutor.classroom.report import report_files
+    from gradtutor.classroom.report.class_report import summary_lines
+    from gradtutor.classroom.report.report_collect import collect
 
     try:
         report = collect(Path(args.course).expanduser().resolve(), assignment_name(args.lesson), results)
@@ -133,13 +134,13 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
     course_dir = Path(course_dir).expanduser().resolve()
     if not course_dir.is_dir():
         raise ClassroomError(say("classroom.grade.no_course", folder=course_dir))
-    from gradtutor.release import tools_on_path
+    from gradtutor.dev.release import tools_on_path
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
-    from gradtutor.course_secret import require_secret
+    from gradtutor.course.secret import require_secret
 
     if scheduler is not None:
-        from gradtutor.classroom.distributed import check_address
+        from gradtutor.classroom.cluster.distributed import check_address
 
         check_address(scheduler)  # a typo in the address is told before anything else
     require_secret(course_dir)  # before any worker starts: a course without one has no hidden inputs
@@ -165,8 +166,8 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
 
 def _grade_on_cluster(scheduler: str, course_dir: Path, assignment: str, students: list[str] | None, force: bool,
                       timeout: float, console, verbose: bool) -> list[SubmissionResult]:
-    """The same grading on a Dask cluster (gradtutor.classroom.distributed): only the tasks run elsewhere."""
-    from gradtutor.classroom.distributed import Cluster
+    """The same grading on a Dask cluster (gradtutor.classroom.cluster.distributed): only the tasks run elsewhere."""
+    from gradtutor.classroom.cluster.distributed import Cluster
 
     cluster = Cluster(scheduler, timeout)
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from gradtutor.cli_parser import Parser
+from gradtutor.cli.parser import Parser
 from gradtutor.defaults import DEV_CHECK_TIMEOUT
 from gradtutor.errors import GradtutorError, UsageError
 from gradtutor.messages import say

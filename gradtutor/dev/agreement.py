@@ -1,6 +1,6 @@
 """What `gradtutor explain` finds first in each known answer: the other half of `agree: A/B`.
 
-The checker names one cause per wrong answer (from its run facts, gradtutor.evidence.run_facts);
+The checker names one cause per wrong answer (from its run facts, gradtutor.evidence.reading.run_facts);
 `gradtutor explain` records the same call with gradtutor.evidence.recording and lists
 findings. For an answer whose known cause is a run-time one (why a gradient came back None,
 zero or NaN: RUN_TIME), both read what the same code did, so they must name the same cause.
@@ -48,11 +48,12 @@ def first_finding(lesson_id: str, exercise_id: str, code: str, path: str) -> dic
     """Run one answer as a script under explain's recording; its first finding's cause id and break line."""
     import keras
 
-    from gradtutor import course, evidence
-    from gradtutor.evidence import raised as refusals
+    from gradtutor import evidence
+    from gradtutor.course import manifest as course
+    from gradtutor.evidence.reading import raised as refusals
     from gradtutor.dev.answers import STANDARD_IMPORTS
-    from gradtutor.references import exercises_of
-    from gradtutor.seeds import ALL_SEEDS
+    from gradtutor.course.references import exercises_of
+    from gradtutor.course.seeds import ALL_SEEDS
 
     with open(path, "w", encoding="utf-8") as file:
         file.write(STANDARD_IMPORTS + code)

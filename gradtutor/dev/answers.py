@@ -28,7 +28,7 @@ import functools
 import re
 from pathlib import Path
 
-from gradtutor.course import tomllib  # the standard library's, or tomli before Python 3.11
+from gradtutor.course.manifest import tomllib  # the standard library's, or tomli before Python 3.11
 from gradtutor.errors import CourseError
 from gradtutor.messages import catalogue, course_text, has, language, say
 from gradtutor.protocol import Cause, Status
@@ -128,8 +128,8 @@ def verdict_problem(answer: Answer, status: str, message: str, cause=None) -> st
 def cause_sentences(lesson_id: str, exercise_id: str, cause: str) -> tuple[str, ...]:
     """The fixed words of every sentence that names `cause` for this exercise, in the current language (each
     template's longest piece between {parameters}): a message that names that cause carries one of them."""
-    from gradtutor import course
-    from gradtutor.course_schema import REQUIREMENTS
+    from gradtutor.course import manifest as course
+    from gradtutor.course.schema import REQUIREMENTS
 
     exercise = course.load().lesson(lesson_id).exercise(exercise_id)
     texts = [course_text(rule.key, rule.say) for rule in exercise.diagnoses if rule.cause == cause]
@@ -142,7 +142,7 @@ def cause_sentences(lesson_id: str, exercise_id: str, cause: str) -> tuple[str, 
               or cause == "load-failed" and key == "diagnosis.load_failed"
               or cause == "hard-coded" and key == "check.right_on_another"
               or key.startswith("diagnosis.requires.") and REQUIREMENTS.get(key.rsplit(".", 1)[1].replace("_", "-")) == cause]
-    if f"cause.{cause}.checker" not in messages:  # worded as wrong-function's (gradtutor.diagnose.cause_text)
+    if f"cause.{cause}.checker" not in messages:  # worded as wrong-function's (gradtutor.checking.diagnose.cause_text)
         texts.append(messages[f"cause.{Cause.WRONG_FUNCTION.value}.checker"])
     return tuple(max(re.split(r"\{[^}]*\}", text), key=len).strip() for text in texts)
 

@@ -22,7 +22,9 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
 
-from gradtutor import course, course_schema, messages
+from gradtutor import messages
+from gradtutor.course import manifest as course
+from gradtutor.course import schema as course_schema
 from gradtutor.defaults import DEV_CHECK_TIMEOUT as TIMEOUT
 from gradtutor.dev import answers as answers_mod
 from gradtutor.dev import rule_words
@@ -81,7 +83,7 @@ def _manifest(the_course, lessons, report: Report) -> None:
 
 def _references(lesson, report: Report) -> None:
     """Statically, so the parent never imports TensorFlow: the EXERCISES keys of references/<id>.py."""
-    path = course.PACKAGE_DIR / "references" / f"{lesson.id}.py"
+    path = course.REFERENCES_DIR / f"{lesson.id}.py"
     if not path.is_file():
         report(PROBLEM, f"{lesson.id}: {report.path(path)} is missing — every lesson needs its reference "
                         "module (see docs/authoring.md)")
@@ -116,7 +118,7 @@ def _exercise_keys(path: Path) -> list[str] | None:
 
 
 def _release(lessons, report: Report) -> None:
-    from gradtutor import release
+    from gradtutor.dev import release
 
     try:
         import nbgrader  # noqa: F401
@@ -142,12 +144,12 @@ def _release(lessons, report: Report) -> None:
                     state = "differs from" if committed.is_file() else "is missing, so it is not"
                     report(PROBLEM, f"{lesson.id}: {report.path(committed)} {state} what nbgrader generates from "
                                     f"{report.path(lesson.source_notebook(lang))} — run `make lessons` "
-                                    f"(python -m gradtutor.release {lesson.id})")
+                                    f"(python -m gradtutor.dev.release {lesson.id})")
 
 
 def _run_lessons(lessons, timeout: float, report: Report) -> None:
-    from gradtutor.checker import Checker  # only now: it starts a worker that imports TensorFlow
-    from gradtutor.seeds import HiddenInputs
+    from gradtutor.checking.checker import Checker  # only now: it starts a worker that imports TensorFlow
+    from gradtutor.course.seeds import HiddenInputs
 
     # the package's public hidden inputs: the known answers hard-coded from the visible ones must fail on them
     with Checker(timeout=timeout, hidden=HiddenInputs(public=True)) as checker, tempfile.TemporaryDirectory(prefix="gradtutor-dev-") as scratch:
@@ -183,7 +185,7 @@ def _lesson_findings(checker, lesson, folder: Path, report: Report) -> Iterator[
         yield from _statuses(checker, lesson, lesson.source_notebook(lang), {"pass"}, (
             f"the solution in {solution} passes",
             f"the solution in {solution} gives {{status}}, not pass ({{message}}) — fix it, or its reference "
-            f"in gradtutor/references/{lesson.id}.py"))
+            f"in gradtutor/course/references/{lesson.id}.py"))
     yield from _answers(checker, lesson, folder, report)
 
 

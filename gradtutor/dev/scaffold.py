@@ -1,8 +1,8 @@
 """`gradtutor dev new-lesson SLUG`: a new lesson in the four places a lesson lives.
 
     solutions/<id>/<id>.ipynb          the nbgrader source notebook, with one example exercise
-    gradtutor/references/<id>.py       its seeded inputs and reference answer
-    gradtutor/course.toml              its manifest entry, appended
+    gradtutor/course/references/<id>.py       its seeded inputs and reference answer
+    gradtutor/course/course.toml              its manifest entry, appended
     tests/answers/<id>.toml            known wrong answers and a right one
 
 The id is lesson<N>, N the next lesson number. The example exercise works as it
@@ -16,7 +16,8 @@ import re
 import string
 from pathlib import Path
 
-from gradtutor import course, course_schema
+from gradtutor.course import manifest as course
+from gradtutor.course import schema as course_schema
 from gradtutor.dev.answers import answers_path
 from gradtutor.errors import CourseError
 
@@ -54,7 +55,7 @@ def new_lesson(slug: str, title: str | None = None) -> list[str]:
     _refuse_bad_names(existing, values)
     targets = {
         root / "solutions" / lesson_id / f"{lesson_id}.ipynb": _notebook(values),
-        course.PACKAGE_DIR / "references" / f"{lesson_id}.py": _fill("reference.py.tmpl", values),
+        course.REFERENCES_DIR / f"{lesson_id}.py": _fill("reference.py.tmpl", values),
         answers_path(root, lesson_id): _fill("answers.toml.tmpl", values),
     }
     for path in [*targets, root / "lessons" / lesson_id]:
@@ -71,7 +72,7 @@ def new_lesson(slug: str, title: str | None = None) -> list[str]:
     course.load.cache_clear()
     course.load_manifest(manifest)  # the entry must read back as valid
     return [f"wrote {_relative(path, root)}" for path in targets] + [f"added {lesson_id} to {_relative(manifest, root)}",
-        f"next: write the lesson in those files, then `make lessons` (python -m gradtutor.release {lesson_id}) "
+        f"next: write the lesson in those files, then `make lessons` (python -m gradtutor.dev.release {lesson_id}) "
         f"and `gradtutor dev check --lesson {lesson_id}`"]
 
 

@@ -1,6 +1,6 @@
 """The sweep: every known answer (tests/answers/) through the real checker on many random hidden seeds.
 
-A course draws its hidden seeds from its own random secret (gradtutor.seeds.course_seeds),
+A course draws its hidden seeds from its own random secret (gradtutor.course.seeds.course_seeds),
 so a tolerance that holds on the two visible inputs may still fail a correct answer on
 one hidden input in a hundred. The sweep draws a fresh secret, derives `count` seeds per
 lesson from it, as a course would, and grades every known answer on them:
@@ -22,10 +22,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gradtutor import course, course_secret
+from gradtutor.course import manifest as course
+from gradtutor.course import secret as course_secret
 from gradtutor.dev.answers import Answer, answers_path, load_answers
 from gradtutor.protocol import Status
-from gradtutor.seeds import VISIBLE_SEEDS, course_seeds
+from gradtutor.course.seeds import VISIBLE_SEEDS, course_seeds
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_SEEDS = 200
@@ -89,7 +90,7 @@ def sweep(answers: list[Answer], count: int = DEFAULT_SEEDS, secret: str | None 
     give); a correct one runs every seed. The references are cached per seed by the checker, so each
     seed's reference is computed once for all the answers of its exercise.
     """
-    from gradtutor.checker import Checker  # starts a worker that imports TensorFlow
+    from gradtutor.checking.checker import Checker  # starts a worker that imports TensorFlow
 
     secret = secret or course_secret.new_secret()
     result = SweepResult(count, secret)
@@ -155,7 +156,7 @@ def main(argv=None) -> int:
         parser.error("--seeds must be at least 1")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
-    from gradtutor.checker import Checker
+    from gradtutor.checking.checker import Checker
 
     answers = known_answers(args.lesson, args.exercise)
     result = SweepResult(args.seeds, args.secret or course_secret.new_secret())

@@ -8,9 +8,9 @@ In-process, around any call (the course's checker uses it the same way):
     findings = evidence.analyse(record)   # [{"cause": "outside-tape", "broke_at": {...}, ...}]
 
 The checker's child makes the same recording around the learner's call
-(gradtutor.evidence.run_facts.recording: `recording(listeners=[facts], every_step=True)`): its run
+(gradtutor.evidence.reading.run_facts.recording: `recording(listeners=[facts], every_step=True)`): its run
 facts are a listener fed by the same patches (listening.py), the findings go into the child's result
-with the learner's line they broke at, and gradtutor.evidence.causes picks the cause — the first
+with the learner's line they broke at, and gradtutor.evidence.reading.causes picks the cause — the first
 finding whose symptom the comparison found, else the run facts. Cells compiled under a label (not
 a real file) count as user code; their source is in `linecache` under that label, so
 `broke_at["code"]` is filled. While recording, `tf.function`s run compiled and are analysed when
@@ -34,8 +34,8 @@ import collections
 import contextlib
 from typing import TypedDict
 
-from gradtutor.evidence import wording
-from gradtutor.evidence.frames import where
+from gradtutor.evidence.reading import wording
+from gradtutor.evidence.recording.frames import where
 
 
 class Place(TypedDict):
@@ -64,8 +64,8 @@ class Record:
     """What one recording saw: the op graph, the tapes, and the findings so far."""
 
     def __init__(self, listeners=(), every_step: bool = False):
-        from gradtutor.evidence.graph import Graph
-        from gradtutor.evidence.sampling import Sampling
+        from gradtutor.evidence.recording.graph import Graph
+        from gradtutor.evidence.recording.sampling import Sampling
 
         self.graph = Graph()
         # views fed by the same patches as the findings (instrument.tell): the checker's run facts are one
@@ -117,11 +117,11 @@ class Record:
 def recording(listeners=(), every_step: bool = False):
     """Instrument TensorFlow's tapes for the block; everything is put back on the way out.
 
-    listeners: objects told of what the patches see (instrument.EVENTS), e.g. gradtutor.evidence.run_facts;
+    listeners: objects told of what the patches see (instrument.EVENTS), e.g. gradtutor.evidence.reading.run_facts;
     every_step: record every tape block and never replay a compiled call (one checked call, not a training run)."""
-    from gradtutor.evidence import instrument
+    from gradtutor.evidence.recording import instrument
 
-    from gradtutor.evidence import raised
+    from gradtutor.evidence.reading import raised
 
     record = Record(listeners, every_step)
     instrument.install(record)

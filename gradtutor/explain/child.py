@@ -97,7 +97,7 @@ def run_script(script: str, args: list[str], module: bool = False, quiet: bool =
             print(stop.code, file=sys.stderr)
     except BaseException as error:  # noqa: BLE001 - the script's own failure, shown as Python would
         if "record" in state and isinstance(error, Exception):  # a refusal of TensorFlow's that names a cause
-            from gradtutor.evidence import raised
+            from gradtutor.evidence.reading import raised
 
             raised.note(state["record"], error)
         _print_user_traceback(error)

@@ -118,7 +118,7 @@ def run_child(script: str, args: list[str], module: bool = False, runner: str = 
 
 
 def cmd_explain(args) -> int:
-    from gradtutor.explain import report
+    from gradtutor.explain import findings_view as report
 
     if args.module:  # `-m MODULE ARGS…`
         module, *rest = args.module

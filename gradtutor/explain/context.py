@@ -32,7 +32,7 @@ def explaining(show: bool = True, fix: bool = False):
 
 
 def display(findings: list[dict], gradient_calls: int = 1) -> None:
-    from gradtutor.explain import report
+    from gradtutor.explain import findings_view as report
 
     if "ipykernel" in sys.modules:
         try:

@@ -5,7 +5,7 @@ A job is either
   learner code is loaded in that process.
 * `learner`: build the same inputs afresh, drop the reference modules, put the
   rules of gradtutor.isolation.policy in force, load the learner's cells
-  (definitions only: gradtutor.extract) and call each exercise's function.
+  (definitions only: gradtutor.course.extract) and call each exercise's function.
 
 Either writes a ChildResult per exercise (result-<i>.json, with the job's nonce)
 and its arrays (arrays-<i>.npz: plain arrays, never pickle) into the job's
@@ -22,12 +22,13 @@ import sys
 import tempfile
 import traceback
 
-from gradtutor import extract
-from gradtutor.evidence import custom_gradients, run_facts
+from gradtutor.course import extract
+from gradtutor.evidence.recording import custom_gradients
+from gradtutor.evidence.reading import run_facts
 from gradtutor.isolation import input_copies, landlock, policy
 from gradtutor.isolation.describe import describe_error, describe_value, describe_variants, input_shapes
 from gradtutor.protocol import CellSource, ChildResult, ErrorDescription, Job
-from gradtutor.seeds import is_hidden
+from gradtutor.course.seeds import is_hidden
 from gradtutor.messages import say
 
 ERROR_EXIT = 3  # the child itself failed (its traceback is in worker-error.txt)
@@ -75,7 +76,7 @@ def _write(result_file, arrays_file, nonce: str, result: ChildResult, arrays: di
 
 
 def _run_reference(job: Job):
-    from gradtutor.references import exercises_of
+    from gradtutor.course.references import exercises_of
 
     table = exercises_of(job["lesson"])
     for index, exercise_id in enumerate(job["exercises"]):
@@ -226,7 +227,7 @@ def _build_inputs(lesson_id: str, exercise_ids: list, seeds: list, keep: dict | 
     if keep is not None:
         hand = (lambda eid, seed: keep[eid].pop(seed)) if last else (lambda eid, seed: input_copies.fresh(keep[eid][seed]))
         return {eid: {seed: hand(eid, seed) for seed in seeds} for eid in exercise_ids}
-    from gradtutor.references import exercises_of
+    from gradtutor.course.references import exercises_of
 
     table = exercises_of(lesson_id)
     return {eid: {seed: list(table[eid].build(seed).values()) for seed in seeds} for eid in exercise_ids}
@@ -237,10 +238,8 @@ def _forget_references() -> None:
     import gc
     import weakref
 
-    import gradtutor
-
-    modules = [sys.modules.pop(name) for name in list(sys.modules) if name.startswith("gradtutor.references")]
-    gradtutor.__dict__.pop("references", None)
+    modules = [sys.modules.pop(name) for name in list(sys.modules) if name.startswith("gradtutor.course.references")]
+    getattr(sys.modules.get("gradtutor.course"), "__dict__", {}).pop("references", None)  # its package's name for them
     for module in modules:
         for name in [n for n in vars(module) if n.startswith("lesson")]:
             delattr(module, name)  # the package's own attribute for each lesson module

@@ -13,7 +13,7 @@ import traceback
 
 from gradtutor.protocol import ErrorDescription, ValueDescription, ValueKind
 from gradtutor.messages import say
-from gradtutor.seeds import is_hidden
+from gradtutor.course.seeds import is_hidden
 
 MAX_ITEMS = 16  # longest tuple/list of results we describe
 MAX_ELEMENTS = 10_000_000  # larger arrays are described, not sent

@@ -112,7 +112,7 @@ def restrict(writable: str | list[str], hidden: list[str], list_hidden: bool = F
     that may not even be read. list_hidden: folders may still be listed everywhere, the hidden
     ones included (names only, never contents) — for a process that has yet to import its
     modules: Python's import system lists the folders on sys.path, and a hidden folder's
-    parent (the checkout holding gradtutor/references) can only be listed with all its children.
+    parent (the checkout holding gradtutor/course/references) can only be listed with all its children.
     """
     writable = [writable] if isinstance(writable, str) else list(writable)
     version = abi_version()

@@ -2,7 +2,7 @@
 
 `gradtutor grade --scheduler` runs learners' notebooks on Dask workers, which share a
 network with the scheduler and the other workers. The process that grades there
-(gradtutor.classroom.dask_host) fences itself in before it starts anything, so no
+(gradtutor.classroom.cluster.dask_host) fences itself in before it starts anything, so no
 kernel it runs can open a connection to the scheduler, a worker or anywhere else:
 
 * Landlock (ABI 4 and later) refuses every TCP connect and bind: the call fails with

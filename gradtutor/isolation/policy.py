@@ -12,8 +12,8 @@ set up by `enforce` before the first line of learner code loads:
 
 The static side reads the same table: the checker refuses, before running
 anything, code that imports FORBIDDEN_MODULES or uses gradtutor beyond
-LEARNER_NAMES (gradtutor.precheck), and the classroom fences kernels off the
-same hidden paths (gradtutor.classroom.kernel_sandbox).
+LEARNER_NAMES (gradtutor.checking.precheck), and the classroom fences kernels off the
+same hidden paths (gradtutor.classroom.kernels.kernel_sandbox).
 """
 from __future__ import annotations
 
@@ -28,19 +28,19 @@ from gradtutor.isolation import landlock
 from gradtutor.messages import say
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REFERENCE_DIR = os.path.join(PACKAGE_DIR, "references")
+REFERENCE_DIR = os.path.join(PACKAGE_DIR, "course", "references")
 # Unreadable for learner code: the answers, in a checkout and in an installed wheel.
 HIDDEN_FROM_LEARNERS = [REFERENCE_DIR, os.path.join(os.path.dirname(PACKAGE_DIR), "solutions"),
                         os.path.join(PACKAGE_DIR, "_course", "solutions")]
 
 # The answers, and the machinery that runs learner code: never importable by it.
-FORBIDDEN_MODULES = ("gradtutor.references", "gradtutor.isolation")
+FORBIDDEN_MODULES = ("gradtutor.course.references", "gradtutor.isolation")
 # What learner code may use of gradtutor: these modules, and of them only these names.
 LEARNER_MODULES = ("gradtutor", "gradtutor.quiet")
 LEARNER_NAMES = frozenset({"check", "quiet", "__version__", "prestart", "hint", "solution"})  # hint/solution compute nothing
 # A string in learner code that names the forbidden modules' files (to open or import them by path).
 NAMES_FORBIDDEN_FILES = re.compile(
-    r"gradtutor[./\\]+(" + "|".join(m.split(".", 1)[1] for m in FORBIDDEN_MODULES) + ")")
+    r"gradtutor[./\\]+(" + "|".join(m.split(".", 1)[1].replace(".", r"[./\\]+") for m in FORBIDDEN_MODULES) + ")")
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC
 
@@ -156,7 +156,7 @@ def _virtual_size() -> int:
 def enforce(scratch: str, memory_mb: int | None, hide: list[str] = ()) -> None:
     """Every rule, for the rest of this process's life: nothing here can be lifted by the code it guards.
 
-    hide: more files the learner code may not read (a course's secret, gradtutor.course_secret).
+    hide: more files the learner code may not read (a course's secret, gradtutor.course.secret).
     """
     for which, limit in resource_limits(memory_mb):
         resource.setrlimit(which, (limit, limit))

@@ -17,7 +17,7 @@ instructor's), GRADTUTOR_LANG, the language of the workspace the current folder 
 marker `gradtutor init --lang zh` wrote: so every command run there, and a notebook's check()
 in a kernel started there, speak the notebooks' language whatever the locale), the locale
 (LC_ALL, LC_MESSAGES, LANG), English. The warm checker is one per language
-(gradtutor.daemon.package_key), so it never switches.
+(gradtutor.learner.daemon.package_key), so it never switches.
 
 A ground module: it imports nothing of gradtutor's but the error types.
 """

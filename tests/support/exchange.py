@@ -11,7 +11,8 @@ from pathlib import Path
 
 import nbformat
 
-from gradtutor import conventions, course
+from gradtutor.course import conventions
+from gradtutor.course import manifest as course
 from tests.support.classroom import BIN, make_course, tool_env
 
 LESSON = "lesson1"

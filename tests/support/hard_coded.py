@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from gradtutor import course
+from gradtutor.course import manifest as course
 from tests.support import REPO
 from tests.support.classroom import run
 
@@ -31,7 +31,7 @@ REFERENCE_SCRIPT = KEY_SOURCE + '''
 import json, sys
 import gradtutor.quiet
 import numpy as np
-from gradtutor.references import VISIBLE_SEEDS, exercises_of
+from gradtutor.course.references import VISIBLE_SEEDS, exercises_of
 
 def plain(value):
     if isinstance(value, (tuple, list)):

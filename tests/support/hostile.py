@@ -63,7 +63,7 @@ def load_cases() -> list[Case]:
 
 def available(case: Case) -> str | None:
     """Why the case cannot run yet (its lesson or exercise is not in course.toml), or None."""
-    from gradtutor import course
+    from gradtutor.course import manifest as course
 
     try:
         course.load().lesson(case.lesson).exercise(case.exercise)
@@ -76,7 +76,7 @@ def available(case: Case) -> str | None:
 
 def make_workspace(root: Path) -> Path:
     """A throwaway learner workspace: the marker, a lesson notebook and sibling files."""
-    from gradtutor import workspace as workspace_mod
+    from gradtutor.learner import workspace as workspace_mod
 
     home = root / "workspace"
     (home / "lesson2").mkdir(parents=True)
@@ -140,7 +140,8 @@ class Verdict:
 
 def run_in_process(checker, case: Case, root: Path) -> Verdict:
     """One case through Checker.check_file (the engine `gradtutor check` uses)."""
-    from gradtutor import course, extract
+    from gradtutor.course import manifest as course
+    from gradtutor.course import extract
 
     lesson = course.load().lesson(case.lesson)
     exercise = lesson.exercise(case.exercise)
@@ -212,7 +213,7 @@ def run_cli(case: Case, root: Path, env: dict | None = None) -> tuple[Verdict, s
 
 def judge(case: Case, verdict: Verdict) -> list[str]:
     """Everything wrong with one verdict (empty: as expected)."""
-    from gradtutor import course
+    from gradtutor.course import manifest as course
 
     problems = []
     if verdict.status == "pass":
@@ -315,7 +316,7 @@ def build_grade_course(root: Path, cases: list[Case]) -> tuple[Path, list[GradeS
     """
     import nbformat
 
-    from gradtutor import course
+    from gradtutor.course import manifest as course
 
     lessons = sorted({c.lesson for c in cases})
     folder = tc.make_course(root / "course", lessons)
@@ -373,7 +374,7 @@ def grade_course(folder: Path, lessons: list[str], jobs: int = GRADE_JOBS,
 
 def grade_verdicts(folder: Path, submissions: list[GradeSubmission], runs: dict[str, GradeRun]) -> list[GradeVerdict]:
     """Each submission's score (read back from nbgrader's gradebook), result line, and what is wrong with it."""
-    from gradtutor import course
+    from gradtutor.course import manifest as course
 
     books = {lesson: tc.read_gradebook(folder, lesson) for lesson in runs}
     verdicts = []
@@ -432,7 +433,7 @@ def grade_verdicts(folder: Path, submissions: list[GradeSubmission], runs: dict[
 
 def _timed_out_test_cells(autograded: Path) -> list[str]:
     """The grade cells nbgrader's kernel cut off (CellTimeoutError in their outputs), read from the autograded copy."""
-    from gradtutor import conventions
+    from gradtutor.course import conventions
 
     try:
         nb = json.loads(autograded.read_text())

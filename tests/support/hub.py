@@ -86,7 +86,7 @@ def accounts_python(root: Path) -> Path:
         module, function = entry.split(":")
         path.write_text(f"#!{python}\nimport sys\nfrom {module} import {function}\nsys.exit({function}())\n")
         path.chmod(0o755)
-    subprocess.run([str(python), "-c", "from gradtutor.lab import ensure_kernel; ensure_kernel()"], check=True,
+    subprocess.run([str(python), "-c", "from gradtutor.learner.lab import ensure_kernel; ensure_kernel()"], check=True,
                    timeout=300, capture_output=True)
     return python
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradtutor.evidence import opfacts
-from gradtutor.evidence import paths
-from gradtutor.evidence.values import kept_value
+from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence.reading import paths
+from gradtutor.evidence.reading.values import kept_value
 
 MAX_ELEMENTS = 10_000
 TOLERANCE = 1e-3

@@ -6,7 +6,7 @@ COPY is the patched script in a scratch folder; HOME, the original's folder, sta
 so the script's own modules import as before. For every gradient call made from one of the
 LINES of COPY, each source's gradient is summarised as ok, none, nonfinite or zero — or `traced`
 when it was asked while a tf.function was traced: then it is only a symbol, and what the
-in-graph checks of gradtutor/evidence/traced.py saw of its values in the compiled steps goes
+in-graph checks of gradtutor/evidence/recording/traced.py saw of its values in the compiled steps goes
 to "compiled": {line: {"steps", "codes"}}. The result goes to file descriptor FD as
 {"findings", "script_exit", "gradients": {line: [[…], …]}, "central", "compiled"}.
 `run_patched` does the same in this process (the corpus test runs many copies in one).
@@ -45,7 +45,7 @@ def summary(value) -> str:
 @contextlib.contextmanager
 def capturing(copy: str, lines: set[int]):
     """While a recording is installed, the gradients asked from those lines of COPY are summarised into `seen`."""
-    from gradtutor.evidence import instrument
+    from gradtutor.evidence.recording import instrument
 
     seen: dict[int, list[list[str]]] = {}
     errors: dict[int, float | None] = {}  # the first call's central-difference error, per line
@@ -98,7 +98,7 @@ def _checked(copy: str, line: int, made: list) -> dict:
 
 def _line_in(copy: str) -> int | None:
     """The line of COPY the gradient is asked from; a line autograph converted counts as the line it came from."""
-    from gradtutor.evidence import frames
+    from gradtutor.evidence.recording import frames
 
     frame = sys._getframe(2)
     while frame is not None:

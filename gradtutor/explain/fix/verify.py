@@ -6,7 +6,7 @@ A repaired finding is verified when the re-run finds nothing at its gradient cal
 gradient asked there came back: none None, all finite, not every one of them all zero.
 A gradient asked inside a traced tf.function is a symbol with no value: it is verified only
 from what the compiled analysis knows — not None when traced, and the in-graph checks of
-every compiled step it ran in (gradtutor/evidence/traced.py) saw no NaN/inf and not all zeros.
+every compiled step it ran in (gradtutor/evidence/recording/traced.py) saw no NaN/inf and not all zeros.
 """
 from __future__ import annotations
 

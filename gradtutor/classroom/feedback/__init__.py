@@ -1,0 +1,1 @@
+"""Feedback at the moment of submission, beside nbgrader's exchange (`gradtutor classroom serve`)."""

@@ -1,0 +1,1 @@
+"""Grades to and students from an LMS: the gradebook exported, a roster imported."""

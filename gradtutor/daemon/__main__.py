@@ -1,3 +1,0 @@
-from gradtutor.daemon.server import main
-
-main()

@@ -1,0 +1,246 @@
+"""From what ran to a cause: why one gradient came back None, zero or non-finite, and the line where the path broke.
+
+`diagnose` is called while the tensors are still alive, right after a bad gradient;
+it returns (cause id, broke_at frame, facts) or None when the evidence names no cause.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence.reading import paths
+from gradtutor.evidence.reading import probe
+from gradtutor.evidence.reading.values import evidence_at, kept_value
+from gradtutor.protocol import Cause, Symptom
+
+
+FLOWING_STEPS = frozenset({"gradient", "custom_gradient"})  # steps gradtutor adds (checks.py, custom_gradients.link)
+SUMMING = frozenset({"Sum", "Transpose"})  # a total over every element, or its elements moved (softmax(axis=0))
+ROW_SLICES = frozenset({"StridedSlice", "Slice", "GatherV2"})
+
+
+def tf_object(source):
+    """A keras.Variable's tf.Variable; anything else as it is."""
+    import tensorflow as tf
+
+    if isinstance(source, (tf.Variable, tf.Tensor)):
+        return source
+    value = getattr(source, "value", None)
+    return value if isinstance(value, tf.Variable) else source
+
+
+def diagnose(record, info, targets, source, symptom):
+    import tensorflow as tf
+
+    graph = record.graph
+    source = tf_object(source)
+    is_variable = isinstance(source, tf.Variable)
+    if not (is_variable or tf.is_tensor(source)):
+        return None
+    snode = graph.node_of(source.handle if is_variable else source, info.frame)
+    tnodes = [graph.node_of(t, info.gradient_frame) for t in targets if tf.is_tensor(t)]
+    if source.dtype.is_integer or source.dtype.is_bool:
+        return Cause.INTEGER_PATH, snode.frame or info.frame, {}
+    found = _unwatched(record, info, source, snode, is_variable)
+    reached = paths.descendants(graph, snode)
+    hits = [n for n in tnodes if n in reached]
+    # an unwatched tensor or frozen variable: "watch it" (or "make it trainable") is the fix only if the target was
+    # computed from it by TensorFlow ops; through a copy into a variable or a value that left TensorFlow, that step is
+    # the story (a tape that watches nothing, watch_accessed_variables=False, is the whole story on its own, and so
+    # is a frozen variable the target does not read at all: a BatchNormalization's moving mean)
+    why = found[2].get("why") if found is not None else None
+    if found is not None and (why not in ("tensor", "not trainable") or _by_data(reached, hits)
+                              or why == "not trainable" and not hits):
+        return found
+    if not hits:  # watching the source would not help: the target was not computed from it at all
+        # a source nothing read but this gradient call, and never watched: an object made for the call (a second
+        # tf.convert_to_tensor(x)); the call is where the wrong object was passed
+        fresh = not is_variable and snode.op is None and snode not in info.watched and \
+            all(reach.op is None or reach.op.type == "gradient" for reach in reached.values())
+        return _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh)
+    steps = paths.path_back(reached, hits[0])
+    late = _watched_late(info, snode, steps)
+    if late is not None and symptom == Symptom.NONE:
+        return Cause.UNWATCHED, late, {"why": "watched after use"}
+    if symptom == Symptom.NONE or symptom == Symptom.ZEROS and _breaks(steps, info) is not None:
+        return _broken(steps, info, hits[0])
+    return _flat(graph, reached, snode, tnodes, symptom)
+
+
+def _unwatched(record, info, source, snode, is_variable):
+    tape = info.tape()
+    if is_variable and info.forward:  # an accumulator's primals are what it follows (forward.py)
+        return None if snode in info.watched else (Cause.NOT_USED, info.frame, {"why": "not a primal"})
+    if is_variable:
+        handles = {id(v.handle) for v in (tape.watched_variables() if tape is not None else ())}
+        if id(source.handle) in handles:
+            return None
+        made = snode.frame if snode.op is not None else None
+        if not source.trainable:
+            return Cause.UNWATCHED, made or info.frame, {"why": "not trainable"}
+        if not info.watch_accessed:
+            return Cause.UNWATCHED, info.frame or made, {"why": "watch_accessed_variables=False"}
+        return None
+    if snode in info.watched or (snode.op is not None and info in snode.op.tapes):
+        return None
+    for other in record.tapes:
+        if other is not info and snode in other.watched:
+            return Cause.WRONG_TAPE, info.gradient_frame, {}
+    if snode.op is not None and _made_from_variable(snode):
+        return Cause.VARIABLE_REPLACED, snode.frame, {}
+    return Cause.UNWATCHED, info.frame or snode.frame, {"why": "tensor"}
+
+
+def _by_data(reached, hits) -> bool:
+    """The target was computed from the source by TensorFlow ops alone (no value of the path left TensorFlow or went
+    through a variable)."""
+    steps = paths.path_back(reached, hits[0]) if hits else None
+    # through state (a tf.Variable made from it, an assign) or an exit, watching it would not give a gradient either
+    return steps is not None and not any(reach.via is not None for _, reach in steps)
+
+
+def _watched_late(info, snode, steps):
+    """The watch() frame, when the op that first used the source on the path ran under this tape, but before
+    the source was watched (an op before the `with` block is outside-tape, not a late watch)."""
+    watched = info.watched_at.get(snode)
+    first = steps[0][1].op if steps else None
+    if watched is None or first is None or info not in first.tapes:
+        return None
+    return watched[1] if first.seq <= watched[0] else None
+
+
+def _made_from_variable(node, depth=2) -> bool:
+    """Computed from a variable of the same shape: the name of a variable now points at a tensor."""
+    frontier = [node]
+    for _ in range(depth):
+        frontier = [i for n in frontier if n.op is not None for i in n.op.inputs]
+        for n in frontier:
+            if n.op is not None and n.op.type == "ReadVariableOp" and n.shape == node.shape:
+                return True
+    return False
+
+
+def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False):
+    for node in tnodes:  # a target made from values that left TensorFlow (a constant from numpy or Python)
+        if node.op is None:
+            exit = paths.exits_before(graph, reached, node)
+            if exit is not None:
+                return Cause.LEAVES_TENSORFLOW, exit.frame, {}
+    if is_variable and tnodes and _copied_variable(graph, snode, tnodes):
+        return Cause.VARIABLE_REPLACED, snode.frame, {}
+    if fresh and info.gradient_frame is not None:  # a new object made for the call (tf.convert_to_tensor(x) again)
+        return Cause.NOT_USED, info.gradient_frame, {"why": "a new object"}
+    return Cause.NOT_USED, tnodes[0].frame if tnodes else info.gradient_frame, {}
+
+
+def _copied_variable(graph, snode, tnodes) -> bool:
+    """The source variable was made from another variable's value, and the target reads that other one."""
+    read_by_target = {node.op.inputs[0] for node in paths.ancestors(tnodes, 0)
+                      if node.op is not None and node.op.type == "ReadVariableOp"}
+    for op in graph.log:
+        if getattr(op, "type", None) == "AssignVariableOp" and op.inputs and op.inputs[0] is snode:
+            made_from = paths.ancestors([op.inputs[1]], 0)
+            return any(n.op is not None and n.op.type == "ReadVariableOp" and n.op.inputs[0] in read_by_target
+                       for n in made_from)
+    return False
+
+
+def _breaks(steps, info):
+    """The step on which the path from the source breaks, as (cause, frame), or None.
+
+    First a value that left TensorFlow (the target's own history says so), then state (an assign,
+    an iterator, a tf.data dataset), then the first step from the source that the tape did not
+    record or cannot differentiate.
+    """
+    if steps and steps[-1][1].via is not None and steps[-1][1].via[0] == "exit":
+        return Cause.LEAVES_TENSORFLOW, steps[-1][1].via[1].frame
+    for node, reach in steps:
+        if reach.via is not None:
+            return (Cause.STATE_BREAKS_PATH if reach.via[0] == "state" else Cause.LEAVES_TENSORFLOW), reach.via[1].frame
+        if reach.op is not None and (any(out.dtype.name == "variant" for out in reach.op.outputs)
+                                     or "Dataset" in reach.op.type):
+            return Cause.STATE_BREAKS_PATH, reach.op.frame  # into a tf.data dataset, or through one (Dataset.reduce)
+    for node, reach in steps:
+        op = reach.op
+        if op is None:
+            continue
+        if info not in op.tapes:
+            return (Cause.WRONG_TAPE if op.tapes else Cause.OUTSIDE_TAPE), op.frame
+        if op.type in FLOWING_STEPS:
+            continue
+        kind = opfacts.gradient_kind(op.type)
+        if kind == "python":
+            return Cause.LEAVES_TENSORFLOW, op.frame
+        if kind == "stop":
+            return Cause.STOP_GRADIENT, op.frame
+        if kind in ("none", "missing", "zero"):
+            return Cause.NO_GRADIENT_OP, op.frame
+        if node.is_integer and not node.is_resource:
+            # positions computed from float values (argsort's and top_k's indices) have no gradient: the op that
+            # returned them is where the path ends; a float cast to integers is the path itself turned integer
+            indices = op.type != "Cast" and reach.parent is not None and not reach.parent.is_integer
+            return (Cause.NO_GRADIENT_OP if indices else Cause.INTEGER_PATH), op.frame
+    return None
+
+
+def _broken(steps, info, target):
+    found = _breaks(steps, info)
+    if found is None:
+        return Cause.NOT_USED, target.frame, {}
+    return found[0], found[1], {}
+
+
+def _flat(graph, reached, snode, tnodes, symptom):
+    """A recorded path whose gradient is zero, tiny or not finite: read the values the path's ops kept."""
+    on_path = paths.ancestors(tnodes, snode.seq)
+    ops = sorted({n.op for n in on_path if n in reached and n.op is not None}, key=lambda op: op.seq)
+    ops_cut = [op for op in ops if op.type in opfacts.STOP]
+    if symptom == Symptom.NONFINITE:
+        for op in ops:
+            if evidence_at(op) == Cause.NON_FINITE:
+                return Cause.NON_FINITE, op.frame, {"op": op.type}
+        return None  # every forward value was finite: an overflow of the backward pass (loss scaling skips it)
+    target = tnodes[0] if tnodes else None
+    softmax, summed = _softmax_output(target)
+    if softmax is not None and (summed or target.shape and int(np.prod(target.shape)) > 1):
+        return Cause.SOFTMAX_SUM, softmax.frame, {}
+    for op in ops:
+        found = evidence_at(op)
+        if found == Cause.NO_GRADIENT_OP:
+            return found, op.frame, {"op": op.type}
+        if found in (Cause.DEAD_RELU, Cause.SATURATION):
+            # is the target still moved by this op's output? If not, its zero slope hides nothing here
+            moved = probe.depends(graph, op, target)
+            if moved is False:
+                continue
+            return found, op.frame, {"op": op.type, "probe": "depends" if moved else "not run"}
+    if symptom == Symptom.ZEROS and ops_cut:  # what the source's values reached the target through was cut
+        return Cause.STOP_GRADIENT, ops_cut[0].frame, {"op": ops_cut[0].type}
+    softmaxes = [op for op in ops if op.type == "Softmax"]
+    if softmaxes:
+        # a softmax that is not saturated (checked above) passes back p * (g - <g, p>): zero only when the gradient
+        # reaching it is the same along its axis, i.e. the target sees each softmax row only through its sum (1)
+        return Cause.SOFTMAX_SUM, softmaxes[0].frame, {"op": "Softmax"}
+    return None
+
+
+def _softmax_output(node):
+    """(the softmax the target is made of, whether the way there summed or sliced it), through ops that move,
+    add up or slice whole rows of it: the tape sums the target, and a sum of whole softmax rows is a constant."""
+    sizes, summed = [], False
+    while node is not None and node.op is not None:
+        kind = node.op.type
+        if kind == "Softmax":
+            row = node.shape[-1] if node.shape else None
+            whole = row and all(size and size % row == 0 for size in sizes)  # a slice keeps whole rows
+            return (node.op, summed) if whole or not sizes else (None, False)
+        if kind in ROW_SLICES:
+            sizes.append(int(np.prod(node.shape)) if node.shape is not None else 0)
+        elif kind not in opfacts.PASS_THROUGH and kind not in SUMMING:
+            return None, False
+        summed = summed or kind in SUMMING or kind in ROW_SLICES
+        node = node.op.inputs[0]
+    return None, False
+
+
+__all__ = ["diagnose", "kept_value", "tf_object"]

@@ -1,0 +1,203 @@
+"""Walk what ran: which tensors depend on a source, by data, through state or through a value that left TensorFlow.
+
+`descendants` scans the op log forwards from the source. A tensor depends on it
+- by data when an op took it as input;
+- through state when an op wrote a value derived from it into a resource (a variable's
+  `assign`, an iterator fed by `tf.data`) and a later op read that resource;
+- through an exit when it left TensorFlow (`.numpy()`, `float()`, …) and a later op took
+  a tensor that no op made (a constant made from numpy or Python values).
+Each reached node keeps the node it came from, so one path back to the source can be read.
+"""
+from __future__ import annotations
+
+from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence.recording.graph import Exit
+from gradtutor.protocol import Cause
+
+SHAPE_ONLY = frozenset({"Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike", "Fill", "Range"})
+# ops whose outputs depend on their input's shape alone, never its values: no path of the source goes through them
+SHAPE_READERS = frozenset({"Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike"})
+KIND_CAUSE = {"stop": Cause.STOP_GRADIENT, "python": Cause.LEAVES_TENSORFLOW, "none": Cause.NO_GRADIENT_OP,
+              "zero": Cause.NO_GRADIENT_OP, "missing": Cause.NO_GRADIENT_OP}
+
+
+class Reach:
+    """How a node was reached: from `parent` by `op`; `via` is None (data) or ("state"|"exit", op or Exit)."""
+
+    __slots__ = ("op", "parent", "through_gradient", "via")
+
+    def __init__(self, parent, op, via, through_gradient):
+        self.parent, self.op, self.via, self.through_gradient = parent, op, via, through_gradient
+
+
+def descendants(graph, source_node) -> dict:
+    reached = {source_node: Reach(None, None, None, False)}
+    exits = []
+    for item in list(graph.log):
+        if item.seq < source_node.seq:
+            continue
+        if isinstance(item, Exit):
+            if item.node in reached:
+                exits.append(item)
+            continue
+        if item.type in SHAPE_READERS:  # tf.zeros_like(x) is zeros whatever x holds
+            continue
+        # a boolean mask (x > 0) picks values and carries none: the op depends on the source through its values
+        # first, a value back from outside TensorFlow next, and only then through the mask
+        values = [node for node in item.inputs if not node.dtype.is_bool]
+        hit = _strongest(values, reached)
+        if hit is None and exits:
+            hit = _fresh_constant(item, exits, reached)
+        if hit is None and len(values) < len(item.inputs):
+            hit = _strongest([node for node in item.inputs if node.dtype.is_bool], reached)
+        if hit is None:
+            continue
+        reach = reached[hit]
+        through = reach.through_gradient or item.type == "gradient"
+        for node in item.outputs:
+            if node not in reached:
+                reached[node] = Reach(hit, item, reach.via, through)
+        if not through and not hit.is_resource:
+            for node in item.inputs:  # a value derived from the source is written into a resource
+                if node.is_resource and node not in reached:
+                    reached[node] = Reach(hit, item, reach.via or ("state", item), False)
+    return reached
+
+
+RANK = {None: 0, "state": 1, "exit": 2}  # a path by data is the surest evidence, one through an exit the least
+
+
+def _strongest(inputs, reached):
+    """The input the op is taken to depend on the source through: by data before through state, before an exit
+    (a constant first seen after an exit is only presumed to be made from the value that left)."""
+    best = None
+    for node in inputs:
+        reach = reached.get(node)
+        if reach is not None and (best is None or RANK[reach.via and reach.via[0]] < RANK[best[1]]):
+            best = (node, reach.via and reach.via[0])
+            if best[1] is None:
+                break
+    return best[0] if best else None
+
+
+def _fresh_constant(op, exits, reached):
+    """An input no op made, first seen by this op after a value derived from the source left TensorFlow."""
+    for node in op.inputs:
+        if node.op is None and node.seq > exits[0].seq and not node.is_resource and node.dtype.name != "variant":
+            last = max((e for e in exits if e.seq < node.seq), key=lambda e: e.seq)
+            reached[node] = Reach(last.node, None, ("exit", last), False)
+            return node
+    return None
+
+
+def exits_before(graph, reached, node):
+    """The last exit of a value derived from the source before `node` was first seen (None if there is none)."""
+    found = None
+    for item in graph.log:
+        if item.seq > node.seq:  # an exit counts the op sequence up; a node first seen right after it shares its number
+            break
+        if isinstance(item, Exit) and item.node in reached:
+            found = item
+    return found
+
+
+def reentries(graph, reached, since: int) -> list:
+    """[(constant node, Exit)]: a value derived from the source left TensorFlow and, at the same line, a tensor no op
+    made came back in (`np.sin(x.numpy()) * x`): a term the tape sees as a constant. Only at the exit's own line,
+    so a value printed or logged earlier does not make every later constant suspect."""
+    exits, found = {}, []
+    for item in graph.log:
+        if item.seq <= since:
+            continue
+        if isinstance(item, Exit):
+            if item.node in reached and item.frame is not None:
+                exits[item.frame] = item
+            continue
+        if not exits:
+            continue
+        for node in item.inputs:
+            exit = exits.get(node.frame) if node.op is None else None
+            if exit is not None and node.seq >= exit.seq and not node.is_resource and node.dtype.is_floating:
+                found.append((node, exit))
+    return found
+
+
+def path_back(reached, node) -> list:
+    """[(node, Reach)] from the source's first step to `node`."""
+    steps = []
+    while node is not None and reached[node].parent is not None:
+        steps.append((node, reached[node]))
+        node = reached[node].parent
+    steps.reverse()
+    return steps
+
+
+def ancestors(nodes, floor_seq: int) -> set:
+    """Every node the given ones were computed from (not before `floor_seq`)."""
+    seen = set()
+    stack = [n for n in nodes if n is not None]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.op is not None and node.seq >= floor_seq:
+            stack.extend(node.op.inputs)
+    return seen
+
+
+def cuts_back(target_nodes, source_nodes) -> tuple[bool, list]:
+    """Walk back from the targets through the ops a tape recorded: is a source reached through ops whose gradient
+    flows? And the ops that cut a path the source had, nearest the target first, as (cause id, whether the op's
+    output is a mask, the op's frame). An op's gradient does not flow when TensorFlow's gradient registry says so
+    (stop_gradient, round, argmax, comparisons, a Python function: gradtutor.evidence.recording.opfacts) or when it turns
+    floats into integers; ops that read only a shape carry no value to cut."""
+    frontier, seen, reached, cuts = list(target_nodes), set(), False, []
+    while frontier:  # breadth first: the cut nearest the target comes first
+        following = []
+        for node in frontier:
+            if node in source_nodes:
+                reached = True
+            if node in seen or node in source_nodes:
+                continue
+            seen.add(node)
+            op = node.op
+            if op is None or not op.tapes:  # made before any tape recorded, or not by an op: the walk ends here
+                continue
+            stops = stops_gradient(op)
+            if stops is None:
+                following.extend(op.inputs)
+            elif stops != "shape-only" and _upstream(op.inputs, source_nodes):
+                cuts.append((stops, all(out.dtype.is_bool for out in op.outputs), op.frame))
+        frontier = following
+    return reached, cuts
+
+
+def _upstream(nodes, source_nodes) -> bool:
+    stack, seen = list(nodes), set()
+    while stack:
+        node = stack.pop()
+        if node in source_nodes:
+            return True
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.op is not None and node.op.tapes:
+            stack.extend(node.op.inputs)
+    return False
+
+
+def stops_gradient(op) -> Cause | str | None:
+    """The cause id of an op through which no gradient reaches its float inputs; None when it flows, "shape-only"
+    for an op that reads only a tensor's shape."""
+    if op.type in SHAPE_ONLY:
+        return "shape-only"
+    if op.type in ("gradient", "custom_gradient"):  # steps gradtutor adds: a gradient and a custom gradient flow
+        return None
+    kind = opfacts.gradient_kind(op.type)
+    if kind in KIND_CAUSE:
+        return KIND_CAUSE[kind]
+    floats_in = any(node.dtype.is_floating for node in op.inputs)
+    if floats_in and op.outputs and all(out.dtype.is_integer for out in op.outputs):
+        return Cause.INTEGER_PATH  # a cast (or any op) from floats to integers: integers carry no gradient
+    return None

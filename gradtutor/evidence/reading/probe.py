@@ -1,0 +1,118 @@
+"""A finite-difference probe: does the target really depend on the value a saturated or dead op produced?
+
+A gradient that comes back zero or tiny through a saturated sigmoid, a clipped value or an
+all-zero ReLU is a mistake only when the target still depends on that op's output: then the
+op's zero slope is what hides the dependence. When the target does not depend on it (the
+op's output is multiplied by a zero loss weight, masked away, or the target sits at a
+stationary point of it), the small gradient is the true one and there is nothing to report.
+
+The probe moves the op's output a little, away from its limit (a sigmoid at 1 down, a dead
+ReLU up: outside the op's range the next log or sqrt would be NaN), by a half and a full step,
+and runs the recorded ops between it and the target again (the op callback kept their attrs
+and input tensors, graph.py). Richardson's combination of the two slopes cancels the
+second-order term, so a target at its minimum counts as flat. Probing the source itself
+would not do: float32 rounds a saturated sigmoid flat on both sides of any small step. The
+replay runs TensorFlow's kernels directly (`execute.quick_execute`), outside every tape and
+unseen by the op callback, and only after a gradient already came back small, so its cost
+is paid by suspicious gradients alone.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence.reading import paths
+from gradtutor.evidence.reading.values import kept_value
+
+STEP = 1e-3  # relative to the op's largest output (at least 1)
+FLAT = 1e-4  # a slope of the target below this (relative to the target's size, at least 1) is flat
+MAX_OPS = 500  # a longer path is not replayed (its cost would not be bounded); the evidence stands alone
+
+
+def depends(graph, op, target) -> bool | None:
+    """True when the target moves with `op`'s first output, False when it is flat there, None when unknown."""
+    if op.values is None or not op.values[1] or target is None:
+        return None
+    output = op.values[1][0]
+    value = kept_value(output)
+    if value is None or value.dtype.kind != "f" or not value.size:
+        return None
+    into = _into_range(op, value)
+    chain = _chain(graph, op, target)
+    if into is None or chain is None:
+        return None
+    rng = np.random.default_rng(0)  # never the script's own random state
+    direction = into * (0.5 + rng.random(value.shape))
+    step = STEP * max(1.0, float(np.abs(value).max()))
+    graph.paused += 1
+    try:
+        base, half, full = (_replay(chain, op.outputs[0], value + t * step * direction, output.dtype, target)
+                            for t in (0.0, 0.5, 1.0))
+    except Exception:  # noqa: BLE001 - an op that cannot run again: no probe, the evidence stands alone
+        return None
+    finally:
+        graph.paused -= 1
+    if base is None or half is None or full is None or not np.isfinite([base, half, full]).all():
+        return None
+    # Richardson: twice the slope over the half step minus the slope over the full step cancels the
+    # term of second order, so a target at its minimum (only curvature moves it) reads as flat
+    slope = 2 * (half - base) / (0.5 * step) - (full - base) / step
+    return bool(abs(slope) > FLAT * max(1.0, abs(base)))
+
+
+def _into_range(op, value):
+    """+1 / -1 per element: the way the op's output can move from the limit it sits at (None: unknown op)."""
+    if op.type in ("Relu", "Relu6", "Maximum"):
+        return np.ones_like(value)
+    if op.type == "Minimum":
+        return -np.ones_like(value)
+    if op.type in ("Sigmoid", "Softmax"):
+        return np.where(value >= 0.5, -1.0, 1.0)
+    if op.type == "Tanh":
+        return np.where(value >= 0, -1.0, 1.0)
+    if op.type == "ClipByValue":
+        low = kept_value(op.values[0][1])
+        return None if low is None else np.where(value <= low, 1.0, -1.0)
+    return None
+
+
+def _chain(graph, op, target):
+    """The recorded ops between `op` and the target that take a value computed from `op`, in order."""
+    if target in op.outputs:
+        return []
+    later = []
+    for item in reversed(graph.log):  # only the ops after `op`: read from the end of the log
+        if item.seq <= op.seq:
+            break
+        if len(later) > 20 * MAX_OPS:
+            return None
+        if item.seq <= target.seq and hasattr(item, "inputs"):
+            later.append(item)
+    feeds_target = paths.ancestors([target], op.seq)  # an assign or a metric update is never run again
+    moved = set(op.outputs)
+    chain = []
+    for item in reversed(later):
+        if not any(node in moved for node in item.inputs) or not any(n in feeds_target for n in item.outputs):
+            continue
+        if item.values is None or item.attrs is None or opfacts.gradient_kind(item.type) == "python" \
+                or item.type == "gradient" or len(chain) >= MAX_OPS:
+            return None  # a step that cannot be run again (its tensors were let go, or it is Python)
+        chain.append(item)
+        moved.update(item.outputs)
+    return chain if target in moved else None
+
+
+def _replay(chain, start, value, dtype, target):
+    """Run the chain again with `start` replaced by `value`; the sum of the new target (what tape.gradient
+    differentiates), or None."""
+    import tensorflow as tf
+    from tensorflow.python.eager import context, execute
+
+    ctx = context.context()
+    new = {start: tf.constant(value, dtype=dtype)}
+    for op in chain:  # quick_execute records nothing on a tape (the op wrappers call record_gradient)
+        inputs = [new.get(node, tensor) for node, tensor in zip(op.inputs, op.values[0])]
+        outputs = execute.quick_execute(op.type, len(op.outputs), inputs, op.attrs, ctx)
+        new.update(zip(op.outputs, outputs))
+    result = new.get(target)
+    return None if result is None else np.sum(kept_value(result), dtype=np.float64)

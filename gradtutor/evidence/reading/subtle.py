@@ -1,0 +1,97 @@
+"""Gradients that came back and look fine (not None, zero or NaN) but are not what the code meant.
+
+A term whose value left TensorFlow and came back as a constant (`np.sin(x.numpy()) * x`: only
+sin(x) survives), a variable made again each step from its first value (the updates are lost),
+and entries exactly zero because a sigmoid of the source itself sat at its float32 limit. Each is
+looked at only when a cheap sign says it may apply (an exit while the tape recorded, a new variable
+at a call site, a saturating op of the source's own shape), so a training loop pays nothing for them
+otherwise. Each returns (cause id, the frame to quote, facts) or None, as analysis.diagnose does.
+"""
+from __future__ import annotations
+
+import weakref
+
+from gradtutor.evidence.reading import paths
+from gradtutor.evidence.reading.analysis import tf_object
+from gradtutor.evidence.reading.symptoms import SATURATING, saturated_elements
+from gradtutor.evidence.reading.values import kept_value
+from gradtutor.protocol import Cause
+
+
+def partly_outside(record, info, targets, source):
+    """A gradient that came back and looks fine, but is short of the terms whose values left TensorFlow and came back
+    as constants into the target (`y = tf.reduce_sum(np.sin(x.numpy()) * x)`: only sin(x) survives): (cause id,
+    the exit's frame, facts), or None. Looked for only when a value left TensorFlow while this tape recorded."""
+    import tensorflow as tf
+
+    graph = record.graph
+    source = tf_object(source)
+    if graph.last_exit <= info.pushed or not (isinstance(source, tf.Variable) or tf.is_tensor(source)):
+        return None
+    snode = graph.known(source.handle if isinstance(source, tf.Variable) else source)
+    tnodes = [node for node in (graph.known(t) for t in targets if tf.is_tensor(t)) if node is not None]
+    if snode is None or not tnodes:
+        return None
+    came_back = paths.reentries(graph, paths.descendants(graph, snode), info.pushed)
+    if not came_back:
+        return None
+    history = paths.ancestors(tnodes, info.pushed)
+    for node, exit in came_back:
+        if node in history:
+            return Cause.LEAVES_TENSORFLOW, exit.frame, {"left": exit.kind}
+    return None
+
+
+def zero_where_saturated(record, info, targets, source, gradient):
+    """A gradient exactly zero at some entries (not all), each of them an entry where a sigmoid, tanh or softmax of
+    the source itself sat at its float32 limit (`p = tf.sigmoid(z)`, then a clip or log of p): the slope there is 0
+    and the tape returns 0 where the loss still has one. (cause id, the activation's frame, facts) or None. Only for
+    an activation of the source's own shape (its entries are the source's), so a ReLU's zeros in a weight's
+    gradient or a saturated gate of a layer are never read as this."""
+    import tensorflow as tf
+
+    value = kept_value(getattr(gradient, "values", gradient))
+    if value is None or value.dtype.kind != "f" or not value.size:
+        return None
+    zeros = value == 0
+    if not zeros.any() or zeros.all():
+        return None
+    suspects = [op for op in record.graph.kept if op.type in SATURATING and info in op.tapes and op.values is not None
+                and op.outputs and op.outputs[0].shape == value.shape]
+    if not suspects:
+        return None
+    graph = record.graph
+    source = tf_object(source)
+    snode = graph.known(source.handle if isinstance(source, tf.Variable) else source)
+    tnodes = [node for node in (graph.known(t) for t in targets if tf.is_tensor(t)) if node is not None]
+    if snode is None or not tnodes:
+        return None
+    on_path = paths.ancestors(tnodes, snode.seq) & set(paths.descendants(graph, snode))
+    for op in suspects:
+        mask = saturated_elements(op.type, kept_value(op.values[1][0]))
+        if op.outputs[0] in on_path and mask is not None and mask.shape == zeros.shape and mask[zeros].all():
+            return Cause.SATURATION, op.frame, {"op": op.type, "zero_entries": f"{int(zeros.sum())}/{zeros.size}"}
+    return None
+
+
+def restarted(record, key, source):
+    """The variable asked for at this call is a new one, made at the same line as the one asked for last time, from
+    the same starting value, after that one was updated (`for step …: w = tf.Variable(w0); …; w.assign_sub(…)`):
+    every step starts again from w0 and the updates are lost. (cause id, the line that made it, facts) or None. A
+    new variable made from another value (a new batch, a new random draw) is a new problem, not a restart."""
+    import tensorflow as tf
+
+    source = tf_object(source)
+    if not isinstance(source, tf.Variable):
+        return None
+    graph = record.graph
+    node = graph.known(source.handle)
+    previous = record.previous_sources.get(key)
+    record.previous_sources[key] = weakref.ref(node) if node is not None else None
+    previous = previous() if previous is not None else None
+    if node is None or previous is None or previous is node or node.frame is None or node.frame != previous.frame:
+        return None
+    first = graph.first_value.get(node)
+    if first is None or graph.first_value.get(previous) != first or not graph.updates.get(previous):
+        return None
+    return Cause.VARIABLE_REPLACED, node.frame, {"restarted": "from the same value"}

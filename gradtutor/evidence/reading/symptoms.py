@@ -1,0 +1,57 @@
+"""What each symptom means, defined once: a saturated activation, a dead ReLU, a tiny or non-finite gradient.
+
+Read by the checker's run facts (gradtutor.evidence.reading.run_facts: is an activation saturated
+*anywhere*, so that a gradient zero there is explained) and by `gradtutor explain`'s analysis
+(gradtutor.evidence.reading.values: is it saturated *everywhere*, so that the whole gradient is
+flat), and by the check of a returned gradient (gradtutor.evidence.reading.checks). Both questions
+ask of the same element: is its slope factor within SATURATED of zero?
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gradtutor.protocol import Symptom
+
+# float32 sigmoid(x) rounds to exactly 1.0 from x ≈ 17, and is within 1e-6 of it from x ≈ 14; tanh from ≈ 7
+SATURATED = 1e-6
+# the ops whose output flattens its slope at a limit: sigmoid and softmax in (0, 1), tanh in (-1, 1)
+SATURATING = frozenset({"Sigmoid", "Tanh", "Softmax"})
+RELUS = frozenset({"Relu", "Relu6"})
+TINY = 1e-6  # a gradient whose largest element is below this is only reported when the evidence names a cause
+
+
+def saturated_elements(op_type: str, out) -> np.ndarray | None:
+    """Per element of a sigmoid, tanh or softmax output: is it within SATURATED of its limit (its slope ~0)?
+    None for other ops and for values that are not floats."""
+    if op_type not in SATURATING or out is None or getattr(out, "dtype", None) is None or out.dtype.kind != "f":
+        return None
+    if op_type == "Tanh":
+        return 1 - np.abs(out) <= SATURATED
+    # sigmoid, and softmax: a row is saturated when its largest entry is within SATURATED of 1, i.e. every
+    # entry of it within SATURATED of 0 or 1
+    return np.minimum(out, 1 - out) <= SATURATED
+
+
+def saturated_somewhere(op_type: str, out) -> bool:
+    mask = saturated_elements(op_type, out)
+    return bool(mask is not None and mask.any())
+
+
+def saturated_everywhere(op_type: str, out) -> bool:
+    mask = saturated_elements(op_type, out)
+    return bool(mask is not None and mask.size and mask.all())
+
+
+def dead(op_type: str, out) -> bool:
+    """A ReLU whose every output is 0: no element passes a gradient back."""
+    return op_type in RELUS and out is not None and bool(out.size) and not out.any()
+
+
+def gradient_symptom(value) -> Symptom | None:
+    """What a returned gradient's values show (nonfinite, zeros, tiny), or None when they look fine."""
+    if value is None or value.dtype.kind not in "fc" or not value.size:
+        return None
+    if not np.isfinite(value).all():
+        return Symptom.NONFINITE
+    largest = np.abs(value).max()
+    return Symptom.ZEROS if largest == 0 else Symptom.TINY if largest < TINY else None

@@ -1,0 +1,83 @@
+"""What the values an op kept say about its gradient: NaN-prone inputs, saturation, dead ReLUs, zero slopes.
+
+`op` is anything with `.type` and `.values` = (input tensors, output tensors): an op that
+`gradtutor explain` recorded, or one the checker's run facts see in the op callback.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence.reading import symptoms
+from gradtutor.protocol import Cause
+
+
+def kept_value(tensor):
+    """The numpy value of a kept tensor, without counting it as leaving TensorFlow; None if it has none."""
+    try:
+        return np.asarray(tensor._numpy())
+    except Exception:  # noqa: BLE001 - a resource, a variant, a deleted tensor
+        return None
+
+
+def evidence_at(op) -> Cause | None:
+    """The cause this op's kept values point at, or None (saturated and dead: gradtutor.evidence.reading.symptoms)."""
+    if op.type == "Sign":
+        return Cause.NO_GRADIENT_OP
+    if op.values is None or op.type not in opfacts.KEEP_VALUES:
+        return None
+    inputs, outputs = op.values
+    out = kept_value(outputs[0]) if outputs else None
+    if out is None or out.dtype.kind not in "fc":
+        return None
+    if op.type in ("SelectV2", "Select"):
+        branches = [kept_value(t) for t in inputs[1:3]]
+        if any(b is not None and b.dtype.kind in "fc" and not np.isfinite(b).all() for b in branches):
+            return Cause.NON_FINITE
+        return None
+    if _zero_sensitive(op.type, inputs):
+        return Cause.NON_FINITE
+    if out.size and not np.isfinite(out).all():
+        return Cause.NON_FINITE
+    if op.type == "ClipByValue" and out.size and _clipped_everywhere(inputs):
+        return Cause.SATURATION  # e.g. a crossentropy clipping probabilities to [eps, 1 - eps]
+    if op.type in ("Maximum", "Minimum") and out.size and _bound_everywhere(op.type, inputs):
+        return Cause.SATURATION  # clip_by_value is Minimum(Maximum(x, low), high): x clipped everywhere
+    if op.type in symptoms.RELUS:
+        return Cause.DEAD_RELU if symptoms.dead(op.type, out) else None
+    if symptoms.saturated_everywhere(op.type, out):  # the whole gradient through it is flat
+        return Cause.SATURATION
+    return None
+
+
+def _zero_sensitive(op_type, inputs) -> bool:
+    """sqrt/log/reciprocal at 0, a division by 0, a power with a zero base: the gradient is inf or NaN."""
+    index = {"RealDiv": 1, "Div": 1, "Xdivy": 1}.get(op_type, 0)
+    if op_type not in ("Sqrt", "Rsqrt", "Log", "Reciprocal", "Inv", "RealDiv", "Div", "Xdivy", "Pow", "Log1p"):
+        return False
+    if len(inputs) <= index:
+        return False
+    value = kept_value(inputs[index])
+    if value is None or value.dtype.kind not in "fc":
+        return False
+    bad = -1.0 if op_type == "Log1p" else 0.0
+    return bool(value.size and (value == bad).any() if op_type != "Log" else (value <= 0).any())
+
+
+def _clipped_everywhere(inputs) -> bool:
+    """Every element of a clip_by_value's input lies outside its bounds: the slope is zero everywhere."""
+    values = [kept_value(t) for t in inputs[:3]]
+    if any(v is None for v in values):
+        return False
+    x, low, high = values
+    return bool(((x < low) | (x > high)).all())
+
+
+def _bound_everywhere(op_type, inputs) -> bool:
+    """maximum(x, bound) / minimum(x, bound) with a scalar bound that wins for every element of x."""
+    if len(inputs) != 2:
+        return False
+    x, bound = kept_value(inputs[0]), kept_value(inputs[1])
+    if x is None or bound is None or bound.size != 1 or x.size < 1 or x.dtype.kind != "f":
+        return False
+    return bool((x < bound).all() if op_type == "Maximum" else (x > bound).all())

@@ -1,0 +1,188 @@
+"""What ran: every eager op with the tensors that fed it, where each tensor was made and where one left TensorFlow.
+
+One `Graph` is filled by TensorFlow's eager op callback (framework/op_callbacks.py),
+which sees each op's inputs and outputs. Tensors are known by `id()` checked against a
+weak reference (an id is reused once its tensor dies); each node points to the op that
+made it, and each op to its input nodes, so a target's history can be walked back
+after the tensors themselves are gone. Values are kept only for the few op types an
+analysis reads (ReLU, sigmoid, sqrt, …) and only while a tape records.
+"""
+from __future__ import annotations
+
+import collections
+import weakref
+
+from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence.recording.frames import user_frame
+
+LOG_SIZE = 100_000  # ops remembered (a few hundred training steps of a small model)
+KEPT_VALUES = 2_000  # ops whose values are kept: the most recent ones only, so memory stays bounded
+# every op run under a tape keeps its tensors a little longer (the latest KEPT_VALUES of them), so the
+# finite-difference probe (probe.py) can run the ops after a suspect one again from a moved value
+SWEEP_EVERY = 20_000
+
+
+WRITES = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
+FINGERPRINTED = 1 << 20  # elements of a variable's first value hashed; a larger one is known by its tensor only
+
+
+def fingerprint(node, tensor):
+    """What a variable was made from: its value's bytes (w0 converted again is the same value), else the tensor."""
+    try:
+        if tensor.shape.num_elements() <= FINGERPRINTED:
+            return (tuple(tensor.shape), tensor.dtype.name, hash(tensor._numpy().tobytes()))
+    except Exception:  # noqa: BLE001 - a resource or a value that cannot be read: known by its node
+        pass
+    return node
+
+
+class Op:
+    """One op that ran (or a step gradtutor adds: 'gradient', an exit from TensorFlow)."""
+
+    __slots__ = ("__weakref__", "attrs", "frame", "inputs", "outputs", "seq", "tapes", "type", "values")
+
+    def __init__(self, seq, op_type, inputs, frame, attrs=None):
+        self.seq, self.type, self.inputs, self.frame, self.attrs = seq, op_type, inputs, frame, attrs
+        self.outputs = ()
+        self.values = None  # (inputs, outputs) tensors, for the most recent ops run under a tape
+        self.tapes = ()  # the tapes recording when it ran
+
+
+class Node:
+    """A tensor: the op that made it (None for a constant, a numpy conversion or a variable made before)."""
+
+    __slots__ = ("__weakref__", "dtype", "frame", "op", "ref", "seq", "shape")
+
+    def __init__(self, op, tensor, seq, frame):
+        self.op, self.seq, self.frame = op, seq, frame
+        self.ref = weakref.ref(tensor)
+        self.dtype = tensor.dtype
+        try:
+            self.shape = tensor._shape_tuple()  # an eager tensor's shape, without building a TensorShape
+        except (AttributeError, ValueError):
+            self.shape = None
+
+    @property
+    def is_resource(self) -> bool:
+        """A handle to state (a variable, an iterator); a dataset's `variant` is data."""
+        return self.dtype.name == "resource"
+
+    @property
+    def is_integer(self) -> bool:
+        return self.dtype.is_integer or self.dtype.is_bool
+
+
+class Exit:
+    """A tensor's value left TensorFlow: `.numpy()`, `np.asarray`, `float()`, `int()`."""
+
+    __slots__ = ("frame", "kind", "node", "seq")
+
+    def __init__(self, seq, node, frame, kind):
+        self.seq, self.node, self.frame, self.kind = seq, node, frame, kind
+
+
+class Graph:
+    def __init__(self):
+        self.seq = 0
+        self.paused = 0
+        self.off = False  # eager ops not recorded now: a step between sampled tapes (sampling.py)
+        self.nodes: dict[int, Node] = {}
+        self.log: collections.deque = collections.deque(maxlen=LOG_SIZE)
+        self.recording_tapes: list = []  # TapeInfo of the tapes recording now
+        self.kept: collections.deque = collections.deque()  # KEEP_VALUES ops holding values, oldest first
+        self.replayable: collections.deque = collections.deque()  # other ops holding values, oldest first
+        self._since_sweep = 0
+        self.traced = None  # what records the ops of traced graphs (traced.Tracing), when one is installed
+        self.listeners: list = []  # op(...) of the record's listeners: every eager op recorded
+        self.last_exit = 0  # the op count at the latest exit: a gradient call looks for re-entries only after one
+        # a variable's handle node -> a fingerprint of the value it was made from, and how often it was written since:
+        # a variable made again at one line from the same value after the last one was updated restarts training
+        self.first_value: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.updates: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    # ---------------------------------------------------------------- nodes
+    def node_of(self, tensor, frame=None) -> Node:
+        node = self.nodes.get(id(tensor))
+        if node is None or node.ref() is not tensor:
+            node = Node(None, tensor, self.seq, frame)
+            self.nodes[id(tensor)] = node
+        return node
+
+    def known(self, tensor) -> Node | None:
+        node = self.nodes.get(id(tensor))
+        return node if node is not None and node.ref() is tensor else None
+
+    # ---------------------------------------------------------------- the op callback
+    def callback(self, op_type, inputs, attrs, outputs, op_name=None, graph=None):
+        if graph is not None:  # an op added to a graph being traced (tf.function): traced.py
+            if self.traced is not None and not self.paused:
+                self.traced.op(self, op_type, inputs, outputs, graph)
+            return
+        if self.paused or self.off:
+            return
+        for listen in self.listeners:  # the learner's ops, not gradtutor's own reads or a gradient's backward pass
+            listen(op_type, inputs, attrs, outputs, op_name, graph)
+        self.seq += 1
+        seq = self.seq
+        frame = user_frame()
+        if type(op_type) is bytes:
+            op_type = op_type.decode()
+        op = Op(seq, op_type, tuple(self.node_of(t, frame) for t in inputs), frame, attrs)
+        nodes = self.nodes
+        outs = []
+        for tensor in outputs:
+            node = Node(op, tensor, seq, frame)
+            nodes[id(tensor)] = node
+            outs.append(node)
+        op.outputs = tuple(outs)
+        if self.recording_tapes:
+            op.tapes = tuple(self.recording_tapes)
+            op.values = (tuple(inputs), tuple(outputs))
+            kept = self.kept if op_type in opfacts.KEEP_VALUES else self.replayable
+            kept.append(op)
+            if len(kept) > KEPT_VALUES:
+                kept.popleft().values = None
+        self.log.append(op)
+        if op_type in WRITES and op.inputs:
+            self._written(op, inputs)
+        self._since_sweep += 1
+        if self._since_sweep > SWEEP_EVERY:
+            self._sweep()
+        return
+
+    def _written(self, op, inputs) -> None:
+        handle = op.inputs[0]
+        if op.type == "AssignVariableOp" and handle not in self.first_value and len(inputs) > 1:
+            self.first_value[handle] = fingerprint(op.inputs[1], inputs[1])
+        else:
+            self.updates[handle] = self.updates.get(handle, 0) + 1
+
+    def _sweep(self) -> None:
+        self._since_sweep = 0
+        self.nodes = {key: node for key, node in self.nodes.items() if node.ref() is not None}
+
+    def add_step(self, op_type, inputs, outputs, frame, input_nodes=None) -> Op:
+        """A step gradtutor adds itself (a gradient call), or an op of a traced graph: outputs depend on inputs
+        (given as tensors, or as their nodes already)."""
+        self.seq += 1
+        if input_nodes is None:
+            input_nodes = tuple(self.node_of(t, frame) for t in inputs)
+        op = Op(self.seq, op_type, tuple(input_nodes), frame)
+        op.tapes = tuple(self.recording_tapes)
+        outs = []
+        for tensor in outputs:
+            node = Node(op, tensor, self.seq, frame)
+            self.nodes[id(tensor)] = node
+            outs.append(node)
+        op.outputs = tuple(outs)
+        self.log.append(op)
+        return op
+
+    def exit(self, tensor, kind: str) -> None:
+        """Note that a tensor's value left TensorFlow (integer values too are indices, not a path: skipped)."""
+        if self.paused or self.off or tensor.dtype.is_integer or tensor.dtype.is_bool:
+            return
+        frame = user_frame(3)
+        self.seq += 1
+        self.last_exit = self.seq
+        self.log.append(Exit(self.seq, self.node_of(tensor, frame), frame, kind))

@@ -1,0 +1,47 @@
+"""What TensorFlow itself says about an op type: is there a gradient, is it zero, can it make NaN.
+
+The registry answers come from TensorFlow's gradient registry (`ops.gradient_registry`):
+`tf.no_gradient` registers None, an op with no entry has no gradient at all. The
+tables below are facts read in TensorFlow's own gradient functions (math_grad.py,
+array_grad.py): ops whose registered gradient returns None or zeros.
+"""
+from __future__ import annotations
+
+from functools import cache
+
+from gradtutor.evidence.reading.symptoms import RELUS, SATURATING  # noqa: F401 - saturated and dead, defined once
+
+# registered gradient returns only None (math_grad.py: _ArgMaxGrad, _ArgMinGrad, _FloorDivGrad,
+# _TruncateDivGrad, _FloorGrad, _CeilGrad, _RoundGrad, _RintGrad)
+NONE_GRADIENT = frozenset({"ArgMax", "ArgMin", "FloorDiv", "TruncateDiv", "Floor", "Ceil", "Round", "Rint"})
+# registered gradient is all zeros (math_grad.py: _SignGrad)
+ZERO_GRADIENT = frozenset({"Sign"})
+# the values leave TensorFlow: Python runs on numpy arrays (script_ops.py)
+PYTHON_FUNCTIONS = frozenset({"PyFunc", "PyFuncStateless", "EagerPyFunc"})
+STOP = frozenset({"StopGradient", "PreventGradient"})
+# ops whose gradient is infinite or NaN at some inputs: their values are kept while a tape records
+RISKY = frozenset({"Sqrt", "Rsqrt", "Log", "Log1p", "Reciprocal", "Inv", "RealDiv", "Div", "Pow", "Xlogy",
+                   "Xdivy", "Acos", "Asin", "Atanh", "Exp", "SelectV2", "Select", "Lgamma", "Digamma"})
+KEEP_VALUES = RISKY | SATURATING | RELUS | {"ClipByValue", "Maximum", "Minimum"}
+# ops that only move or rename values: a softmax output stays one through them
+PASS_THROUGH = frozenset({"Identity", "Reshape", "ExpandDims", "Squeeze", "IdentityN", "Cast"})
+
+
+@cache
+def gradient_kind(op_type: str) -> str:
+    """'ok', 'none' (tf.no_gradient or a gradient returning None), 'zero', 'missing' (no entry), 'python'."""
+    if op_type in PYTHON_FUNCTIONS:
+        return "python"
+    if op_type in STOP:
+        return "stop"
+    if op_type in NONE_GRADIENT:
+        return "none"
+    if op_type in ZERO_GRADIENT:
+        return "zero"
+    from tensorflow.python.framework import ops
+
+    try:
+        function = ops.gradient_registry.lookup(op_type)
+    except LookupError:
+        return "missing"
+    return "ok" if function is not None else "none"

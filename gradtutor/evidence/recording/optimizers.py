@@ -1,0 +1,150 @@
+"""Keras 3's optimizer, watched: "No gradients provided for any variable" and "Gradients do not exist for variables".
+
+Keras 3 (keras/src/optimizers/base_optimizer.py) checks gradients in one place:
+`BaseOptimizer.apply` calls `_filter_empty_gradients`, which drops the None gradients,
+raises ValueError when none is left and otherwise only warns. `apply_gradients` first
+unzips its pairs, so an empty variable list fails there ("not enough values to
+unpack"). Both methods are wrapped while recording; the finding is added before
+Keras raises or warns, so a script that catches the error is still told why.
+
+The cause is not guessed at the optimizer: each None came from a tape call that was
+already analysed (checks.py remembers, per source variable, the cause it found), so
+the finding repeats that tape's evidence with the line where its path broke.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+
+from gradtutor.evidence.reading import paths
+from gradtutor.evidence.recording.frames import user_frame
+from gradtutor.protocol import Cause, Symptom
+
+
+def patch_when_loaded(record) -> None:
+    """Patch once Keras is loaded: a script that imports keras first starts the recording (its import of
+    TensorFlow) while Keras is half-imported, so the patch waits for the first gradient or tf.function call."""
+    keras = sys.modules.get("keras")
+    if record.keras_pending and keras is not None and not getattr(keras.__spec__, "_initializing", False):
+        record.keras_pending = False
+        patch(record)
+
+
+def patch(record) -> None:
+    """Wrap Keras 3's optimizer, if Keras 3 is loaded (importing TensorFlow loads it; tf-keras is not watched)."""
+    if "keras" not in sys.modules:
+        return
+    try:
+        from keras.src.optimizers.base_optimizer import BaseOptimizer
+    except ImportError:  # Keras 2 as `keras`, or no Keras at all
+        return
+    saved = {name: BaseOptimizer.__dict__.get(name) for name in ("_filter_empty_gradients", "apply_gradients")}
+    if None in saved.values():
+        return
+    record.originals.append((BaseOptimizer, saved))
+
+    def filter_empty(optimizer, grads, variables):
+        grads = list(grads)
+        variables = list(variables)
+        missing = [v for g, v in zip(grads, variables) if g is None]
+        if missing:
+            _safely(_report_missing, record, missing, len(missing) == len(grads))
+        return saved["_filter_empty_gradients"](optimizer, grads, variables)
+
+    def apply_gradients(optimizer, grads_and_vars, *args, **kwargs):
+        pairs = list(grads_and_vars)  # a zip is consumed once: keep the pairs to pass on
+        if not pairs:
+            _safely(_report_empty, record)
+        return saved["apply_gradients"](optimizer, pairs, *args, **kwargs)
+
+    BaseOptimizer._filter_empty_gradients = functools.wraps(saved["_filter_empty_gradients"])(filter_empty)
+    BaseOptimizer.apply_gradients = functools.wraps(saved["apply_gradients"])(apply_gradients)
+    _patch_trainer(record)
+
+
+def _patch_trainer(record) -> None:
+    """Keras 3's TensorFlow train_step asks for no gradient at all when the model has no trainable weights
+    (bare tf.Variables it does not track): it only warns. That warning is watched, in that module alone."""
+    try:
+        from keras.src.backend.tensorflow import trainer
+    except ImportError:
+        return
+    record.originals.append((trainer, {"warnings": trainer.warnings}))
+    trainer.warnings = _TrainerWarnings(record, trainer.warnings)
+
+
+class _TrainerWarnings:
+    """The `warnings` module as Keras's trainer sees it: its "no trainable weights" warning adds a finding."""
+
+    def __init__(self, record, real):
+        self._record, self._real = record, real
+
+    def warn(self, message, *args, **kwargs):
+        if "does not have any trainable weights" in str(message):
+            _safely(_report_untrained, self._record, sys._getframe(1).f_locals.get("loss"))
+        kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1  # still Keras's line, not this one
+        return self._real.warn(message, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+
+def _report_untrained(record, loss) -> None:
+    """fit's loss reads variables, but the model lists none as trainable: point at the first one made."""
+    node = record.graph.known(loss) if loss is not None else None
+    read = variables_read([node]) if node is not None else []
+    if not read or read[0].frame is None:
+        return
+    record.add("fit", user_frame(4), [], Cause.NOT_USED, read[0].frame, Symptom.ERROR,
+               {"keras": "The model does not have any trainable weights", "variables_read_by_target": len(read)})
+
+
+def _safely(report, *args) -> None:
+    """A report that fails must not change what the user's script does: Keras goes on as it would."""
+    try:
+        report(*args)
+    except Exception:  # noqa: BLE001 - the evidence is lost, the script is not
+        pass
+
+
+def _report_missing(record, variables, everything: bool) -> None:
+    """None gradients reached the optimizer: name them, with the cause their tape call found."""
+    from gradtutor.evidence.reading.analysis import tf_object
+
+    frame = user_frame(4)
+    found = next((record.none_sources[id(tf_object(v))] for v in variables
+                  if record.none_sources.get(id(tf_object(v))) is not None), None)
+    if found is None:
+        return  # these None did not come from a tape call we saw: no evidence, no cause
+    cause, broke_frame, facts = found
+    names = [_variable_name(v) for v in variables]
+    symptom = Symptom.ERROR if everything else Symptom.NONE
+    record.add("apply_gradients", frame, names, cause, broke_frame, symptom,
+               dict(facts, keras="No gradients provided for any variable" if everything
+                    else "Gradients do not exist for variables"))
+
+
+def _report_empty(record) -> None:
+    """apply_gradients got no pairs: the variable list given to the tape was empty."""
+    last = record.last_call
+    if last is None or last["sources"]:
+        return
+    frame = user_frame(4)
+    read = variables_read(last["targets"])
+    broke = read[0].frame if read and read[0].frame else last["frame"]
+    # the empty list reached the optimizer: that finding, not the tape call's, says what happened
+    record.findings[:] = [f for f in record.findings if f["_key"] != record.no_sources]
+    record.add("apply_gradients", frame, [], Cause.NOT_USED, broke, Symptom.ERROR,
+               {"keras": "apply_gradients got an empty list", "variables_read_by_target": len(read)})
+
+
+def variables_read(target_nodes) -> list:
+    """The variables (their handle nodes) the target was computed from, in the order they were made."""
+    handles = {node.op.inputs[0] for node in paths.ancestors(target_nodes, 0)
+               if node.op is not None and node.op.type == "ReadVariableOp" and node.op.inputs}
+    return sorted(handles, key=lambda node: node.seq)
+
+
+def _variable_name(variable) -> str:
+    name = getattr(variable, "path", None) or getattr(variable, "name", None) or "a variable"
+    return str(name).split(":")[0]

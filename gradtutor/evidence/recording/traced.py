@@ -1,0 +1,292 @@
+"""Compiled code, analysed where it is decided: when a `tf.function` is traced, and by cheap checks after.
+
+A `tape.gradient` inside a `tf.function` (a custom training step, Keras's `Model.fit`, a
+`train_step` override, a nested function, `jit_compile=True` too) is differentiated when the
+function is traced: a None gradient is known then. While recording, TensorFlow's op callback
+is also called for every op added to a graph being traced (framework/op_callbacks.py passes
+the graph); `Tracing.op` puts those ops into the same `Graph` the eager ops go to, with the
+same frames (autograph's generated lines mapped back to the user's, frames.py), so the same
+analysis (analysis.py, paths.py) finds the same cause and break line as for eager code, once
+per trace. Every later call runs compiled.
+
+What only values show (a gradient all zero, tiny or NaN/inf) is watched in the graph: each
+gradient a traced call returns gets a few reductions (finite? largest magnitude?) whose worst
+code is kept in a small variable (`Monitor`), read after each top-level call of the function —
+every step is checked. The first time a code gets worse, the function's next call runs
+eagerly, under the full eager recording, and what that call finds is reported with the step at
+which the symptom first appeared (`facts["first_step"]`). A symptom that is gone by the next
+call is not explained (its cause can no longer be seen).
+
+Everything here is reached through `Graph.traced` and `instrument`; nothing is printed.
+"""
+from __future__ import annotations
+
+import functools
+
+from gradtutor.evidence.recording import sampling
+from gradtutor.evidence.reading.symptoms import TINY  # the same threshold, checked inside the graph
+from gradtutor.evidence.recording.frames import user_frame
+
+CODES = {1: "tiny", 2: "zeros", 3: "nonfinite"}  # a monitor's worst code per gradient
+CALLS = ("PartitionedCall", "StatefulPartitionedCall")  # the one op a function call runs as
+
+
+class Monitor:
+    """The worst symptom code seen so far for each gradient one traced `tape.gradient` returned."""
+
+    __slots__ = ("frame", "known", "variable")
+
+    def __init__(self, variable, frame, size):
+        self.variable, self.frame, self.known = variable, frame, [0] * size
+
+
+class FunctionState:
+    """One `tf.function` called from Python: how often, its monitors, and whether its next call runs eagerly."""
+
+    __slots__ = ("calls", "monitors", "per_call", "replay_from")
+
+    def __init__(self):
+        self.calls = 0
+        self.per_call = 0  # the tape calls one call makes (seen when it was traced): counted as checked
+        self.monitors: list[Monitor] = []
+        self.replay_from = None  # the step a new symptom first appeared at: the next call runs eagerly
+
+
+class Tracing:
+    def __init__(self, record):
+        self.record = record
+        self.functions: dict[int, FunctionState] = {}
+        self.keep: list = []  # the functions themselves, so their ids stay theirs
+        self.current: FunctionState | None = None
+        self.depth = 0
+        self.traced_calls: dict[int, int] = {}  # id(FuncGraph) -> tape calls traced into it during this call
+        self.captured: dict[int, tuple[int, dict]] = {}  # id(FuncGraph) -> (captures seen, internal id -> external)
+
+    # ------------------------------------------------------------ ops added to a traced graph
+    def op(self, graph, op_type, inputs, outputs, func_graph) -> None:
+        frame = user_frame()
+        if type(op_type) is bytes:
+            op_type = op_type.decode()
+        graph.add_step(op_type, (), outputs, frame, [self._node(graph, t, frame) for t in inputs])
+
+    def _node(self, graph, tensor, frame):
+        """A graph's placeholder for a captured value (a variable's handle, an outer tensor) is that value."""
+        seen = 0
+        while seen < 8:  # a function nested in a function captures the outer one's placeholder
+            external = self._external(tensor)
+            if external is None:
+                break
+            tensor, seen = external, seen + 1
+        return graph.node_of(tensor, frame)
+
+    def _external(self, tensor):
+        func_graph = getattr(tensor, "graph", None)
+        captures = getattr(func_graph, "function_captures", None)
+        if captures is None:
+            return None
+        internal = captures.by_val_internal
+        known = self.captured.get(id(func_graph))
+        if known is None or known[0] != len(internal):
+            external = captures.by_val_external
+            known = (len(internal), {id(t): external[key] for key, t in internal.items() if key in external})
+            self.captured[id(func_graph)] = known
+        return known[1].get(id(tensor))
+
+    # ------------------------------------------------------------ gradients a trace returns
+    def watch_gradients(self, frame, results) -> None:
+        """Add the in-graph checks for the gradients a traced tape.gradient returns (worst code per gradient)."""
+        from tensorflow.python.framework import ops
+
+        traced = id(ops.get_default_graph())
+        self.traced_calls[traced] = self.traced_calls.get(traced, 0) + 1
+        state = self.current
+        floats = [(i, g) for i, g in enumerate(results) if g is not None and _is_float(g)]
+        if state is None or not floats:
+            return
+        import tensorflow as tf
+        from tensorflow.python.ops import resource_variable_ops
+
+        graph = self.record.graph
+        graph.paused += 1
+        try:
+            with ops.init_scope():  # made eagerly, outside every variable creator (a function may not make one)
+                variable = resource_variable_ops.ResourceVariable(
+                    tf.zeros([len(results)], tf.int32), trainable=False, name="gradtutor_monitor")
+            codes = [tf.constant(0, tf.int32)] * len(results)
+            for index, gradient in floats:
+                codes[index] = _code(tf, getattr(gradient, "values", gradient))
+            variable.assign(tf.maximum(variable, tf.stack(codes)))
+        except Exception:  # noqa: BLE001 - no check for this call; the user's function is unchanged
+            return
+        finally:
+            graph.paused -= 1
+        state.monitors.append(Monitor(variable, frame, len(results)))
+
+    # ------------------------------------------------------------ calls from Python
+    def call(self, function, call, args, kwargs):
+        if self.depth:  # a function called by a function (or during an eager replay): part of that call
+            result = call(function, *args, **kwargs)
+            self._link_nested(result)
+            return result
+        if self.record.keras_pending:  # before Model.fit's train function is traced
+            from gradtutor.evidence.recording import optimizers
+
+            optimizers.patch_when_loaded(self.record)
+        state = self.functions.get(id(function))
+        if state is None:
+            state = self.functions[id(function)] = FunctionState()
+            self.keep.append(function)
+        state.calls += 1
+        self.depth, self.current = self.depth + 1, state
+        asked, before, traces = self.record.gradient_calls, self.record.graph.seq, _traces(function)
+        self.traced_calls.clear()
+        try:
+            if state.replay_from is not None and _can_run_eagerly(function):
+                return self._replay(function, call, args, kwargs, state)
+            result = call(function, *args, **kwargs)
+            if self.record.graph.recording_tapes and _traces(function) != traces:  # traced by this call
+                self._link_eager_call(function, args, kwargs, result, before)
+            return result
+        finally:
+            self.depth, self.current = self.depth - 1, None
+            if self.record.gradient_calls > asked:  # traced (perhaps twice) or run eagerly: its tape calls were seen
+                state.per_call = max(self.traced_calls.values(), default=self.record.gradient_calls - asked)
+            else:  # run compiled: the same tape calls, checked in the graph
+                self.record.gradient_calls += state.per_call
+            if state.monitors:
+                self._check(state)
+
+    def _link_nested(self, result) -> None:
+        """A function called inside a trace becomes one call op, which reaches no op callback: its outputs are
+        linked to the inner graph's outputs and the inner graph's inputs to the call's inputs, so a path (and
+        a cut) inside the inner function is seen as if its ops were inline."""
+        import tensorflow as tf
+
+        graph = self.record.graph
+        for output in tf.nest.flatten(result):
+            op = getattr(output, "op", None)
+            if op is None or op.type not in CALLS \
+                    or graph.known(output) is not None:
+                continue
+            try:
+                inner = op.graph._get_function(op.get_attr("f").name).graph
+            except Exception:  # noqa: BLE001 - not a function TensorFlow keeps a graph of: the output stays unlinked
+                continue
+            for placeholder, given in zip(inner.inputs, op.inputs):
+                node = graph.known(placeholder)
+                if node is not None and node.op is not None and node.op.type == "Placeholder":
+                    node.op.type, node.op.inputs = "Identity", (self._node(graph, given, node.frame),)
+            frame = user_frame()
+            for outer, inner_output in zip(op.outputs, inner.outputs):
+                if graph.known(outer) is None:
+                    graph.add_step("Identity", [inner_output], [outer], frame)
+
+    def _link_eager_call(self, function, args, kwargs, result, before) -> None:
+        """Called eagerly under a tape, a function runs as one call op, whose gradient is the traced graph's: when it
+        was traced in this very call (its ops recorded under this tape), the call op is linked through the graph
+        as in `_link_nested`, so a cut inside the function is seen at its own line, not at the call."""
+        import tensorflow as tf
+
+        graph = self.record.graph
+        nodes = [graph.known(t) for t in tf.nest.flatten(result) if tf.is_tensor(t)]
+        op = next((n.op for n in nodes if n is not None and n.op is not None and _is_call(n.op.type)), None)
+        if op is None:
+            return
+        try:
+            inner = function.get_concrete_function(*args, **kwargs).graph
+        except Exception:  # noqa: BLE001 - no graph to look into: the call op stays one step
+            return
+        outputs = [graph.known(t) for t in inner.outputs]
+        if not outputs or any(n is None or n.seq <= before for n in outputs):
+            return  # traced before this call: its ops were recorded under other tapes
+        for placeholder, given in zip(inner.inputs, op.inputs):
+            node = graph.known(placeholder)
+            if node is not None and node.op is not None and node.op.type == "Placeholder":
+                node.op.type, node.op.inputs = "Identity", (given,)
+        op.type, op.inputs = "IdentityN", tuple(outputs)
+
+    def _replay(self, function, call, args, kwargs, state):
+        """Run this one call eagerly, under the eager recording: its findings say the step they first appeared at."""
+        import tensorflow as tf
+
+        record, first = self.record, state.replay_from
+        state.replay_from = None
+        before = {id(finding) for finding in record.findings}
+        eager = tf.config.functions_run_eagerly()
+        tf.config.run_functions_eagerly(True)
+        record.replaying = True
+        was_off = record.graph.off
+        sampling.set_live(record, True)  # an eager loop between its sampled tapes: this call is recorded
+        try:
+            return call(function, *args, **kwargs)
+        finally:
+            record.replaying = False
+            sampling.set_live(record, not was_off)
+            tf.config.run_functions_eagerly(eager)
+            for finding in record.findings:
+                if id(finding) not in before:
+                    finding["facts"]["first_step"] = str(first)
+
+    def _check(self, state) -> None:
+        graph = self.record.graph
+        graph.paused += 1
+        try:
+            for monitor in state.monitors:
+                try:
+                    codes = monitor.variable.numpy().tolist()
+                except Exception:  # noqa: BLE001 - a monitor that cannot be read (a device gone) says nothing
+                    continue
+                if any(code > old for code, old in zip(codes, monitor.known)):
+                    monitor.known = [max(code, old) for code, old in zip(codes, monitor.known)]
+                    if state.replay_from is None and not self.record.every_step:  # a checked call runs once
+                        state.replay_from = state.calls
+        finally:
+            graph.paused -= 1
+
+
+def _traces(function) -> int | None:
+    try:
+        return function.experimental_get_tracing_count()
+    except Exception:  # noqa: BLE001 - a Function without the count: its calls are not looked into
+        return None
+
+
+def _is_call(op_type: str) -> bool:
+    """The op a function call runs as: a call op, or under a tape the function's forward half (__forward_f_12)."""
+    return op_type in CALLS or op_type.startswith(("__forward_", "__inference_"))
+
+
+def _is_float(tensor) -> bool:
+    dtype = getattr(getattr(tensor, "values", tensor), "dtype", None)  # IndexedSlices: its values
+    return dtype is not None and dtype.is_floating
+
+
+def _code(tf, gradient):
+    """0 fine, 1 tiny, 2 all zero, 3 NaN or inf (an empty gradient is fine). Three reads of the gradient and no
+    copy of it: a sum (NaN and inf reach it on every backend; XLA's max drops a NaN), its largest and smallest."""
+    total = tf.cast(tf.reduce_sum(gradient), tf.float32)
+    largest = tf.cast(tf.maximum(tf.reduce_max(gradient), -tf.reduce_min(gradient)), tf.float32)
+    code = tf.where(tf.math.is_finite(total), tf.where(largest == 0, 2, tf.where(largest < TINY, 1, 0)), 3)
+    return tf.where(tf.size(gradient) > 0, code, 0)
+
+
+def _can_run_eagerly(function) -> bool:
+    """tf.gradients works only in a graph: a function that calls it is never run eagerly."""
+    code = getattr(getattr(function, "_python_function", None), "__code__", None)
+    return code is not None and "gradients" not in code.co_names
+
+
+def patch(record) -> None:
+    """Every `tf.function` call from Python goes through `Tracing.call` while recording."""
+    from tensorflow.python.eager.polymorphic_function import polymorphic_function
+
+    tracing = record.graph.traced = Tracing(record)
+    function_class = polymorphic_function.Function
+    call = function_class.__call__
+    record.originals.append((function_class, {"__call__": call}))
+
+    @functools.wraps(call)
+    def __call__(function, *args, **kwargs):
+        return tracing.call(function, call, args, kwargs)
+
+    function_class.__call__ = __call__

@@ -1,0 +1,3 @@
+from gradtutor.learner.daemon.server import main
+
+main()
