@@ -57,3 +57,46 @@ class NoHiddenInputs(GradtutorError):
 
 class CourseSecretError(GradtutorError):
     """A course's nbgrader_config.py holds no usable hidden-input secret (missing or malformed)."""
+
+
+# --------------------------------------------------------------------------- check() in a notebook
+# Not GradtutorErrors: nbgrader needs an exception to score a test cell 0, and shows it with its traceback.
+
+
+class CheckError(Exception):
+    """check() itself was called wrongly (unknown lesson or exercise, not a function)."""
+
+
+class CheckFailed(AssertionError):
+    """An exercise did not pass; the message is the diagnosis. nbgrader needs an exception to score 0.
+
+    `check()` raises the subclass for the verdict's status, so the name nbgrader records
+    (`ename`) carries the status and the classroom reads it from there, never from the text
+    (gradtutor.protocol.failure_for and status_from_exception_name map them).
+    """
+
+    status = "fail"  # a gradtutor.protocol.Status word: this module imports nothing of gradtutor's
+
+
+class ExerciseFailed(CheckFailed):
+    """It returned a wrong answer."""
+
+    status = "fail"
+
+
+class ExerciseNotAttempted(CheckFailed):
+    """The starter is unchanged."""
+
+    status = "not_attempted"
+
+
+class ExerciseErrored(CheckFailed):
+    """It raised, crashed or could not be loaded."""
+
+    status = "error"
+
+
+class ExerciseTimedOut(CheckFailed):
+    """It ran past its time."""
+
+    status = "timeout"

@@ -17,6 +17,8 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
+# check()'s exceptions live with every other error; their statuses are this vocabulary's.
+from gradtutor.errors import CheckFailed, ExerciseErrored, ExerciseFailed, ExerciseNotAttempted, ExerciseTimedOut
 # The typed messages live in their own module; they are part of this vocabulary.
 from gradtutor.payloads import (CellSource, RunFacts, ChildResult, ChildStatus, ErrorDescription, ExerciseRef,  # noqa: F401
                                 GradingJob, JudgeReply, JudgeRequest, Job, NotebookVerdict, Tolerance,
@@ -145,41 +147,7 @@ class Cause(Word):
 VERDICT_MIME = "application/vnd.gradtutor.verdict+json"
 
 
-class CheckFailed(AssertionError):
-    """An exercise did not pass; the message is the diagnosis. nbgrader needs an exception to score 0.
-
-    `check()` raises the subclass for the verdict's status, so the name nbgrader records
-    (`ename`) carries the status and the classroom reads it from there, never from the text.
-    """
-
-    status = Status.FAIL
-
-
-class ExerciseFailed(CheckFailed):
-    """It returned a wrong answer."""
-
-    status = Status.FAIL
-
-
-class ExerciseNotAttempted(CheckFailed):
-    """The starter is unchanged."""
-
-    status = Status.NOT_ATTEMPTED
-
-
-class ExerciseErrored(CheckFailed):
-    """It raised, crashed or could not be loaded."""
-
-    status = Status.ERROR
-
-
-class ExerciseTimedOut(CheckFailed):
-    """It ran past its time."""
-
-    status = Status.TIMEOUT
-
-
-_FAILURES = {cls.status: cls for cls in (ExerciseFailed, ExerciseNotAttempted, ExerciseErrored, ExerciseTimedOut)}
+_FAILURES = {Status(cls.status): cls for cls in (ExerciseFailed, ExerciseNotAttempted, ExerciseErrored, ExerciseTimedOut)}
 _EXCEPTION_NAMES = {Status.PASS: "", **{status: cls.__name__ for status, cls in _FAILURES.items()}}
 
 

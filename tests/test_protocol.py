@@ -4,7 +4,8 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from gradtutor.protocol import (CheckFailed, Status, failure_for, status_from_exception_name)
+from gradtutor.errors import CheckFailed
+from gradtutor.protocol import Status, failure_for, status_from_exception_name
 
 pytestmark = pytest.mark.unit
 

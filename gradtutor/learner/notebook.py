@@ -20,15 +20,11 @@ from gradtutor.course import manifest as course
 from gradtutor.course import extract
 from gradtutor.isolation import ipc
 from gradtutor.messages import say
-from gradtutor.protocol import (CheckFailed, JudgeReply, JudgeRequest, NotebookVerdict, Status,  # noqa: F401 - CheckFailed is API
-                                VERDICT_MIME, failure_for)
+from gradtutor.errors import CheckError, CheckFailed  # noqa: F401 - CheckFailed is API: check() raises its subclasses
+from gradtutor.protocol import JudgeReply, JudgeRequest, NotebookVerdict, Status, VERDICT_MIME, failure_for
 
 _judge: "JudgeClient | SharedJudgeClient | None" = None
 _said_visible_only = False  # the "visible inputs only" note is shown once per kernel, not under every check
-
-
-class CheckError(Exception):
-    """check() itself was called wrongly (unknown lesson or exercise, not a function)."""
 
 
 def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> None:
