@@ -49,7 +49,7 @@ browser:
 	@fc-list :lang=zh | grep -q . || (apt-get update -qq && apt-get install -y -qq fonts-noto-cjk >/dev/null)
 	@command -v npm >/dev/null || (apt-get update -qq && apt-get install -y -qq npm >/dev/null)
 
-# tests/test_hub.py: JupyterHub's proxy (configurable-http-proxy, from the npm registry, pinned) and
+# tests/classroom/test_hub.py: JupyterHub's proxy (configurable-http-proxy, from the npm registry, pinned) and
 # Debian's Python 3, which the test's local accounts run their servers and kernels on (this venv's
 # Python may sit where only root can read, such as a pyenv under /root); useradd comes with Debian.
 # Debian 12's Python (3.11.2) mis-compiles the possessive quantifiers soupsieve 3 and later use, so
@@ -79,7 +79,7 @@ bench: $(VENV)/.dev
 
 # Every known answer (tests/answers/) through the real checker on 200 hidden seeds per lesson drawn
 # from a new random secret, as a course draws them: correct answers pass on all, wrong ones fail.
-# Minutes; the tf tier runs a slice of it (tests/test_sweep.py).
+# Minutes; the tf tier runs a slice of it (tests/dev/test_sweep.py).
 sweep: $(VENV)/.dev
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m gradtutor.dev.sweep --seeds 200
 

@@ -8,11 +8,11 @@ corpus's short time limit and 512 MiB memory cap) and prints one line per case, 
 A false pass is a hostile submission graded "pass"; a grader crash is the checker itself raising
 (or showing a traceback) instead of giving a verdict. Cases whose verdict is wrong in another way
 (status, message, files changed) are listed above the figures; `--verbose` lists every case.
-The tests (tests/test_hostile.py) are the gate; this only reports.
+The tests (tests/isolation/test_hostile.py) are the gate; this only reports.
 
 With `--nbgrader` the corpus is then also handed in to a real nbgrader course, one student per
 case (and a control student per lesson, who must get full marks), and autograded lesson by lesson
-with `gradtutor grade COURSE LESSON --jobs 2 --verbose` (as tests/test_hostile_grade.py does, with
+with `gradtutor grade COURSE LESSON --jobs 2 --verbose` (as tests/classroom/test_hostile_grade.py does, with
 the same code: tests/support/hostile.py). A second line follows:
 
     hostile corpus under nbgrader: 77 submissions tried, 0 false passes, 0 grader crashes
@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
     statuses: Counter = Counter()
     other_problems = 0
     # A course's hidden inputs, from a secret drawn as `gradtutor classroom init` draws one (as
-    # tests/test_hostile.py grades): answers hard-coded from the visible inputs must fail on them.
+    # tests/isolation/test_hostile.py grades): answers hard-coded from the visible inputs must fail on them.
     hidden = HiddenInputs(secret=new_secret())
     with Checker(timeout=harness.TIMEOUT, memory_mb=harness.MEMORY_MB, hidden=hidden) as checker:
         checker.worker.wait_ready()

@@ -32,7 +32,7 @@ WORKER_FIXTURES = {"checker", "grade", "hostile_checker"}
 TF_STUB = REPO / "test-output" / "unit-tier" / "tensorflow" / "__init__.py"
 
 os.environ.setdefault("GRADTUTOR_HOME", str(TEST_HOME))
-# `gradtutor check` in-process unless a test asks for the warm checker (tests/test_daemon.py starts and stops its own)
+# `gradtutor check` in-process unless a test asks for the warm checker (tests/learner/test_daemon.py starts and stops its own)
 os.environ.setdefault("GRADTUTOR_NO_DAEMON", "1")
 # The hidden inputs the shared checker grades on: a course's, from a secret drawn as `gradtutor classroom
 # init` draws one. New each session (the xdist workers get the main process's), and named in the

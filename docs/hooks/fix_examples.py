@@ -1,7 +1,7 @@
 """The guide's before/after pairs, made by `gradtutor explain --fix` itself at docs build (never pasted).
 
 A line `<!-- fix-example: SCRIPT.py -->` in a page becomes the tool's patch for the explain
-corpus's tests/explain/SCRIPT.py (a real mistake from a public question) as a diff, with the
+corpus's tests/explain/corpus/SCRIPT.py (a real mistake from a public question) as a diff, with the
 verification the tool printed, in the page's language. Every example of the site runs once
 per build, in one child process (this file run as `python fix_examples.py OUT SCRIPT…`:
 TensorFlow imported once, about 10 s), and both languages' pages reuse the result. An example
@@ -21,7 +21,7 @@ from pathlib import Path
 import site_languages  # docs/hooks (on sys.path while mkdocs loads a hook): the page's language, as the site finds it
 
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO / "tests" / "explain"
+CORPUS = REPO / "tests" / "explain" / "corpus"
 MARKER = re.compile(r"^<!-- fix-example: (\S+\.py) -->$", re.MULTILINE)
 log = logging.getLogger("mkdocs.plugins.gradtutor.fix_examples")
 _done: dict[str, dict] = {}
@@ -67,7 +67,7 @@ def on_page_markdown(markdown, page, config, files):
     lang = site_languages.lang_of(site_languages.locale(config))
     missing = [name for name in names if not (CORPUS / name).is_file()]
     for name in missing:
-        log.warning("%s: no corpus script tests/explain/%s for a fix example", page.file.src_uri, name)
+        log.warning("%s: no corpus script tests/explain/corpus/%s for a fix example", page.file.src_uri, name)
     rows = run([name for name in names if name not in missing])
 
     def replace(match):

@@ -19,7 +19,7 @@ verbs never need it.
 The release form of a cell is what nbgrader's ClearSolutions and ClearHiddenTests
 make of it with their default settings: a line *containing* a delimiter opens or
 closes a region, and a solution region becomes the stub, indented like its first
-line. tests/test_conventions.py pins the delimiters and stubs to nbgrader's own.
+line. tests/course/test_conventions.py pins the delimiters and stubs to nbgrader's own.
 """
 from __future__ import annotations
 

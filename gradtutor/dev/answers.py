@@ -1,6 +1,6 @@
 """The known answers of a lesson (tests/answers/<id>.toml): real mistakes and the verdict each must get.
 
-Read by `gradtutor dev check` and by tests/test_answers.py, so both hold the
+Read by `gradtutor dev check` and by tests/dev/test_answers.py, so both hold the
 answers to the same rules. An entry:
 
     [[answer]]

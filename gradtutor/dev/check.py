@@ -162,7 +162,7 @@ def _run_lessons(lessons, timeout: float, report: Report) -> None:
 
 def _languages(lesson, report: Report | None = None) -> list[str]:
     """The languages the lesson has a solutions notebook in; a missing translation is said (once), not failed:
-    a lesson is written in English first (tests/test_notebooks_zh.py asks for every translation of the course's)."""
+    a lesson is written in English first (tests/learner/test_notebooks_zh.py asks for every translation of the course's)."""
     found = [lang for lang in messages.LANGUAGES if lesson.source_notebook(lang).is_file()]
     for lang in sorted(set(messages.LANGUAGES) - set(found) - {messages.DEFAULT}) if report else ():
         report(SKIP, f"{lesson.id}: no {lang} notebook yet ({report.path(lesson.source_notebook(lang))}): "

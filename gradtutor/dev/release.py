@@ -1,7 +1,7 @@
 """Generate the learner notebooks (lessons/) from the solutions with nbgrader itself.
 
 `python -m gradtutor.dev.release` (or `make lessons`) rewrites lessons/ from
-solutions/; tests/test_release.py fails when the committed lessons/ differ
+solutions/; tests/dev/test_release.py fails when the committed lessons/ differ
 from what this produces, so the learner copies are never edited by hand.
 The work happens in a scratch course folder, so no gradebook is left behind.
 """
@@ -52,7 +52,7 @@ def generate(destination: Path, lesson_ids: list[str] | None = None) -> list[Pat
             for lang in messages.LANGUAGES:  # each language's notebook of the lesson, made in one nbgrader run
                 name = lesson.notebook_name(lang)
                 if not lesson.source_notebook(lang).is_file():
-                    continue  # tests/test_course.py requires every language's; this makes what there is
+                    continue  # tests/course/test_course.py requires every language's; this makes what there is
                 target = Path(destination) / lesson.id / name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(root / "lessons" / lesson.id / name, target)

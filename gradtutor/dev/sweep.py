@@ -8,7 +8,7 @@ lesson from it, as a course would, and grades every known answer on them:
     sweep: C/C correct answers pass on N random seeds each; W/W wrong answers fail
 
 It fails (exit 1) unless every correct answer passes on every seed and every wrong one fails.
-`make sweep` runs all of it; the tf test tier runs a slice (tests/test_sweep.py).
+`make sweep` runs all of it; the tf test tier runs a slice (tests/dev/test_sweep.py).
 
     python -m gradtutor.dev.sweep [--seeds N] [--lesson ID] [--exercise ID] [--jobs J] [--secret HEX]
 """

@@ -25,7 +25,7 @@ fine but miss a term, restart from w0 or sit at a saturated sigmoid), raised (Te
 that name a cause, from an exception leaving the block), wording (one sentence and one fix per cause); opfacts (what TensorFlow's gradient registry says of an op type), values (what an op's
 kept values say), symptoms (what saturated, dead, tiny and non-finite mean, once), variable_reads
 (variable reads the op callback sees). The checker's child's view: run_facts
-(the facts of one learner call, a listener; it walks the same op graph, paths.cuts_back). Only this package patches TensorFlow (tests/test_patching_seams.py); it imports
+(the facts of one learner call, a listener; it walks the same op graph, paths.cuts_back). Only this package patches TensorFlow (tests/evidence/test_patching_seams.py); it imports
 only the ground modules (protocol, messages). No printing, no CLI.
 """
 from __future__ import annotations

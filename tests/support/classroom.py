@@ -1,7 +1,7 @@
 """Driving a real nbgrader course: the commands, the gradebook, and the notebooks a class hands in.
 
-Shared by tests/test_classroom.py (a synthetic class per lesson), tests/test_cli_grade.py,
-tests/test_classroom_layout.py, tests/support/hostile.py (the hostile corpus under nbgrader) and
+Shared by tests/classroom/test_classroom.py (a synthetic class per lesson), tests/cli/test_cli_grade.py,
+tests/classroom/test_classroom_layout.py, tests/support/hostile.py (the hostile corpus under nbgrader) and
 benchmarks/bench_grading.py.
 """
 from __future__ import annotations

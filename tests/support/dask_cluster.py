@@ -1,6 +1,6 @@
 """A real Dask cluster on 127.0.0.1 for tests: `dask scheduler` and two `dask worker`s, each in a folder of its own.
 
-Used by tests/test_classroom_dask.py. The processes are the CLIs an instructor runs
+Used by tests/classroom/test_classroom_dask.py. The processes are the CLIs an instructor runs
 (with a nanny, which starts a fresh worker process when one is killed). The scheduler
 allows one worker death per task (`allowed-failures` 1), so a test can kill a worker
 once and see the task run again, and twice and see it given up.

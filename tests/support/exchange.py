@@ -1,6 +1,6 @@
 """A course with nbgrader's exchange in a scratch root, and a student who fetches and submits through it.
 
-Shared by tests/test_classroom_serve.py and benchmarks/bench_serve.py.
+Shared by tests/classroom/test_classroom_serve.py and benchmarks/bench_serve.py.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Answers hard-coded from known inputs: a lookup table of the reference answers, keyed by the input.
 
-Shared by tests/test_classroom.py (an answer hard-coded from the visible inputs) and
-tests/test_classroom_secret.py (one hard-coded from the visible and the package's public hidden
+Shared by tests/classroom/test_classroom.py (an answer hard-coded from the visible inputs) and
+tests/classroom/test_classroom_secret.py (one hard-coded from the visible and the package's public hidden
 inputs, which a course's secret hidden inputs must still catch).
 """
 from __future__ import annotations

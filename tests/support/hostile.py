@@ -1,5 +1,5 @@
-"""Run the hostile corpus (tests/hostile/corpus.toml) and judge each verdict; shared by tests/test_hostile.py,
-tests/test_hostile_grade.py and benchmarks/bench_hostile.py."""
+"""Run the hostile corpus (tests/hostile/corpus.toml) and judge each verdict; shared by tests/isolation/test_hostile.py,
+tests/classroom/test_hostile_grade.py and benchmarks/bench_hostile.py."""
 from __future__ import annotations
 
 import dataclasses
@@ -244,7 +244,7 @@ def judge(case: Case, verdict: Verdict) -> list[str]:
 # --------------------------------------------------------------------------- under nbgrader: `gradtutor grade`
 #
 # The same corpus, submitted to a real nbgrader course and autograded by `gradtutor grade`
-# (tests/test_hostile_grade.py and `benchmarks/bench_hostile.py --nbgrader`). One course holds
+# (tests/classroom/test_hostile_grade.py and `benchmarks/bench_hostile.py --nbgrader`). One course holds
 # every lesson; each case is one student, `submitted/<case id>/<lesson>/<lesson>.ipynb`, and each
 # lesson also has a control student (every exercise's solution) graded in the same run, so that
 # "every hostile submission scored 0" cannot come from a pipeline that scores everything 0.

@@ -1,4 +1,4 @@
-"""A real JupyterHub on 127.0.0.1 with real local accounts, for tests/test_hub.py.
+"""A real JupyterHub on 127.0.0.1 with real local accounts, for tests/classroom/test_hub.py.
 
 The hub (pip `jupyterhub`, Makefile's dev install) runs as root with configurable-http-proxy from
 npm (`make hub`, in build/hub). Each account's server is `jupyterhub.singleuser` on a Python that

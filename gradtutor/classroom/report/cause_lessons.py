@@ -13,7 +13,7 @@ from gradtutor.course import manifest as course
 from gradtutor.messages import course_text
 from gradtutor.protocol import Cause
 
-# cause id -> the lesson whose exercises teach it (tests/test_classroom_lms.py checks that
+# cause id -> the lesson whose exercises teach it (tests/classroom/test_classroom_lms.py checks that
 # each of these lessons has an exercise whose diagnoses word that cause)
 TEACHES: dict[str, str] = {
     Cause.UNWATCHED.value: "lesson1",

@@ -18,7 +18,7 @@ from gradtutor.course import manifest as course
 
 pytestmark = pytest.mark.unit
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 # Each guide, and the header line of its symptom table (symptom, cause, fix, lesson) and of its cause-id table.
 GUIDES = {
     "en": (DOCS / "why-is-my-gradient-none.md", "| symptom | cause | fix | lesson |", "| cause id | what happened |"),

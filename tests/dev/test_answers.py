@@ -31,7 +31,7 @@ from gradtutor.course import manifest as course
 
 pytestmark = pytest.mark.xdist_group("answers")  # one worker: the corpus test reads the lessons' results
 
-ANSWERS = Path(__file__).parent / "answers"
+ANSWERS = Path(__file__).parents[1] / "answers"
 LESSONS = sorted(path.stem for path in ANSWERS.glob("*.toml"))
 MIN_CORRECT = 5
 MIN_WRONG = 8

@@ -22,7 +22,7 @@ from gradtutor.course import conventions
 from gradtutor.course import manifest as course
 from tests.support.classroom import gradtutor, make_course, read_gradebook, solution_code, tool_env
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 LESSON = "lesson2"
 
 

@@ -1,6 +1,6 @@
 """The hostile corpus (tests/hostile/corpus.toml) under nbgrader: 0 false passes in `gradtutor grade`.
 
-tests/test_hostile.py runs the corpus through `gradtutor check`'s engine. Here every case is handed
+tests/isolation/test_hostile.py runs the corpus through `gradtutor check`'s engine. Here every case is handed
 in to a real nbgrader course as one student's notebook (`submitted/<case id>/<lesson>/<lesson>.ipynb`;
 how each kind of file is submitted: tests/support/hostile.py::build_grade_course) and autograded by
 `gradtutor grade COURSE LESSON --jobs 2 --verbose`, one run per lesson, with nbgrader's kernels, the

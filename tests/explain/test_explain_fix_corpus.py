@@ -1,4 +1,4 @@
-"""`gradtutor explain --fix` on the explain corpus (tests/explain/): patches verified by re-running, none on correct programs.
+"""`gradtutor explain --fix` on the explain corpus (tests/explain/corpus/): patches verified by re-running, none on correct programs.
 
 One child process (TensorFlow imported once) explains each script, patches it, re-runs the
 patched copy from a scratch folder under the same instrumentation, and checks the repaired
@@ -23,8 +23,8 @@ from gradtutor.explain.fix.central import TOLERANCE
 
 pytestmark = pytest.mark.tf
 
-HERE = Path(__file__).resolve().parent
-CORPUS = HERE / "explain"
+HERE = Path(__file__).resolve().parents[1]  # tests/
+CORPUS = HERE / "explain" / "corpus"
 REPO = HERE.parent
 REQUIRED = 0.80
 REPAIRABLE = {"unwatched", "outside-tape", "tape-reused", "tf-gradients-eager", "variable-replaced",
@@ -49,7 +49,7 @@ BY_HAND = {
     "notused_constant_target.py": "not-used: the target is a constant; what it should be computed from is a choice",
     "outside_build_concat_weights.py": "outside-tape: a tensor made once in build(); making it in call() rewrites the layer",
     "outside_build_noisy_dense.py": "outside-tape: noise drawn once in build(); drawing it in call() rewrites the layer",
-    # the compiled twins of the scripts above (tests/explain/compiled_*.py): the same decision, compiled
+    # the compiled twins of the scripts above (tests/explain/corpus/compiled_*.py): the same decision, compiled
     "compiled_fit_untracked_variable_list.py": "not-used: raw tf.Variables the layer does not track; make them weights",
     "compiled_fn_untracked_variable.py": "not-used: a raw tf.Variable the model does not track; make it a weight",
     "compiled_fit_build_concat.py": "outside-tape: a tensor made once in build(); making it in call() rewrites the layer",

@@ -19,7 +19,7 @@ import pytest
 from gradtutor import dev as dev_verbs
 
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 COPIED = ("gradtutor", "lessons", "solutions", "tests/answers")
 
 

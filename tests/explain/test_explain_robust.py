@@ -16,7 +16,7 @@ import pytest
 
 pytestmark = pytest.mark.tf
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 UNWATCHED = "import tensorflow as tf\n\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\n" \
             "print(tape.gradient(y, x))\n"  # a finding at line 6, the path broken at line 4
 
@@ -156,7 +156,7 @@ def test_a_script_that_imports_keras_first_gets_keras_findings(tmp_path):
     # the empty list given to the tape is a finding of its own; Keras's optimizer, patched late, is told it again
     for name, calls in (("keras_raw_variable_untracked.py", ["gradient", "apply_gradients"]),
                         ("compiled_fit_untracked_variable.py", ["fit"])):
-        text = (REPO / "tests" / "explain" / name).read_text()
+        text = (REPO / "tests" / "explain" / "corpus" / name).read_text()
         assert text.index("import keras") < text.index("import tensorflow")
         (tmp_path / name).write_text(text)
         payload = report(explain(tmp_path, name))

@@ -11,7 +11,7 @@ import pytest
 
 pytestmark = pytest.mark.tf
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def explain(folder: Path, *args: str) -> subprocess.CompletedProcess:

@@ -1,7 +1,7 @@
 """`explain --fix` without TensorFlow: each cause's source transformation, and --apply's refusals.
 
 The findings here are what `gradtutor explain` reports (cause, the gradient call's line, the
-break line); the verification by re-run is tests/test_explain_fix_corpus.py and _cli.py.
+break line); the verification by re-run is tests/explain/test_explain_fix_corpus.py and _cli.py.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Grades to the LMS (`grade --export`), the students' records (`classroom roster`) and what each cause
 sends a student to read — the parts that need no nbgrader. The same files from a real graded class are
-checked in tests/test_class_report_grade.py.
+checked in tests/classroom/test_class_report_grade.py.
 
 The layouts are checked against each LMS's own samples:
 - Canvas: its gradebook export/import layout (canvas-lms app/models/gradebook_exporter.rb writes

@@ -27,7 +27,7 @@ from tests.support.classroom import (Slot, Student, answers_of, gradtutor, make_
                                      solution_code, submission, tool_env)
 
 LESSON = "lesson1"
-HOSTILE = Path(__file__).parent / "hostile"
+HOSTILE = Path(__file__).parents[1] / "hostile"
 RUN_TIMEOUT = 1800  # seconds for one `gradtutor grade` of the class on a loaded 2-core machine
 SOCKET_CELL = '''import socket
 try:

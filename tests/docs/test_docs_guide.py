@@ -21,7 +21,7 @@ import pytest
 
 pytestmark = pytest.mark.tf
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GUIDES = {
     "en": ROOT / "docs" / "why-is-my-gradient-none.md",
     "zh": ROOT / "docs" / "why-is-my-gradient-none.zh.md",

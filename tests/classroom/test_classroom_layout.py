@@ -12,7 +12,7 @@ from gradtutor.course import conventions
 from gradtutor.course import manifest as course
 from tests.support.classroom import nbgrader
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.nbgrader

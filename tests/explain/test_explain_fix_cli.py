@@ -14,7 +14,7 @@ import pytest
 
 pytestmark = pytest.mark.tf
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 HELPER = "def scale(t):\n    return t * 3.0\n"
 OUTSIDE = ("import sys\nimport tensorflow as tf\nfrom helper import scale\n\n"
            "w = tf.Variable([1.0, -2.0])\n"

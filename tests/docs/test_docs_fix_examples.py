@@ -11,7 +11,7 @@ import fix_examples  # docs/hooks/fix_examples.py: pyproject.toml's pytest `pyth
 
 pytestmark = pytest.mark.tf
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 GUIDE = {"en": REPO / "docs" / "why-is-my-gradient-none.md", "zh": REPO / "docs" / "why-is-my-gradient-none.zh.md"}
 
 

@@ -98,7 +98,7 @@ def test_does_a_statement_that_failed_to_load_get_reported_with_its_cell():
 
 
 def test_does_every_rule_of_the_course_name_a_cause_and_keep_source_words_behind_evidence():
-    manifest = tomllib.loads((Path(__file__).parents[1] / "gradtutor" / "course" / "course.toml").read_text())
+    manifest = tomllib.loads((Path(__file__).parents[2] / "gradtutor" / "course" / "course.toml").read_text())
     for lesson in manifest["lessons"]:
         for exercise in lesson["exercises"]:
             for rule in exercise.get("diagnoses", ()):

@@ -9,7 +9,7 @@ from gradtutor import defaults
 
 pytestmark = pytest.mark.unit
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _execute_timeout(config_text: str):

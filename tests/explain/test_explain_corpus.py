@@ -1,4 +1,4 @@
-"""`gradtutor explain` on the corpus in tests/explain/: real mistakes from public questions, and correct programs.
+"""`gradtutor explain` on the corpus in tests/explain/corpus/: real mistakes from public questions, and correct programs.
 
 Each script says where it comes from (`# source:`) and what explain must find (`# expect:
 cause=ID line=N`, or `# expect: clean`). The scripts run in three children (TensorFlow imported
@@ -20,8 +20,8 @@ from gradtutor.protocol import Cause
 
 pytestmark = pytest.mark.tf
 
-HERE = Path(__file__).resolve().parent
-CORPUS = HERE / "explain"
+HERE = Path(__file__).resolve().parents[1]  # tests/
+CORPUS = HERE / "explain" / "corpus"
 RUNNER = HERE / "support" / "explain_runner.py"
 REPO = HERE.parent
 EXPECT = re.compile(r"^# expect: (?:cause=(?P<cause>\S+) line=(?P<line>\d+)|(?P<clean>clean))$", re.MULTILINE)

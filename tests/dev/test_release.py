@@ -10,7 +10,7 @@ from gradtutor.course import conventions
 from gradtutor.course import manifest as course
 from gradtutor.dev import release
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.nbgrader

@@ -18,7 +18,7 @@ from gradtutor.course import manifest as course
 from gradtutor.course import schema as course_schema
 from gradtutor.dev.answers import answers_dir, answers_path, load_answers
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 COURSE = course.load()
 LESSONS = [pytest.param(lesson, id=lesson.id) for lesson in COURSE.lessons]
 

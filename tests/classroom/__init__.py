@@ -1,0 +1,1 @@
+"""gradtutor.classroom: nbgrader grading, its kernels, Dask, the class report, feedback, LMS."""

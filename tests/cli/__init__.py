@@ -1,0 +1,1 @@
+"""gradtutor.cli: the `gradtutor` command."""

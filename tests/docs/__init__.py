@@ -1,0 +1,1 @@
+"""The documentation site: its build, pages, guide and glossary."""

@@ -1,0 +1,1 @@
+"""gradtutor.evidence: the recorder and what its recordings say."""

@@ -1,0 +1,1 @@
+"""The ground: the shared vocabulary (protocol) and the message catalogues."""

@@ -1,0 +1,1 @@
+"""gradtutor.isolation: running learner code apart, and the hostile corpus against it."""

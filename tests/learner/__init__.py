@@ -1,0 +1,1 @@
+"""gradtutor.learner: check() in notebooks, hints, the workspace, the warm checker, JupyterLab."""
