@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from gradtutor.dev import corpus
 from gradtutor.protocol import Cause
 
 pytestmark = pytest.mark.tf
@@ -24,8 +25,7 @@ HERE = Path(__file__).resolve().parents[1]  # tests/
 CORPUS = HERE / "explain" / "corpus"
 RUNNER = HERE / "support" / "explain_runner.py"
 REPO = HERE.parent
-EXPECT = re.compile(r"^# expect: (?:cause=(?P<cause>\S+) line=(?P<line>\d+)|(?P<clean>clean))$", re.MULTILINE)
-KERAS = re.compile(r"^# expect-keras: cause=(?P<cause>\S+) line=(?P<line>\d+)$", re.MULTILINE)
+KERAS = re.compile(r"expect-keras: cause=(?P<cause>\S+) line=(?P<line>\d+)")  # a header's value, read by the schema
 REQUIRED = 0.95
 CAUSES = ["unwatched", "outside-tape", "leaves-tensorflow", "integer-path", "no-gradient-op", "stop-gradient",
           "variable-replaced", "state-breaks-path", "not-used", "softmax-sum", "non-finite", "saturation",
@@ -33,15 +33,10 @@ CAUSES = ["unwatched", "outside-tape", "leaves-tensorflow", "integer-path", "no-
 
 
 def expectations() -> dict[str, dict]:
-    found = {}
-    for script in sorted(CORPUS.glob("*.py")):
-        text = script.read_text()
-        match = EXPECT.search(text)
-        assert match, f"{script.name}: no `# expect:` header"
-        assert re.search(r"^# source: \S+", text, re.MULTILINE), f"{script.name}: no `# source:` URL"
-        found[script.name] = {"cause": match["cause"], "line": int(match["line"]) if match["line"] else None,
-                              "keras2": "# keras: 2" in text}
-    return found
+    """What explain must find in each script, as the corpus schema reads its headers (gradtutor.dev.corpus)."""
+    return {case.file.name: {"cause": case.cause or None, "line": int(case.line) if case.line else None,
+                             "keras2": case.context.get("keras") == "2"}
+            for case in corpus.read_scripts(CORPUS)}
 
 
 def _run(scripts: list[str], out: Path, legacy: bool) -> subprocess.Popen:
@@ -105,8 +100,8 @@ def test_correct_programs_get_no_finding(results):
 
 def test_keras_optimizer_errors_and_warnings_are_explained(results):
     """Does optimizer.apply_gradients' "No gradients provided" / "Gradients do not exist" get the tape's cause?"""
-    wanted = {script.name: (m["cause"], int(m["line"])) for script in sorted(CORPUS.glob("*.py"))
-              if (m := KERAS.search(script.read_text()))}
+    wanted = {case.file.name: (m["cause"], int(m["line"])) for case in corpus.read_scripts(CORPUS)
+              if (m := KERAS.fullmatch("expect-keras: " + case.context.get("expect-keras", "")))}
     assert len(wanted) >= 4
     got = {name: [(f["cause"], (f["broke_at"] or {}).get("line")) for f in results[name]["findings"]
                   if f["call"] == "apply_gradients"] for name in wanted}

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from gradtutor.dev import corpus as explain_corpus  # the corpus schema's reader
+
 from gradtutor.explain.fix.central import TOLERANCE
 
 pytestmark = pytest.mark.tf
@@ -61,21 +63,11 @@ BY_HAND = {
 }
 
 
-def _expected(text: str) -> str | None:
-    for line in text.splitlines():
-        if line.startswith("# expect: "):
-            return None if line == "# expect: clean" else line.split("cause=")[1].split()[0]
-    raise AssertionError("no `# expect:` header")
-
-
 @pytest.fixture(scope="module")
 def corpus() -> dict[str, dict]:
-    found = {}
-    for script in sorted(CORPUS.glob("*.py")):
-        text = script.read_text()
-        if "# keras: 2" not in text:
-            found[script.name] = {"cause": _expected(text)}
-    return found
+    """Each script explain can fix here (Keras 3's; the Keras 2 ones need tf_keras) and its expected cause."""
+    return {case.file.name: {"cause": case.cause or None} for case in explain_corpus.read_scripts(CORPUS)
+            if case.context.get("keras") != "2"}
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,9 @@ import shutil
 import subprocess
 import sys
 import time
-import tomllib
 from pathlib import Path
 
+from gradtutor.dev import corpus
 from tests.support import REPO, TEST_HOME, classroom as tc
 
 HERE = REPO / "tests" / "hostile"  # the corpus: submissions and their manifest, nothing else
@@ -34,7 +34,7 @@ class Case:
     exercise: str
     kind: str
     expect: tuple[str, ...]
-    message: str
+    entry: corpus.Case  # what the corpus schema says of it: its outcome and words
     exit: int
     cli: bool = False
     workspace: bool = False
@@ -50,14 +50,15 @@ class Case:
 
 
 def load_cases() -> list[Case]:
-    data = tomllib.loads(MANIFEST.read_text())
     cases = []
-    for raw in data["case"]:
-        expect = raw["expect"]
-        expect = (expect,) if isinstance(expect, str) else tuple(expect)
-        exit_code = raw.get("exit", EXIT_FOR[expect[0]])
-        cases.append(Case(raw["file"], raw["lesson"], raw["exercise"], raw["kind"], expect, raw.get("message", ""),
-                          exit_code, raw.get("cli", False), raw.get("workspace", False), raw.get("why", "")))
+    for entry in corpus.read_tables(MANIFEST, "case", outcomes=corpus.VERDICTS + (corpus.UNREADABLE,),
+                                    required={"file", "lesson", "exercise", "kind", "expect"},
+                                    context={"file", "lesson", "exercise", "kind", "exit", "cli", "workspace", "why"},
+                                    code_from="file"):
+        c = entry.context
+        cases.append(Case(c["file"], c["lesson"], c["exercise"], c["kind"], entry.expect, entry,
+                          c.get("exit", EXIT_FOR[entry.expect[0]]), c.get("cli", False), c.get("workspace", False),
+                          c.get("why", "")))
     return cases
 
 
@@ -224,8 +225,9 @@ def judge(case: Case, verdict: Verdict) -> list[str]:
         problems.append(f"status {verdict.status!r}, expected {' or '.join(case.expect)}")
     if verdict.exit != case.exit and verdict.status != "crash":
         problems.append(f"exit code {verdict.exit}, expected {case.exit}")
-    if case.message and case.message.lower() not in verdict.message.lower():
-        problems.append(f"message lacks {case.message!r}")
+    unsaid = case.entry.words_problem(verdict.message)
+    if unsaid:
+        problems.append(unsaid)
     if "\n" in verdict.message.strip() or not verdict.message.strip():
         problems.append("message is not one line")
     if "Traceback" in verdict.message:
