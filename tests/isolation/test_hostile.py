@@ -202,7 +202,7 @@ np.allclose, np.array_equal, np.isfinite = _saved
 ''', "fail"),
     "patched_gradtutor_in_kernel": ('''\
 import sys as _sys
-_cmp = _sys.modules["grad" + "tutor.compare"]
+_cmp = _sys.modules["grad" + "tutor.checking.compare"]
 _saved_compare = _cmp.compare
 _cmp.compare = lambda *a, **k: []
 
