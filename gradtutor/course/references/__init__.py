@@ -2,7 +2,7 @@
 
 Each lesson has a module ``gradtutor/course/references/<lesson id>.py`` with a dict
 
-    EXERCISES = {"<exercise id>": Exercise(build=..., reference=..., rtol=..., atol=...)}
+    EXERCISES = {"<exercise id>": Recipe(build=..., reference=..., rtol=..., atol=...)}
 
 * ``build(seed)`` returns a dict of fresh inputs, in the order of the learner's
   function parameters (the function is called positionally with its values).
@@ -30,11 +30,14 @@ from typing import Any, Callable
 
 from gradtutor.course.seeds import ALL_SEEDS, HIDDEN_SEEDS, VISIBLE_SEEDS, seeds_for  # the seeds live apart from the answers
 
-__all__ = ["ALL_SEEDS", "HIDDEN_SEEDS", "VISIBLE_SEEDS", "Exercise", "exercises_of", "seeds_for"]
+__all__ = ["ALL_SEEDS", "HIDDEN_SEEDS", "VISIBLE_SEEDS", "Recipe", "exercises_of", "seeds_for"]
 
 
 @dataclasses.dataclass(frozen=True)
-class Exercise:
+class Recipe:
+    """How to check one exercise: its seeded inputs and its reference answer (course.manifest.Exercise
+    is what the learner is asked; gradtutor.checking.verdict.Reference is a recipe's computed result)."""
+
     build: Callable[[int], dict[str, Any]]
     reference: Callable[..., Any]
     rtol: float = 1e-4
@@ -44,7 +47,7 @@ class Exercise:
     variants: dict[str, Callable[..., Any]] = dataclasses.field(default_factory=dict)
 
 
-def exercises_of(lesson_id: str) -> dict[str, Exercise]:
+def exercises_of(lesson_id: str) -> dict[str, Recipe]:
     """The EXERCISES table of one lesson's reference module."""
     module = importlib.import_module(f"{__name__}.{lesson_id}")
     return module.EXERCISES
