@@ -1,4 +1,4 @@
-"""The known answers of a lesson (tests/answers/<id>.toml): real mistakes and the verdict each must get.
+"""The known answers of a lesson (gradtutor/course/lessons/<id>/answers.toml): real mistakes and the verdict each must get.
 
 Read by `gradtutor dev check` and by tests/test_answers.py, so both hold the
 answers to the same rules. An entry:
@@ -28,7 +28,7 @@ import functools
 import re
 from pathlib import Path
 
-from gradtutor.course.manifest import tomllib  # the standard library's, or tomli before Python 3.11
+from gradtutor.course.manifest import ANSWERS_FILE, lesson_folder, tomllib  # tomllib: the standard library's, or tomli
 from gradtutor.errors import CourseError
 from gradtutor.messages import catalogue, course_text, has, language, say
 from gradtutor.protocol import Cause, Status
@@ -60,12 +60,9 @@ class Answer:
         return STANDARD_IMPORTS + self.code
 
 
-def answers_dir(root: Path) -> Path:
-    return Path(root) / "tests" / "answers"
-
-
 def answers_path(root: Path, lesson_id: str) -> Path:
-    return answers_dir(root) / f"{lesson_id}.toml"
+    """A lesson's answers.toml, in its folder of the checkout at `root`."""
+    return lesson_folder(lesson_id, Path(root) / "gradtutor" / "course" / "course.toml") / ANSWERS_FILE
 
 
 def load_answers(path: Path, lesson) -> list[Answer]:
