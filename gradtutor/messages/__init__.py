@@ -206,7 +206,7 @@ def course_text(key: str, english: str, lang: str | None = None) -> str:
     lang = lang or language()
     if lang == DEFAULT:
         return english
-    entry = course_catalogue(lang).get(key)
+    entry = _texts_of(lang, key.partition(".")[0]).get(key)
     return entry["text"] if entry and entry.get("en") == english and entry.get("text") else english
 
 
@@ -231,12 +231,23 @@ def catalogue(lang: str) -> dict[str, str]:
 def course_catalogue(lang: str) -> dict[str, dict]:
     """A language's translations of the manifest's texts: key → {"en": the English, "text": the translation}.
     The course's own, then every lesson folder's (their keys start with the lesson's id, so none collide)."""
-    found: dict[str, dict] = {}
-    for path in [HERE / lang / f"{COURSE_AREA}.toml", *sorted(LESSONS_DIR.glob(f"*/{lang}.toml"))]:
-        if path.exists():
-            with path.open("rb") as handle:
-                found.update((entry["key"], entry) for entry in tomllib.load(handle).get("text", []))
+    found = dict(_texts_of(lang, COURSE_AREA))
+    for folder in sorted(LESSONS_DIR.glob(f"*/{lang}.toml")):
+        found.update(_texts_of(lang, folder.parent.name))
     return found
+
+
+@functools.cache
+def _texts_of(lang: str, owner: str) -> dict[str, dict]:
+    """The translations one file holds: the course's (owner "course") or a lesson's, whose id starts its keys.
+    Read by its path, never by listing a folder: a sandboxed kernel may not list gradtutor/course/lessons/."""
+    if not owner.isidentifier():
+        return {}
+    path = HERE / lang / f"{COURSE_AREA}.toml" if owner == COURSE_AREA else LESSONS_DIR / owner / f"{lang}.toml"
+    if not path.is_file():
+        return {}
+    with path.open("rb") as handle:
+        return {entry["key"]: entry for entry in tomllib.load(handle).get("text", [])}
 
 
 def _flatten(table: dict, prefix: str, into: dict[str, str]) -> None:
