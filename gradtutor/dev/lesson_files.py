@@ -13,6 +13,7 @@ from gradtutor import messages
 from gradtutor.course import manifest as course
 
 CLAIMS = "test_claims_{id}.py"  # the lesson's own tests; named by the lesson, as pytest needs distinct names
+MIN_EXERCISES = MIN_HINTS = 3  # what a finished lesson has: a new lesson's one example exercise is not that yet
 
 
 def problems(lesson) -> Iterator[str]:
@@ -34,6 +35,19 @@ def problems(lesson) -> Iterator[str]:
         if untranslated:
             yield (f"{lesson.id}: {len(untranslated)} text(s) have no {lang} translation of their current English "
                    f"({', '.join(untranslated[:3])}) — write them in {lesson.folder / f'{lang}.toml'}")
+
+
+def unfinished(lesson) -> Iterator[str]:
+    """One line per way the lesson falls short of a finished one: fewer exercises or hints than the course's
+    lessons have, an exercise no rule diagnoses. `dev check` says these without failing (a new lesson starts
+    with one example exercise); the test suite asks for none."""
+    if len(lesson.exercises) < MIN_EXERCISES:
+        yield f"{lesson.id}: {len(lesson.exercises)} exercise(s); a finished lesson has at least {MIN_EXERCISES}"
+    for exercise in lesson.exercises:
+        if len(exercise.hints) < MIN_HINTS:
+            yield f"{lesson.id} {exercise.id}: a hint ladder has at least {MIN_HINTS} rungs"
+        if not exercise.diagnoses:
+            yield f"{lesson.id} {exercise.id}: no diagnosis rule words its causes for this exercise"
 
 
 def _translations() -> list[str]:
