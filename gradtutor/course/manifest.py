@@ -34,7 +34,7 @@ def lesson_folder(lesson_id: str, manifest: Path = MANIFEST) -> Path:
 
 @dataclasses.dataclass(frozen=True)
 class Diagnosis:
-    """A rule that turns a failed comparison into a cause and a fix (course.toml `diagnoses`)."""
+    """A rule that turns a failed comparison into a cause and a fix (lesson.toml `diagnoses`)."""
 
     when: str
     say: str

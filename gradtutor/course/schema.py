@@ -1,10 +1,10 @@
 """What a valid course.toml and lesson.toml are, checked when read, and the points against the notebooks.
 
-The manifest (course.toml and each lesson's lesson.toml) is edited by hand, and a mistake in it (a misspelt key, a `when`
-no symptom has, a regular expression that does not compile) would otherwise
-surface much later as a rule that silently never fires or a KeyError deep in
-a check. So `validate` runs on every load and raises one CourseError whose one
-line names the file (a lesson's own lesson.toml), the lesson and the key, and says what to do.
+The manifest (course.toml and each lesson's lesson.toml) is edited by hand, and a mistake in it (a
+misspelt key, a `when` no symptom has, a regular expression that does not compile) would otherwise
+surface much later as a rule that silently never fires or a KeyError deep in a check. So `validate`
+runs on every load and raises one CourseError whose one line names the file (a lesson's own
+lesson.toml), the lesson and the key, and says what to do.
 
 The points check reads the solutions notebooks, so it is not part of `validate`:
 a learner's sandboxed kernel (nbgrader grading) imports the course but may not

@@ -7,10 +7,10 @@
     gradtutor/course/lessons/<id>/test_claims_<id>.py    tests of what the lesson says TensorFlow does
     solutions/<id>/<id>.ipynb, <id>.zh_CN.ipynb          the nbgrader source notebooks, English and Chinese
 
-and the lesson's id appended to course.toml's `lessons` (and the README's table of lessons remade). The id is lesson<N>, N the next lesson
-number. The example exercise works as it is, so `make lessons` then `gradtutor dev check --lesson
-<id>` pass once the title and summary are translated, and each later edit can be checked on its
-own. Nothing is ever overwritten.
+and the lesson's id appended to course.toml's `lessons` (and the README's table of lessons remade).
+The id is lesson<N>, N the next lesson number. The example exercise works as it is, so `make
+lessons` then `gradtutor dev check --lesson <id>` pass once the title and summary are translated,
+and each later edit can be checked on its own. Nothing is ever overwritten.
 """
 from __future__ import annotations
 
