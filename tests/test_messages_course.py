@@ -7,7 +7,9 @@ fragment of the English verbatim, so `tape.watch(x)` in a hint is still code a l
 """
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -114,3 +116,23 @@ def test_a_changed_english_text_shows_as_english_not_a_stale_translation():
     changed = english + " (revised)"
     assert messages.course_text(key, changed, lang="zh_CN") == changed
     assert messages.course_text("lesson99.nowhere.hint.1", "Some hint.", lang="zh_CN") == "Some hint."
+
+
+def test_is_a_lessons_translation_read_without_listing_its_folder(monkeypatch):
+    """A sandboxed kernel may read the lessons' files but not list gradtutor/course/lessons/: course_text reads
+    the one file a key names, by its path."""
+    def refuse(*args, **kwargs):
+        raise PermissionError("listing a folder is refused here")
+
+    key, english = next((key, english) for key, english in TEXTS if ".hint." in key)
+    messages._texts_of.cache_clear()
+    try:
+        for name in ("listdir", "scandir"):
+            monkeypatch.setattr(os, name, refuse)
+        monkeypatch.setattr(Path, "glob", refuse)
+        assert messages.course_text(key, english, lang="zh_CN") == BY_KEY[key]["text"]
+        with pytest.raises(PermissionError):
+            messages.course_catalogue.__wrapped__("zh_CN")  # what would list the folder
+    finally:
+        monkeypatch.undo()
+        messages._texts_of.cache_clear()
