@@ -18,7 +18,7 @@ pytestmark = pytest.mark.unit
 COURSE = course.load()
 VALID = {
     "course": """
-format_version = 1
+format_version = 2
 lessons = ["lesson1"]
 [course]
 title = "T"
@@ -77,8 +77,10 @@ BROKEN = {
     "no points": ("lesson1", ("points = 1", "points = 0"), "key 'points'"),
     "unknown requirement": ("lesson1", ("points = 1", 'points = 1\nrequires = ["tapes"]'),
                             "lesson lesson1 exercise ex, key 'requires': names 'tapes' — use one of: tape, numpy"),
-    "format version": ("course", ("format_version = 1", "format_version = 2"), "top level, key 'format_version'"),
-    "no format version": ("course", ("format_version = 1", ""), "top level, key 'format_version': is missing"),
+    "format version": ("course", ("format_version = 2", "format_version = 1"), "top level, key 'format_version'"),
+    "a manifest of format 1": ("course", ('format_version = 2\nlessons = ["lesson1"]', 'format_version = 1\n[[lessons]]\nid = "lesson1"'),
+                               "top level, key 'format_version': is 1, but this gradtutor reads format 2"),
+    "no format version": ("course", ("format_version = 2", ""), "top level, key 'format_version': is missing"),
     "lesson id not a module name": ("course", ('"lesson1"]', '"Lesson-1"]'), "top level, key 'lessons': 'Lesson-1'"),
     "lesson listed twice": ("course", ('"lesson1"]', '"lesson1", "lesson1"]'), "key 'lessons': 'lesson1' is listed twice"),
     "listed lesson without a folder": ("course", ('"lesson1"]', '"lesson1", "lesson9"]'),

@@ -21,7 +21,7 @@ from gradtutor.errors import CourseError
 from gradtutor.payloads import RunFacts
 from gradtutor.protocol import Cause, Symptom
 
-FORMAT_VERSION = 1  # bump when a key changes meaning; `validate` then refuses older manifests
+FORMAT_VERSION = 2  # bump when a key changes meaning; `validate` then refuses older manifests (2: one folder per lesson)
 WHENS = tuple(s.value for s in Symptom if s is not Symptom.TINY) + ("any",)  # tiny: explain's only
 CAUSES = frozenset(c.value for c in Cause)
 FACTS = frozenset(RunFacts.__annotations__)
@@ -74,10 +74,11 @@ def validate(data: dict, manifest: Path) -> None:
     top = _Where(manifest, "top level")
     if "format_version" not in data:
         raise top.error("format_version", "is missing", f"add format_version = {FORMAT_VERSION} before [course]")
-    _table(data, TOP, top)
-    if data["format_version"] != FORMAT_VERSION:
+    _table({"format_version": data["format_version"]}, {"format_version": TOP["format_version"]}, top)
+    if data["format_version"] != FORMAT_VERSION:  # before the other keys: their meaning is the version's
         raise top.error("format_version", f"is {data['format_version']}, but this gradtutor reads format "
                         f"{FORMAT_VERSION}", f"set format_version = {FORMAT_VERSION} (or upgrade gradtutor)")
+    _table(data, TOP, top)
     _table(data["course"], COURSE, _Where(manifest, "[course]"))
     if not data["lessons"]:
         raise top.error("lessons", "the course has no lessons", "add a lesson (`gradtutor dev new-lesson`)")
