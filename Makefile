@@ -77,7 +77,7 @@ test-fast: $(VENV)/.dev
 bench: $(VENV)/.dev
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m benchmarks.run
 
-# Every known answer (tests/answers/) through the real checker on 200 hidden seeds per lesson drawn
+# Every known answer (each lesson's answers.toml) through the real checker on 200 hidden seeds per lesson drawn
 # from a new random secret, as a course draws them: correct answers pass on all, wrong ones fail.
 # Minutes; the tf tier runs a slice of it (tests/dev/test_sweep.py).
 sweep: $(VENV)/.dev

@@ -3,7 +3,7 @@
 A course folder is made with `gradtutor classroom init` and one lesson is
 generated with nbgrader. A class of 20 submissions goes into submitted/: about
 half of them are correct, a quarter have one or two known-wrong answers from
-tests/answers/, and a quarter are not attempted, as in a real class. The
+each lesson's answers.toml, and a quarter are not attempted, as in a real class. The
 folder is copied twice, one copy is graded by a plain serial
 `nbgrader autograde LESSON`, and the other by `gradtutor grade COURSE LESSON --jobs 2`.
 The two gradebooks must hold the same scores. The last line printed is the ratio:

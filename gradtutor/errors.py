@@ -40,7 +40,7 @@ class WorkspaceError(GradtutorError):
 
 
 class CourseError(GradtutorError):
-    """The course manifest (course.toml) or a lesson's files are inconsistent: names the lesson and key."""
+    """The course manifest (course.toml, a lesson.toml) or a lesson's files are inconsistent: names the lesson and key."""
 
 
 class CheckerUnavailable(GradtutorError):

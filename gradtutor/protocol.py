@@ -120,7 +120,7 @@ class Cause(Word):
     WRONG_FUNCTION = "wrong-function"  # connected, but the gradient of another function
     HARD_CODED = "hard-coded"  # right on the visible inputs only
     INPUTS_MODIFIED = "inputs-modified"
-    # right values, by a way the exercise rules out (course.toml `requires`, checked from the run's facts)
+    # right values, by a way the exercise rules out (lesson.toml `requires`, checked from the run's facts)
     NO_TAPE = "no-tape"  # "computed with a GradientTape": no tape.gradient / jacobian / jvp call ran
     NOT_NUMPY = "not-numpy"  # "computed by NumPy": the value never left TensorFlow
     NOT_ONE_JACOBIAN = "not-one-jacobian"  # "one tape, no loop": not exactly one tape and one Jacobian call

@@ -2,9 +2,9 @@
 
 This module is the hook mkdocs loads (mkdocs.yml `hooks:`): its events only, each job in a module of its own
 beside it.
-* Navigation (here): the "Lessons" section is filled from gradtutor/course/course.toml, in course order, so a
-  new lesson needs no edit here (nor on the home page, whose `<!-- lessons: table -->` line becomes a table of
-  the lessons). The instructor guide is listed only once docs/instructor.md exists.
+* Navigation (here): the "Lessons" section is filled from the manifest (course.toml and each lesson's
+  lesson.toml), in course order, so a new lesson needs no edit here (nor on the home page, whose
+  `<!-- lessons: table -->` line becomes a table of the lessons). The instructor guide is listed only once docs/instructor.md exists.
 * Lesson pages (notebook_runs.py, lesson_pages.py, notebooks.py): each solutions notebook runs at build time
   and becomes a page with its real outputs and plots, cached in build/docs-cache/.
 * CLI reference (cli_reference.py): `<!-- help: gradtutor VERB -->` lines become `gradtutor VERB --help`.

@@ -43,7 +43,7 @@ def say(message_id: str, lang: str, **params) -> str:
     return messages.say(f"docs.{message_id}", lang=lang, **params)
 
 def text(key: str, english: str, lang: str) -> str:
-    """A course.toml text (lesson title, summary) in `lang`, English until its translation lands."""
+    """A manifest text (lesson title, summary) in `lang`, English until its translation lands."""
     from gradtutor import messages
 
     return messages.course_text(key, english, lang=lang)

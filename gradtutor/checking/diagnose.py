@@ -4,7 +4,7 @@ The cause comes from what happened, never from a word in the source: the compari
 (None, shape, dtype, an exact constant ratio, a sign flip, a transposition), the
 exception and where it was raised, and the run-time facts the child recorded
 (gradtutor.evidence.reading.run_facts: what the tape watched, where the target was made, whether
-a value left TensorFlow). A lesson's rule (course.toml) may then word that cause for
+a value left TensorFlow). A lesson's rule (its lesson.toml) may then word that cause for
 its exercise; it fires only when its `cause` is the one the evidence names (and its
 `fact`, and any source pattern, hold too).
 """

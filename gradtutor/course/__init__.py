@@ -1,1 +1,1 @@
-"""The course as data: its manifest (course.toml) and schema, seeds and the hidden-input secret, reading a learner's file, and the reference answers."""
+"""The course as data: its manifest (course.toml, and one folder per lesson in lessons/) and schema, seeds and the hidden-input secret, reading a learner's file, and the loader of the reference answers."""

@@ -1,6 +1,6 @@
 """A function's code without its words: what a manifest rule's source pattern is matched against.
 
-A rule (course.toml `source_has` / `source_lacks`) refines the wording of a cause the evidence
+A rule (lesson.toml `source_has` / `source_lacks`) refines the wording of a cause the evidence
 named; it must read what the code does, never what its docstring or comments say. The starter's
 own docstring mentions the very calls a rule looks for (".numpy()", "sigmoid(logits)", …), so a
 learner who kept it would otherwise be told about code they never wrote.

@@ -1,4 +1,8 @@
-"""The course manifest (course.toml), read once, and where the notebooks live."""
+"""The course manifest, read once, and where the notebooks live.
+
+course.toml holds the course's own fields and the order of its lessons; each lesson is a
+folder gradtutor/course/lessons/<id>/ whose lesson.toml is its entry (docs/authoring.md).
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -14,15 +18,23 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-COURSE_DIR = Path(__file__).resolve().parent  # gradtutor/course/: the manifest and the reference modules
+COURSE_DIR = Path(__file__).resolve().parent  # gradtutor/course/: the manifest and the lessons' folders
 PACKAGE_DIR = COURSE_DIR.parent  # gradtutor/
 MANIFEST = COURSE_DIR / "course.toml"
-REFERENCES_DIR = COURSE_DIR / "references"
+LESSONS_DIR = COURSE_DIR / "lessons"
+LESSON_FILE = "lesson.toml"  # a lesson's manifest entry, in its folder
+REFERENCE_FILE = "reference.py"  # its seeded inputs and reference answers (gradtutor.course.references loads it)
+ANSWERS_FILE = "answers.toml"  # its known answers (gradtutor.dev.answers)
+
+
+def lesson_folder(lesson_id: str, manifest: Path = MANIFEST) -> Path:
+    """The folder of a lesson of the course whose course.toml is `manifest`."""
+    return Path(manifest).parent / "lessons" / lesson_id
 
 
 @dataclasses.dataclass(frozen=True)
 class Diagnosis:
-    """A rule that turns a failed comparison into a cause and a fix (course.toml `diagnoses`)."""
+    """A rule that turns a failed comparison into a cause and a fix (lesson.toml `diagnoses`)."""
 
     when: str
     say: str
@@ -46,6 +58,7 @@ class Exercise:
     hints: tuple[str, ...]
     diagnoses: tuple[Diagnosis, ...]
     requires: tuple[str, ...] = ()  # how the text says to compute it (course_schema.REQUIREMENTS), checked from facts
+    hint_keys: tuple[str, ...] = ()  # lesson.exercise.hint.<hint id>, one per hint: their translations' keys
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,6 +72,12 @@ class Lesson:
     notebook: str
     summary: str
     exercises: tuple[Exercise, ...]
+    folder: Path | None = None  # gradtutor/course/lessons/<id>/: its lesson.toml, reference and answers
+
+    @property
+    def manifest(self) -> Path:
+        """Its lesson.toml, named in every CourseError about its entry."""
+        return (self.folder or lesson_folder(self.id)) / LESSON_FILE
 
     @property
     def points(self) -> int:
@@ -114,60 +133,77 @@ def load() -> Course:
 
 
 def load_manifest(path: Path) -> Course:
-    """A course from the manifest at `path`; CourseError (one line) when it is not valid.
+    """A course from the course.toml at `path` and its lessons' lesson.toml; CourseError (one line) when
+    one is not valid.
 
     The notebooks' points are not compared here (see course_schema.check_points): this
     runs in every process, including sandboxed kernels that may not read solutions/.
     """
     path = Path(path)
+    data = _read(path)
+    course_schema.validate(data, path)
+    entries = {}
+    for lesson_id in data["lessons"]:
+        lesson_path = lesson_folder(lesson_id, path) / LESSON_FILE
+        if not lesson_path.is_file():
+            raise course_schema.no_lesson_file(path, lesson_id, lesson_path)
+        entries[lesson_id] = _read(lesson_path)
+        course_schema.validate_lesson(entries[lesson_id], lesson_path, lesson_id)
+    course_schema.validate_lessons(entries, path)
+    lessons = tuple(_lesson(lesson_id, number, entries[lesson_id], lesson_folder(lesson_id, path))
+                    for number, lesson_id in enumerate(data["lessons"], start=1))
+    return Course(data["course"]["title"], data["course"].get("summary", ""), lessons, path)
+
+
+def _read(path: Path) -> dict:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise CourseError(say("lessons.manifest.missing", path=path)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CourseError(say("lessons.manifest.unreadable", path=path, error=exc.__class__.__name__)) from None
     except tomllib.TOMLDecodeError as exc:
         raise CourseError(say("lessons.manifest.not_toml", path=path, error=exc)) from None
-    course_schema.validate(data, path)
-    lessons = tuple(_lesson(entry) for entry in data["lessons"])
-    return Course(data["course"]["title"], data["course"].get("summary", ""), lessons, path)
 
 
-def _lesson(entry: dict) -> Lesson:
+def _lesson(lesson_id: str, number: int, entry: dict, folder: Path) -> Lesson:
     exercises = tuple(
         Exercise(
             id=e["id"],
             function=e["function"],
             points=e["points"],
-            hints=tuple(e.get("hints", ())),
-            diagnoses=tuple(Diagnosis(**d, key=f"{entry['id']}.{e['id']}.diagnosis.{d['id']}")
+            hints=tuple(h["say"] for h in e.get("hints", ())),
+            diagnoses=tuple(Diagnosis(**d, key=f"{lesson_id}.{e['id']}.diagnosis.{d['id']}")
                             for d in e.get("diagnoses", ())),
             requires=tuple(e.get("requires", ())),
+            hint_keys=tuple(f"{lesson_id}.{e['id']}.hint.{h['id']}" for h in e.get("hints", ())),
         )
         for e in entry["exercises"]
     )
     return Lesson(
-        id=entry["id"],
-        number=entry["number"],
+        id=lesson_id,
+        number=number,
         slug=entry["slug"],
         title=entry["title"],
         notebook=entry["notebook"],
         summary=entry.get("summary", ""),
         exercises=exercises,
+        folder=folder,
     )
 
 
 def course_texts(course: Course) -> list[tuple[str, str]]:
-    """Every text of the manifest a learner reads, as (key, English): what zh_CN/course.toml translates.
+    """Every text of the manifest a learner reads, as (key, English): what the translations translate
+    (zh_CN/course.toml the course's, each lesson folder's zh_CN.toml its own).
 
-    The key says where the text sits: `course.title`, `lesson3.summary`, `lesson3.class_gradient.hint.2`,
-    `lesson3.class_gradient.diagnosis.softmax-sum` (by the rule's id: inserting a rule changes no other key).
+    The key names the text by ids only: `course.title`, `lesson3.summary`, `lesson3.class_gradient.hint.nudge`,
+    `lesson3.class_gradient.diagnosis.softmax-sum`: inserting a hint or a rule changes no other key.
     """
     texts = [("course.title", course.title), ("course.summary", course.summary)]
     for lesson in course.lessons:
         texts += [(f"{lesson.id}.title", lesson.title), (f"{lesson.id}.summary", lesson.summary)]
         for exercise in lesson.exercises:
-            texts += [(f"{lesson.id}.{exercise.id}.hint.{n}", hint) for n, hint in enumerate(exercise.hints, 1)]
+            texts += list(zip(exercise.hint_keys, exercise.hints))
             texts += [(rule.key, rule.say) for rule in exercise.diagnoses]
     return [(key, text) for key, text in texts if text]
 

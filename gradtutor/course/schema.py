@@ -1,10 +1,10 @@
-"""What a valid course.toml is, checked when it is read, and its points against the notebooks.
+"""What a valid course.toml and lesson.toml are, checked when read, and the points against the notebooks.
 
-The manifest is edited by hand, and a mistake in it (a misspelt key, a `when`
-no symptom has, a regular expression that does not compile) would otherwise
-surface much later as a rule that silently never fires or a KeyError deep in
-a check. So `validate` runs on every load and raises one CourseError whose one
-line names the manifest, the lesson and the key, and says what to do.
+The manifest (course.toml and each lesson's lesson.toml) is edited by hand, and a mistake in it (a
+misspelt key, a `when` no symptom has, a regular expression that does not compile) would otherwise
+surface much later as a rule that silently never fires or a KeyError deep in a check. So `validate`
+runs on every load and raises one CourseError whose one line names the file (a lesson's own
+lesson.toml), the lesson and the key, and says what to do.
 
 The points check reads the solutions notebooks, so it is not part of `validate`:
 a learner's sandboxed kernel (nbgrader grading) imports the course but may not
@@ -21,7 +21,7 @@ from gradtutor.errors import CourseError
 from gradtutor.payloads import RunFacts
 from gradtutor.protocol import Cause, Symptom
 
-FORMAT_VERSION = 1  # bump when a key changes meaning; `validate` then refuses older manifests
+FORMAT_VERSION = 2  # bump when a key changes meaning; `validate` then refuses older manifests (2: one folder per lesson)
 WHENS = tuple(s.value for s in Symptom if s is not Symptom.TINY) + ("any",)  # tiny: explain's only
 CAUSES = frozenset(c.value for c in Cause)
 FACTS = frozenset(RunFacts.__annotations__)
@@ -30,10 +30,12 @@ REGEX_KEYS = ("source_has", "source_lacks", "error_has")
 # key -> (type, required). Lists are checked item by item against _ITEMS.
 TOP = {"format_version": (int, True), "course": (dict, True), "lessons": (list, True)}
 COURSE = {"title": (str, True), "summary": (str, False)}
-LESSON = {"id": (str, True), "number": (int, True), "slug": (str, True), "title": (str, True),
-          "notebook": (str, True), "summary": (str, False), "exercises": (list, True)}
+# A lesson's id is its folder's name and its number its place in course.toml's `lessons`.
+LESSON = {"slug": (str, True), "title": (str, True), "notebook": (str, True), "summary": (str, False),
+          "exercises": (list, True)}
 EXERCISE = {"id": (str, True), "function": (str, True), "points": (int, True), "hints": (list, False),
             "diagnoses": (list, False), "requires": (list, False)}
+HINT = {"id": (str, True), "say": (str, True)}  # the id keys its translations: inserting a hint moves no other
 # What an exercise's text may require of how the answer is computed -> the cause of an answer that
 # gets the right values another way (gradtutor.checking.diagnose.unmet_requirement reads the run's facts).
 REQUIREMENTS = {"tape": "no-tape", "numpy": "not-numpy", "one-jacobian": "not-one-jacobian",
@@ -41,16 +43,18 @@ REQUIREMENTS = {"tape": "no-tape", "numpy": "not-numpy", "one-jacobian": "not-on
                 "forward-mode": "not-forward-mode"}
 DIAGNOSIS = {"id": (str, True), "when": (str, True), "say": (str, True), "cause": (str, True), "element": (int, False),
              "fact": (str, False), **{key: (str, False) for key in REGEX_KEYS}}
-_ITEMS = {"lessons": dict, "exercises": dict, "diagnoses": dict, "hints": str, "requires": str}
+_ITEMS = {"lessons": str, "exercises": dict, "diagnoses": dict, "hints": dict, "requires": str}
 _TYPE_NAMES = {int: "an integer", str: "a string", dict: "a table", list: "a list"}
 
-# The lesson id names a Python module (gradtutor/course/references/<id>.py); exercise ids are nbgrader grade_ids.
+# The lesson id names its folder and its reference module (gradtutor.course.references.<id>);
+# exercise ids are nbgrader grade_ids.
+LESSON_ID = (r"[a-z][a-z0-9_]*", "lowercase letters, digits and _, starting with a letter")
 PATTERNS = {
-    ("lesson", "id"): (r"[a-z][a-z0-9_]*", "lowercase letters, digits and _, starting with a letter"),
     ("lesson", "slug"): (r"[a-z][a-z0-9]*(-[a-z0-9]+)*", "lowercase words joined by -, starting with a letter"),
     ("lesson", "notebook"): (r"[\w.-]+\.ipynb", "a file name ending in .ipynb"),
     ("exercise", "id"): (r"[a-z][a-z0-9_]*", "lowercase letters, digits and _, starting with a letter"),
     ("exercise", "function"): (r"[A-Za-z_]\w*", "a Python function name"),
+    ("hint", "id"): (r"[a-z][a-z0-9]*(-[a-z0-9]+)*", "lowercase words joined by -, starting with a letter"),
 }
 
 
@@ -70,26 +74,45 @@ def validate(data: dict, manifest: Path) -> None:
     top = _Where(manifest, "top level")
     if "format_version" not in data:
         raise top.error("format_version", "is missing", f"add format_version = {FORMAT_VERSION} before [course]")
-    _table(data, TOP, top)
-    if data["format_version"] != FORMAT_VERSION:
+    _table({"format_version": data["format_version"]}, {"format_version": TOP["format_version"]}, top)
+    if data["format_version"] != FORMAT_VERSION:  # before the other keys: their meaning is the version's
         raise top.error("format_version", f"is {data['format_version']}, but this gradtutor reads format "
                         f"{FORMAT_VERSION}", f"set format_version = {FORMAT_VERSION} (or upgrade gradtutor)")
+    _table(data, TOP, top)
     _table(data["course"], COURSE, _Where(manifest, "[course]"))
     if not data["lessons"]:
-        raise top.error("lessons", "the course has no lessons", "add a [[lessons]] entry (`gradtutor dev new-lesson`)")
+        raise top.error("lessons", "the course has no lessons", "add a lesson (`gradtutor dev new-lesson`)")
+    seen: set[str] = set()
+    for lesson_id in data["lessons"]:
+        pattern, description = LESSON_ID
+        if not re.fullmatch(pattern, lesson_id):
+            raise top.error("lessons", f"{lesson_id!r} is not a valid lesson id", f"use {description}")
+        if lesson_id in seen:
+            raise top.error("lessons", f"{lesson_id!r} is listed twice", "list every lesson once")
+        seen.add(lesson_id)
+
+
+def no_lesson_file(manifest: Path, lesson_id: str, lesson_path: Path) -> CourseError:
+    return _Where(manifest, "top level").error("lessons", f"lists {lesson_id!r}, but {lesson_path} is missing",
+                                               "add the lesson (`gradtutor dev new-lesson`) or take it off the list")
+
+
+def validate_lesson(lesson: dict, path: Path, lesson_id: str) -> None:
+    """Raise CourseError for the first problem in a parsed lesson.toml (its id is its folder's name)."""
+    where = _Where(path, f"lesson {lesson_id}")
+    _table(lesson, LESSON, where)
+    _patterns(lesson, "lesson", where)
+    _exercises(dict(lesson, id=lesson_id), path)
+
+
+def validate_lessons(lessons: dict[str, dict], manifest: Path) -> None:
+    """What no lesson.toml can check alone: `gradtutor check X` looks X up as an id or a slug, so one meaning only."""
     seen: dict[tuple, str] = {}
-    for position, lesson, where in _entries(data["lessons"], LESSON, "lesson", "", manifest):
-        if lesson["number"] != position:
-            raise where.error("number", f"is {lesson['number']}, but it is lesson entry {position}",
-                              f"number the lessons 1, 2, 3… in the order they are listed (set number = {position})")
-        for key in ("id", "slug"):  # numbers are already 1, 2, 3… in order, so distinct
-            _unique(seen, (key, lesson[key]), f"lesson entry {position}", where, "lesson")
-        _exercises(lesson, manifest)
-    ids = {lesson["id"] for lesson in data["lessons"]}
-    for lesson in data["lessons"]:  # `gradtutor check X` looks X up as an id or a slug: one meaning only
-        if lesson["slug"] in ids - {lesson["id"]}:
-            raise _Where(manifest, f"lesson {lesson['id']}").error(
-                "slug", f"{lesson['slug']!r} is another lesson's id", "choose another slug")
+    for lesson_id, lesson in lessons.items():
+        where = _Where(manifest.parent / "lessons" / lesson_id / "lesson.toml", f"lesson {lesson_id}")
+        _unique(seen, ("slug", lesson["slug"]), f"lesson {lesson_id}", where, "lesson")
+        if lesson["slug"] in set(lessons) - {lesson_id}:
+            raise where.error("slug", f"{lesson['slug']!r} is another lesson's id", "choose another slug")
 
 
 def _exercises(lesson: dict, manifest: Path) -> None:
@@ -106,6 +129,15 @@ def _exercises(lesson: dict, manifest: Path) -> None:
         for need in exercise.get("requires", ()):
             if need not in REQUIREMENTS:
                 raise where.error("requires", f"names {need!r}", f"use one of: {', '.join(REQUIREMENTS)}")
+        hints: set = set()
+        for number, hint in enumerate(exercise.get("hints", ()), start=1):
+            hint_where = _Where(manifest, f"{where.place} hint {hint.get('id', number)}")
+            _table(hint, HINT, hint_where)
+            _patterns(hint, "hint", hint_where)
+            if hint["id"] in hints:  # the id keys the hint's translations: two hints may not share one
+                raise hint_where.error("id", f"{hint['id']!r} is used by another hint of this exercise",
+                                       "give each hint its own id (its translations are keyed by it)")
+            hints.add(hint["id"])
         rules: set = set()
         for number, rule in enumerate(exercise.get("diagnoses", ()), start=1):
             rule_where = _Where(manifest, f"{where.place} diagnosis {rule.get('id', number)}")
@@ -192,7 +224,7 @@ def notebook_points(path: Path) -> dict[str, int]:
     return points
 
 
-def point_problems(lessons, manifest: Path) -> Iterator[str]:
+def point_problems(lessons) -> Iterator[str]:
     """One line per exercise whose points differ from its check_<id> cell in the solutions notebook."""
     for lesson in lessons:
         notebook = lesson.source_notebook()
@@ -203,7 +235,7 @@ def point_problems(lessons, manifest: Path) -> Iterator[str]:
             continue
         for exercise in lesson.exercises:
             cell = f"check_{exercise.id}"
-            where = _Where(manifest, f"lesson {lesson.id} exercise {exercise.id}")
+            where = _Where(lesson.manifest, f"lesson {lesson.id} exercise {exercise.id}")
             if cell not in graded:
                 yield str(where.error(None, f"{notebook} has no graded test cell {cell}",
                                       f"add a locked nbgrader test cell with grade_id {cell} after the answer cell"))
@@ -214,5 +246,5 @@ def point_problems(lessons, manifest: Path) -> Iterator[str]:
 
 def check_points(course) -> None:
     """Raise CourseError for the first exercise whose manifest points differ from its notebook's."""
-    for problem in point_problems(course.lessons, course.manifest):
+    for problem in point_problems(course.lessons):
         raise CourseError(problem)

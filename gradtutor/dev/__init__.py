@@ -1,7 +1,7 @@
 """`gradtutor dev`: tools for whoever writes the course, not for learners.
 
     gradtutor dev check [--lesson LESSON] [--timeout S]   prove the course works (one line per finding)
-    gradtutor dev new-lesson SLUG [--title T]             scaffold a lesson in its four places
+    gradtutor dev new-lesson SLUG [--title T]             scaffold a lesson: its folder and its two notebooks
 
 `add_verbs` registers them on the CLI; `python -m gradtutor.dev` runs them alone.
 """

@@ -1,7 +1,8 @@
-"""The known answers of a lesson (tests/answers/<id>.toml): real mistakes and the verdict each must get.
+"""The known answers of a lesson (gradtutor/course/lessons/<id>/answers.toml): real mistakes and the verdict each must get.
 
 Read by `gradtutor dev check` and by tests/dev/test_answers.py, so both hold the
-answers to the same rules. An entry:
+answers to the same rules: the corpus schema every corpus shares (gradtutor.dev.corpus), with an
+exercise and, where the values show it, a variant. An entry:
 
     [[answer]]
     exercise = "watch_constant"      # an exercise id of the lesson
@@ -28,14 +29,13 @@ import functools
 import re
 from pathlib import Path
 
-from gradtutor.course.manifest import tomllib  # the standard library's, or tomli before Python 3.11
+from gradtutor.course.manifest import ANSWERS_FILE, lesson_folder
+from gradtutor.dev import corpus
 from gradtutor.errors import CourseError
 from gradtutor.messages import catalogue, course_text, has, language, say
-from gradtutor.protocol import Cause, Status
+from gradtutor.protocol import Cause
 
 STANDARD_IMPORTS = "import numpy as np\nimport tensorflow as tf\nimport keras\n\n"
-EXPECTS = tuple(s.value for s in Status)
-KEYS = {"exercise", "name", "expect", "cause", "code", "says", "line", "variant", "source"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,47 +60,32 @@ class Answer:
         return STANDARD_IMPORTS + self.code
 
 
-def answers_dir(root: Path) -> Path:
-    return Path(root) / "tests" / "answers"
-
-
 def answers_path(root: Path, lesson_id: str) -> Path:
-    return answers_dir(root) / f"{lesson_id}.toml"
+    """A lesson's answers.toml, in its folder of the checkout at `root`."""
+    return lesson_folder(lesson_id, Path(root) / "gradtutor" / "course" / "course.toml") / ANSWERS_FILE
 
 
 def load_answers(path: Path, lesson) -> list[Answer]:
-    """Every answer in one lesson's file; CourseError (one line) when the file or an entry is wrong."""
+    """Every answer in one lesson's file, read by the corpus schema's reader (gradtutor.dev.corpus); CourseError
+    (one line) when the file or an entry is wrong."""
     path = Path(path)
-    try:
-        entries = tomllib.loads(path.read_text(encoding="utf-8")).get("answer", [])
-    except FileNotFoundError:
+    if not path.is_file():
         raise CourseError(f"{path}: no such file — every lesson needs its known answers "
-                          f"(`gradtutor dev new-lesson` writes a first one)") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise CourseError(f"{path}: cannot be read ({exc}) — fix the file") from None
+                          f"(`gradtutor dev new-lesson` writes a first one)")
     known = {e.id for e in lesson.exercises}
     answers = []
-    for number, entry in enumerate(entries, start=1):
-        where = f"{path}: answer {number}"
-        if set(entry) - KEYS or not {"exercise", "name", "expect", "code"} <= set(entry):
-            raise CourseError(f"{where}: has keys {sorted(entry)} — give it exactly {sorted(KEYS)} "
-                              "(cause is left out for an answer that must pass)")
-        if entry["exercise"] not in known:
-            raise CourseError(f"{where}: exercise {entry['exercise']!r} is not in {lesson.id} — "
-                              f"use one of: {', '.join(sorted(known))}")
-        if entry["expect"] not in EXPECTS:
-            raise CourseError(f"{where}: expect {entry['expect']!r} is not a status — use one of: {', '.join(EXPECTS)}")
-        says = entry.get("says", [])
-        if not isinstance(says, list) or not all(isinstance(p, str) and _compiles(p) for p in says):
-            raise CourseError(f"{where}: says must be a list of regular expressions, each in '…' — fix it")
-        if entry.get("line") and entry["line"] not in entry["code"]:
-            raise CourseError(f"{where}: line {entry['line']!r} is not in its code — copy the line from the code")
-        if entry.get("variant") and not has(f"variant.{entry['exercise']}.{entry['variant']}"):
-            raise CourseError(f"{where}: variant {entry['variant']!r} has no text — add variant.{entry['exercise']}."
-                              f"{entry['variant']} to gradtutor/messages/*/variant.toml")
-        answers.append(Answer(lesson.id, number, entry["exercise"], entry["name"], entry["expect"],
-                              entry["code"], entry.get("cause", ""), tuple(says), entry.get("line", ""),
-                              entry.get("variant", ""), entry.get("source", "")))
+    for case in corpus.read_tables(path, "answer", outcomes=corpus.VERDICTS, required={"exercise", "name", "expect", "code"},
+                                   context={"exercise", "variant"}):
+        where, exercise, variant = f"{path}: answer {case.number}", case.context["exercise"], case.context.get("variant", "")
+        if len(case.expect) != 1:
+            raise CourseError(f"{where}: expect {list(case.expect)} — a known answer has one status")
+        if exercise not in known:
+            raise CourseError(f"{where}: exercise {exercise!r} is not in {lesson.id} — use one of: {', '.join(sorted(known))}")
+        if variant and not has(f"variant.{exercise}.{variant}"):
+            raise CourseError(f"{where}: variant {variant!r} has no text — add variant.{exercise}.{variant} "
+                              "to gradtutor/messages/*/variant.toml")
+        answers.append(Answer(lesson.id, case.number, exercise, case.name, case.expect[0], case.code, case.cause,
+                              case.says, case.line, variant, case.source))
     return answers
 
 
@@ -145,11 +130,3 @@ def cause_sentences(lesson_id: str, exercise_id: str, cause: str) -> tuple[str, 
     if f"cause.{cause}.checker" not in messages:  # worded as wrong-function's (gradtutor.checking.diagnose.cause_text)
         texts.append(messages[f"cause.{Cause.WRONG_FUNCTION.value}.checker"])
     return tuple(max(re.split(r"\{[^}]*\}", text), key=len).strip() for text in texts)
-
-
-def _compiles(pattern: str) -> bool:
-    try:
-        re.compile(pattern)
-    except re.error:
-        return False
-    return True

@@ -4,12 +4,14 @@ It checks the course this package belongs to (course.PACKAGE_DIR.parent), so a
 copy of the repository checks itself when its own gradtutor is imported:
 
 1. the manifest validates, and its points are those of the solutions notebooks;
+   every lesson has its files and its translations (gradtutor.dev.lesson_files);
 2. every reference module defines exactly the manifest's exercises, and no diagnosis rule's
    source pattern matches the unchanged starter (gradtutor.dev.rule_words);
 3. lessons/ is what nbgrader generates from solutions/ (skipped without nbgrader);
 4. the untouched starter is "not attempted", and stays short of a pass once edited;
 5. every solution passes;
-6. every known answer in tests/answers/ gets its verdict and the cause id it must carry.
+6. every known answer in a lesson's answers.toml gets its verdict and the cause id it must carry;
+   a checkout's explain and hostile corpora follow the same corpus schema (gradtutor.dev.corpus).
 
 Exit 0 when every check holds, 1 when one does not (each problem is one line).
 """
@@ -27,7 +29,8 @@ from gradtutor.course import manifest as course
 from gradtutor.course import schema as course_schema
 from gradtutor.defaults import DEV_CHECK_TIMEOUT as TIMEOUT
 from gradtutor.dev import answers as answers_mod
-from gradtutor.dev import rule_words
+from gradtutor.dev import corpus
+from gradtutor.dev import lesson_files, rule_words
 from gradtutor.errors import GradtutorError
 
 OK, PROBLEM, SKIP = "ok", "FAIL", "skip"
@@ -63,8 +66,11 @@ def run(lesson_refs: list[str] | None = None, timeout: float = TIMEOUT, write: C
     lessons = [the_course.lesson(ref) for ref in lesson_refs] if lesson_refs else list(the_course.lessons)
     _manifest(the_course, lessons, report)
     for lesson in lessons:
+        _lesson_files(lesson, report)
         _references(lesson, report)
-        _rule_words(lesson, the_course.manifest, report)
+        _rule_words(lesson, report)
+    if not lesson_refs:
+        _corpora(report)
     _release(lessons, report)
     _run_lessons(lessons, timeout, report)
     write(f"dev check: {report.problems} problem(s)" if report.problems else "dev check: all good")
@@ -72,7 +78,7 @@ def run(lesson_refs: list[str] | None = None, timeout: float = TIMEOUT, write: C
 
 
 def _manifest(the_course, lessons, report: Report) -> None:
-    problems = list(course_schema.point_problems(lessons, the_course.manifest))
+    problems = list(course_schema.point_problems(lessons))
     for problem in problems:
         report(PROBLEM, problem)
     if not problems:
@@ -81,9 +87,18 @@ def _manifest(the_course, lessons, report: Report) -> None:
                    f"{len(lessons)} lesson(s) are those of the solutions notebooks")
 
 
+def _corpora(report: Report) -> None:
+    """The checkout's explain and hostile corpora follow the schema the answers do (gradtutor.dev.corpus)."""
+    cases, problems = corpus.checkout_corpora(report.root)
+    for problem in problems:
+        report(PROBLEM, problem)
+    if cases and not problems:
+        report(OK, f"{len(cases)} explain scripts and hostile cases follow the corpus schema")
+
+
 def _references(lesson, report: Report) -> None:
-    """Statically, so the parent never imports TensorFlow: the EXERCISES keys of references/<id>.py."""
-    path = course.REFERENCES_DIR / f"{lesson.id}.py"
+    """Statically, so the parent never imports TensorFlow: the EXERCISES keys of the lesson's reference.py."""
+    path = lesson.folder / course.REFERENCE_FILE
     if not path.is_file():
         report(PROBLEM, f"{lesson.id}: {report.path(path)} is missing — every lesson needs its reference "
                         "module (see docs/authoring.md)")
@@ -101,8 +116,19 @@ def _references(lesson, report: Report) -> None:
         report(OK, f"{lesson.id}: {report.path(path)} has a reference for every exercise")
 
 
-def _rule_words(lesson, manifest: Path, report: Report) -> None:
-    problems = list(rule_words.rule_word_problems(lesson, manifest, report.path))
+def _lesson_files(lesson, report: Report) -> None:
+    problems = list(lesson_files.problems(lesson))
+    for problem in problems:
+        report(PROBLEM, problem)
+    if not problems:
+        report(OK, f"{lesson.id}: {report.path(lesson.folder)} has every file, every text is translated, "
+                   "and there is a notebook in every language")
+    for line in lesson_files.unfinished(lesson):
+        report(SKIP, f"{line} (not a failure here; the test suite asks it of the course)")
+
+
+def _rule_words(lesson, report: Report) -> None:
+    problems = list(rule_words.rule_word_problems(lesson, report.path))
     for problem in problems:
         report(PROBLEM, problem)
     if not problems:
@@ -135,7 +161,7 @@ def _release(lessons, report: Report) -> None:
             return
         made = {(path.parent.name, path.name): path for path in written}
         for lesson in lessons:
-            for lang in _languages(lesson, report):  # every language's learner copy
+            for lang in _languages(lesson):  # every language's learner copy
                 committed = lesson.release_notebook(lang)
                 fresh = made.get((lesson.id, committed.name))
                 if committed.is_file() and fresh is not None and committed.read_text() == fresh.read_text():
@@ -160,13 +186,9 @@ def _run_lessons(lessons, timeout: float, report: Report) -> None:
                 report(kind, text)
 
 
-def _languages(lesson, report: Report | None = None) -> list[str]:
-    """The languages the lesson has a solutions notebook in; a missing translation is said (once), not failed:
-    a lesson is written in English first (tests/learner/test_notebooks_zh.py asks for every translation of the course's)."""
+def _languages(lesson) -> list[str]:
+    """The languages the lesson has a solutions notebook in (a missing one is a problem of _lesson_files)."""
     found = [lang for lang in messages.LANGUAGES if lesson.source_notebook(lang).is_file()]
-    for lang in sorted(set(messages.LANGUAGES) - set(found) - {messages.DEFAULT}) if report else ():
-        report(SKIP, f"{lesson.id}: no {lang} notebook yet ({report.path(lesson.source_notebook(lang))}): "
-                     "translate it (docs/glossary.md), then `make lessons`")
     return found if lesson.source_notebook(messages.DEFAULT).is_file() else list(messages.LANGUAGES)
 
 
@@ -185,7 +207,7 @@ def _lesson_findings(checker, lesson, folder: Path, report: Report) -> Iterator[
         yield from _statuses(checker, lesson, lesson.source_notebook(lang), {"pass"}, (
             f"the solution in {solution} passes",
             f"the solution in {solution} gives {{status}}, not pass ({{message}}) — fix it, or its reference "
-            f"in gradtutor/course/references/{lesson.id}.py"))
+            f"in {report.path(lesson.folder / course.REFERENCE_FILE)}"))
     yield from _answers(checker, lesson, folder, report)
 
 

@@ -1,7 +1,7 @@
 """One schema for every corpus of code and the verdict it must get, and its one reader.
 
 Three corpora hold real code and what gradtutor must say of it:
-  the known answers    tests/answers/<lesson>.toml   `[[answer]]` tables, the code inline
+  the known answers    a lesson's answers.toml       `[[answer]]` tables, the code inline (gradtutor.dev.answers)
   the hostile corpus   tests/hostile/corpus.toml     `[[case]]` tables, each naming a file beside it
   the explain corpus   tests/explain/corpus/*.py     one script each, what it must get in `# key: …` headers
 Whatever its form on disk, every entry is a `Case`: the code (inline, or a file) and what it must get —
@@ -98,6 +98,21 @@ def read_tables(path: Path, table: str, *, outcomes: tuple[str, ...], required: 
     return cases
 
 
+HOSTILE_CONTEXT = {"file", "lesson", "exercise", "kind", "exit", "cli", "workspace", "why"}
+
+
+def read_hostile(path: Path) -> list[Case]:
+    """The hostile corpus: each `[[case]]` names a submission beside it, the exercise it is graded as, how it
+    attacks (`kind`), and the statuses that are right for it — never pass."""
+    cases = read_tables(path, "case", outcomes=VERDICTS + (UNREADABLE,), required={"file", "lesson", "exercise", "kind",
+                                                                                   "expect"},
+                        context=HOSTILE_CONTEXT, code_from="file")
+    for case in cases:
+        if Status.PASS.value in case.expect:
+            raise CourseError(f"{path}: case {case.number}: expect {list(case.expect)} — a hostile submission never passes")
+    return cases
+
+
 def read_script(path: Path) -> Case:
     """A script whose `# expect: cause=ID line=N` (or `# expect: clean`) and `# source: URL` headers say what
     `gradtutor explain` must find in it; other headers (`# keras: 2`, `# expect-keras: …`) are its context."""
@@ -124,6 +139,20 @@ def read_script(path: Path) -> Case:
 def read_scripts(folder: Path) -> list[Case]:
     """Every script of a folder (the explain corpus), in name order."""
     return [read_script(path) for path in sorted(Path(folder).glob("*.py"))]
+
+
+def checkout_corpora(root: Path) -> tuple[list[Case], list[str]]:
+    """The explain and hostile corpora of a checkout at `root` (an installed package has none), and a line for
+    each that does not follow the schema: what `gradtutor dev check` reads beside the lessons' answers."""
+    cases, problems = [], []
+    for read, path in ((read_scripts, Path(root) / "tests" / "explain" / "corpus"),
+                       (read_hostile, Path(root) / "tests" / "hostile" / "corpus.toml")):
+        if path.exists():
+            try:
+                cases += read(path)
+            except CourseError as exc:
+                problems.append(str(exc))
+    return cases, problems
 
 
 def _leading_comments(text: str):

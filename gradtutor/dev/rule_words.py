@@ -31,23 +31,23 @@ def starter_cells(notebook: Path) -> dict[str, str]:
     return found
 
 
-def rule_word_problems(lesson, manifest: Path, shown=str) -> Iterator[str]:
+def rule_word_problems(lesson, shown=str) -> Iterator[str]:
     """One line per diagnosis rule of the lesson whose source_has matches its unchanged starter cell
-    (in any language's learner copy). shown: how a path is written in the line."""
+    (in any language's learner copy), naming the lesson's lesson.toml. shown: how a path is written in the line."""
     seen = set()
     for lang in messages.LANGUAGES:
         notebook = lesson.release_notebook(lang)
         cells = starter_cells(notebook) if notebook.is_file() else {}
         for exercise in lesson.exercises:
             text = cells.get(exercise.id, "")
-            for number, rule in enumerate(exercise.diagnoses, start=1):
+            for rule in exercise.diagnoses:
                 found = re.search(rule.source_has, text) if rule.source_has and text else None
-                if found is None or (exercise.id, number) in seen:
+                if found is None or (exercise.id, rule.id) in seen:
                     continue
-                seen.add((exercise.id, number))
+                seen.add((exercise.id, rule.id))
                 line = text[:found.start()].count("\n")
                 quoted = text.splitlines()[line].strip()[:80]
-                yield (f"{shown(manifest)}: lesson {lesson.id} exercise {exercise.id} diagnosis {number}: "
+                yield (f"{shown(lesson.manifest)}: lesson {lesson.id} exercise {exercise.id} diagnosis {rule.id}: "
                        f"source_has {rule.source_has!r} matches the unchanged starter in {shown(notebook)} "
                        f"({found.group(0)!r} in line {line + 1}: {quoted!r}) — narrow the pattern to code the "
                        "learner writes, so the starter's own words never pick the wording")

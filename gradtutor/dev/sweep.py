@@ -1,4 +1,4 @@
-"""The sweep: every known answer (tests/answers/) through the real checker on many random hidden seeds.
+"""The sweep: every known answer (each lesson's answers.toml) through the real checker on many random hidden seeds.
 
 A course draws its hidden seeds from its own random secret (gradtutor.course.seeds.course_seeds),
 so a tolerance that holds on the two visible inputs may still fail a correct answer on

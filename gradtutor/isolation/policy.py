@@ -28,13 +28,29 @@ from gradtutor.isolation import landlock
 from gradtutor.messages import say
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REFERENCE_DIR = os.path.join(PACKAGE_DIR, "course", "references")
+REFERENCE_DIR = os.path.join(PACKAGE_DIR, "course", "references")  # the package that loads the answers
+LESSONS_DIR = os.path.join(PACKAGE_DIR, "course", "lessons")  # one folder per lesson (gradtutor.course.manifest)
+# What of a lesson's folder holds its answers: its reference module, its known answers, and the
+# bytecode Python caches beside them. Its lesson.toml and translations stay readable: a kernel reads the course.
+LESSON_ANSWER_FILES = ("reference.py", "answers.toml", "__pycache__")
+
+
+def _lesson_answers() -> list[str]:
+    try:
+        lessons = sorted(os.listdir(LESSONS_DIR))
+    except OSError:
+        return []
+    return [os.path.join(LESSONS_DIR, lesson, name) for lesson in lessons for name in LESSON_ANSWER_FILES]
+
+
 # Unreadable for learner code: the answers, in a checkout and in an installed wheel.
-HIDDEN_FROM_LEARNERS = [REFERENCE_DIR, os.path.join(os.path.dirname(PACKAGE_DIR), "solutions"),
+ANSWER_PATHS = [REFERENCE_DIR, *_lesson_answers()]
+HIDDEN_FROM_LEARNERS = [*ANSWER_PATHS, os.path.join(os.path.dirname(PACKAGE_DIR), "solutions"),
                         os.path.join(PACKAGE_DIR, "_course", "solutions")]
 
-# The answers, and the machinery that runs learner code: never importable by it.
-FORBIDDEN_MODULES = ("gradtutor.course.references", "gradtutor.isolation")
+# The answers (by the package that loads them, and by their folders' own package path), and the
+# machinery that runs learner code: never importable by it.
+FORBIDDEN_MODULES = ("gradtutor.course.references", "gradtutor.course.lessons", "gradtutor.isolation")
 # What learner code may use of gradtutor: these modules, and of them only these names.
 LEARNER_MODULES = ("gradtutor", "gradtutor.quiet")
 LEARNER_NAMES = frozenset({"check", "quiet", "__version__", "prestart", "hint", "solution"})  # hint/solution compute nothing
@@ -67,7 +83,7 @@ def _reads_the_answers(args: tuple, scratch: Scratch):
     path = args[0]
     if isinstance(path, (str, bytes)):
         real = os.path.realpath(os.fsdecode(path))
-        if real.startswith(REFERENCE_DIR + os.sep) or real == REFERENCE_DIR:
+        if any(real == hidden or real.startswith(hidden + os.sep) for hidden in ANSWER_PATHS):
             return path
     return None
 

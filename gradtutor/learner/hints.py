@@ -87,7 +87,7 @@ def solution(lesson: str, exercise: str, *, anyway: bool = False) -> None:
 
 def hint_text(lesson: course.Lesson, exercise: course.Exercise, level: int) -> str:
     """Rung `level` (from 1) of the exercise's hint ladder, in the learner's language."""
-    return course_text(f"{lesson.id}.{exercise.id}.hint.{level}", exercise.hints[level - 1])
+    return course_text(exercise.hint_keys[level - 1], exercise.hints[level - 1])
 
 
 def stuck_note(lesson_id: str, exercise_id: str) -> tuple[str, str]:

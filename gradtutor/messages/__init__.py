@@ -7,9 +7,10 @@ has both translations and that both use the same parameters. What a machine read
 (`--json`'s `cause` and `status`, nbgrader's `ename`) stays a stable id; only the
 words are translated.
 
-The course's own words (course.toml: titles, hints, diagnoses) are English in the
-manifest; their Chinese is in `zh_CN/course.toml`, keyed by where the text sits in
-the manifest and holding the English it translates, so a changed English text shows
+The course's own words (titles, hints, diagnoses) are English in the manifest; their
+Chinese is in `zh_CN/course.toml` (the course's title and summary) and in each lesson's
+folder (gradtutor/course/lessons/<id>/zh_CN.toml), keyed by the text's ids (never its
+position) and holding the English it translates, so a changed English text shows
 up as a missing translation instead of a stale one (`course_text`).
 
 The language, first found wins: `use(...)` (the CLI's `--lang`; a Dask grading host, the
@@ -39,6 +40,7 @@ HERE = Path(__file__).resolve().parent
 LANGUAGES = ("en", "zh_CN")
 DEFAULT = "en"
 COURSE_AREA = "course"  # the translated manifest texts: zh_CN/course.toml (English stays in course.toml)
+LESSONS_DIR = HERE.parent / "course" / "lessons"  # each lesson's folder holds its own translations, <lang>.toml
 WORKSPACE_MARKER = ".gradtutor-workspace"  # the file `gradtutor init` writes at a workspace's top
 LANGUAGE_LINE = "language: "  # the marker's line naming the workspace's language
 
@@ -199,12 +201,13 @@ def has(message_id: str) -> bool:
 
 
 def course_text(key: str, english: str, lang: str | None = None) -> str:
-    """A course.toml text in the current language: its translation when one matches this English, else the English."""
+    """A manifest text in the current language: its translation when one matches this English (and is
+    written: a new lesson's stubs are empty), else the English."""
     lang = lang or language()
     if lang == DEFAULT:
         return english
-    entry = course_catalogue(lang).get(key)
-    return entry["text"] if entry and entry.get("en") == english else english
+    entry = _texts_of(lang, key.partition(".")[0]).get(key)
+    return entry["text"] if entry and entry.get("en") == english and entry.get("text") else english
 
 
 def parameters(text: str) -> set[str]:
@@ -226,9 +229,22 @@ def catalogue(lang: str) -> dict[str, str]:
 
 @functools.cache
 def course_catalogue(lang: str) -> dict[str, dict]:
-    """A language's translations of course.toml's texts: key → {"en": the English, "text": the translation}."""
-    path = HERE / lang / f"{COURSE_AREA}.toml"
-    if not path.exists():
+    """A language's translations of the manifest's texts: key → {"en": the English, "text": the translation}.
+    The course's own, then every lesson folder's (their keys start with the lesson's id, so none collide)."""
+    found = dict(_texts_of(lang, COURSE_AREA))
+    for folder in sorted(LESSONS_DIR.glob(f"*/{lang}.toml")):
+        found.update(_texts_of(lang, folder.parent.name))
+    return found
+
+
+@functools.cache
+def _texts_of(lang: str, owner: str) -> dict[str, dict]:
+    """The translations one file holds: the course's (owner "course") or a lesson's, whose id starts its keys.
+    Read by its path, never by listing a folder: a sandboxed kernel may not list gradtutor/course/lessons/."""
+    if not owner.isidentifier():
+        return {}
+    path = HERE / lang / f"{COURSE_AREA}.toml" if owner == COURSE_AREA else LESSONS_DIR / owner / f"{lang}.toml"
+    if not path.is_file():
         return {}
     with path.open("rb") as handle:
         return {entry["key"]: entry for entry in tomllib.load(handle).get("text", [])}

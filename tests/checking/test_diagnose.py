@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import secrets
 import tomllib
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gradtutor.checking.compare import ElementReport, compare
+from gradtutor.course import manifest as course
 from gradtutor.course.manifest import Diagnosis, Exercise
 from gradtutor.checking.diagnose import explain_error, explain_failure
 from gradtutor.protocol import Cause
@@ -98,9 +98,8 @@ def test_does_a_statement_that_failed_to_load_get_reported_with_its_cell():
 
 
 def test_does_every_rule_of_the_course_name_a_cause_and_keep_source_words_behind_evidence():
-    manifest = tomllib.loads((Path(__file__).parents[2] / "gradtutor" / "course" / "course.toml").read_text())
-    for lesson in manifest["lessons"]:
-        for exercise in lesson["exercises"]:
+    for lesson in course.load().lessons:
+        for exercise in tomllib.loads(lesson.manifest.read_text())["exercises"]:
             for rule in exercise.get("diagnoses", ()):
                 assert Cause(rule["cause"]), rule["say"]
                 assert set(rule) <= {"id", "when", "cause", "fact", "element", "source_has", "source_lacks", "error_has",

@@ -1,7 +1,7 @@
 """Does `gradtutor grade --report` say what a real class got wrong?
 
 A lesson-2 class is written into a course folder made by `gradtutor classroom init`:
-every known-wrong answer of tests/answers/lesson2.toml (packed one per exercise to a
+every known-wrong answer of gradtutor/course/lessons/lesson2/answers.toml (packed one per exercise to a
 notebook, each with the cause it really has), the untouched release, a student who
 pastes the shipped solution under other names, a student whose right answers are
 their own, and two students who hand in the same answer with names and layout

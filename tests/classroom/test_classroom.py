@@ -3,7 +3,7 @@
 For each lesson a course folder is made with `gradtutor classroom init`, the
 assignment is generated with nbgrader, and a class is written into
 submitted/: a correct submission, the untouched release, every known-wrong
-answer of tests/answers/<lesson>.toml (packed several exercises to a
+answer of gradtutor/course/lessons/<lesson>/answers.toml (packed several exercises to a
 notebook), an answer hard-coded from the visible inputs, an infinite loop, a
 function that ends its process, a corrupt file, deleted / edited test cells,
 a renamed function and a kernel that dies. `gradtutor grade --jobs 3` grades
@@ -81,7 +81,7 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
     wrong = {e.id: [a for a in answers if a["exercise"] == e.id and a["expect"] != "pass"] for e in exercises}
     right = {e.id: [a for a in answers if a["exercise"] == e.id and a["expect"] == "pass"] for e in exercises}
     for exercise in exercises:
-        assert wrong[exercise.id], f"{lesson.id} {exercise.id}: no known-wrong answers in tests/answers"
+        assert wrong[exercise.id], f"{lesson.id} {exercise.id}: no known-wrong answers in its answers.toml"
     queue = {e.id: [Slot(a["code"], False, [a["diagnosis"]] if a.get("diagnosis") else [], a["name"])
                     for a in wrong[e.id]] for e in exercises}
     hidden_values = {}

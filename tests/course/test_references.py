@@ -7,7 +7,7 @@ returns finite float tf.Tensors, the same on every call.
 
 The independent cross-check of each reference (closed form or finite
 differences) needs the maths of the exercise, so it lives beside its lesson in
-tests/test_references_<id>.py.
+test_references_<id>.py in each lesson's folder.
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def outputs(result) -> list[tf.Tensor]:
 
 @pytest.mark.parametrize("lesson_id, exercise_id", CASES)
 def test_does_the_module_define_every_exercise_of_the_manifest(lesson_id, exercise_id):
-    assert exercise_id in exercises_of(lesson_id), f"gradtutor/course/references/{lesson_id}.py has no {exercise_id!r}"
+    assert exercise_id in exercises_of(lesson_id), f"gradtutor/course/lessons/{lesson_id}/reference.py has no {exercise_id!r}"
 
 
 @pytest.mark.parametrize("seed", ALL_SEEDS)

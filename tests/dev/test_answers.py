@@ -1,4 +1,4 @@
-"""Does every answer in tests/answers/ get the verdict a learner needs, the cause it really has, and the words?
+"""Does every answer in a lesson's answers.toml get the verdict a learner needs, the cause it really has, and the words?
 
 Each lesson keeps, per exercise, correct answers written in unusual ways (they must
 pass) and the mistakes people really make (they must fail, each with the cause id its
@@ -23,7 +23,6 @@ path broke; Q: those whose message quotes that line). It fails unless A = B and 
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -31,8 +30,7 @@ from gradtutor.course import manifest as course
 
 pytestmark = pytest.mark.xdist_group("answers")  # one worker: the corpus test reads the lessons' results
 
-ANSWERS = Path(__file__).parents[1] / "answers"
-LESSONS = sorted(path.stem for path in ANSWERS.glob("*.toml"))
+LESSONS = [lesson.id for lesson in course.load().lessons if (lesson.folder / course.ANSWERS_FILE).is_file()]
 MIN_CORRECT = 5
 MIN_WRONG = 8
 GRADED: dict = {}  # (lesson, number) -> result, filled by the lesson tests and read by the corpus test
@@ -43,7 +41,7 @@ def _answers(lesson_id: str | None = None) -> list:
     from gradtutor.dev.answers import load_answers
 
     return [answer for lesson in course.load().lessons if lesson_id in (None, lesson.id)
-            for answer in load_answers(ANSWERS / f"{lesson.id}.toml", lesson)]
+            for answer in load_answers(lesson.folder / course.ANSWERS_FILE, lesson)]
 
 
 def _graded(grade, answer):

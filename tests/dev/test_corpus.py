@@ -71,3 +71,12 @@ def test_a_script_without_its_headers_is_one_line(tmp_path):
     script.write_text("# source: https://example.org/q\n# expect: cause=unwatched\nx = 1\n")
     with pytest.raises(CourseError, match="write `cause=ID line=N` or `clean`"):
         corpus.read_script(script)
+
+
+def test_dev_check_reads_the_checkouts_corpora_with_the_same_reader(tmp_path):
+    cases, problems = corpus.checkout_corpora(REPO)
+    assert problems == [] and len(cases) >= 240  # 162 explain scripts, 87 hostile cases and more
+    (tmp_path / "tests" / "explain" / "corpus").mkdir(parents=True)
+    (tmp_path / "tests" / "explain" / "corpus" / "bad.py").write_text("# source: https://example.org\nx = 1\n")
+    cases, problems = corpus.checkout_corpora(tmp_path)
+    assert cases == [] and len(problems) == 1 and "bad.py: needs a `# expect:" in problems[0]

@@ -1,6 +1,6 @@
 """Does `gradtutor dev check` pass on the course, and catch a broken copy of it in one line?
 
-Each broken case is a copy of the course (package, notebooks, known answers) in
+Each broken case is a copy of the course (package with its lessons' folders, notebooks) in
 tmp, checked by the copy's own gradtutor, so the repository is never touched.
 Only the lesson that was broken is checked, to keep these tests short.
 """
@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from gradtutor import dev as dev_verbs
+from gradtutor.course import manifest as course
 
 
 REPO = Path(__file__).resolve().parents[2]
-COPIED = ("gradtutor", "lessons", "solutions", "tests/answers")
+COPIED = ("gradtutor", "lessons", "solutions")
 
 
 def copy_course(tmp_path: Path) -> Path:
@@ -60,12 +61,12 @@ def test_dev_check_passes_on_the_course():
 @pytest.mark.tf
 def test_a_misspelt_when_is_one_line_naming_the_manifest_lesson_and_key(tmp_path):
     root = copy_course(tmp_path)
-    manifest = root / "gradtutor" / "course" / "course.toml"
+    manifest = root / "gradtutor" / "course" / "lessons" / "lesson1" / "lesson.toml"
     manifest.write_text(manifest.read_text().replace('when = "none"', 'when = "nothing"', 1))
     done = dev(root, "check", "--lesson", "lesson1")
     assert done.returncode == 1
     [line] = problems(done)
-    assert "course.toml" in line and "lesson lesson1 exercise watch_constant" in line and "'when'" in line, line
+    assert f"{manifest}: lesson lesson1 exercise watch_constant" in line and "'when'" in line, line
 
 
 @pytest.mark.tf
@@ -92,21 +93,57 @@ def test_a_starter_that_passes_is_caught(tmp_path):
                for line in found), found
 
 
+def files_of(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and "test-output" not in p.parts}
+
+
+def translate_title_and_summary(root: Path, lesson_id: str) -> None:
+    """What an author does after `dev new-lesson`: write the two texts only they can translate, in the
+    lesson's zh_CN.toml, and the Chinese notebook's heading that shows the title."""
+    texts = root / "gradtutor" / "course" / "lessons" / lesson_id / "zh_CN.toml"
+    text = texts.read_text(encoding="utf-8").replace('text = ""', 'text = "持久的梯度带"', 1)
+    texts.write_text(text.replace('text = ""', 'text = "一句话：本课讲的陷阱，以及它对梯度造成的影响。"', 1), encoding="utf-8")
+    notebook = root / "solutions" / lesson_id / f"{lesson_id}.zh_CN.ipynb"
+    notebook.write_text(notebook.read_text(encoding="utf-8").replace("课——Persistent tapes", "课——持久的梯度带"),
+                        encoding="utf-8")
+
+
 @pytest.mark.nbgrader
-def test_a_new_lesson_passes_dev_check_once_generated(tmp_path):
+def test_a_new_lesson_lives_in_its_folder_and_passes_dev_check_once_translated(tmp_path):
     pytest.importorskip("nbgrader")
     root = copy_course(tmp_path)
+    for part in ("tests", "pyproject.toml"):  # to run the structural tests on the copy
+        (shutil.copytree if (REPO / part).is_dir() else shutil.copyfile)(REPO / part, root / part)
+    before = files_of(root)
     made = dev(root, "new-lesson", "persistent-tapes", "--title", "Persistent tapes")
     assert made.returncode == 0, made.stderr
     lesson_id = f"lesson{sum(1 for p in (root / 'solutions').iterdir() if p.is_dir())}"
-    for path in (f"solutions/{lesson_id}/{lesson_id}.ipynb", f"gradtutor/course/references/{lesson_id}.py",
-                 f"tests/answers/{lesson_id}.toml"):
+    folder = f"gradtutor/course/lessons/{lesson_id}"
+    notebooks = [f"solutions/{lesson_id}/{lesson_id}.ipynb", f"solutions/{lesson_id}/{lesson_id}.zh_CN.ipynb"]
+    for path in (f"{folder}/lesson.toml", f"{folder}/zh_CN.toml", f"{folder}/reference.py", f"{folder}/answers.toml",
+                 f"{folder}/test_claims_{lesson_id}.py", *notebooks):
         assert f"wrote {path}" in made.stdout
+    untranslated = dev(root, "check", "--lesson", lesson_id)
+    assert any(f"{lesson_id}.title" in line and "zh_CN" in line for line in problems(untranslated)), untranslated.stdout
+    translate_title_and_summary(root, lesson_id)
     released = subprocess.run([sys.executable, "-m", "gradtutor.dev.release", lesson_id], cwd=root,
                               env=dict(os.environ, PYTHONPATH=str(root)), capture_output=True, text=True)
     assert released.returncode == 0, released.stderr
+    changed = {path for path, data in files_of(root).items() if before.get(path) != data}
+    outside = {p for p in changed if not p.startswith((f"{folder}/", f"lessons/{lesson_id}/")) and p not in notebooks}
+    assert outside == {"gradtutor/course/course.toml"}, "only the scaffold lists the lesson outside its folder"
     done = dev(root, "check", "--lesson", "persistent-tapes")
     assert done.returncode == 0, done.stdout + done.stderr
+    assert f"skip {lesson_id}: 1 exercise(s); a finished lesson has at least 3" in done.stdout
+    structural = subprocess.run(
+        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "no:xdist", "-m", "unit",
+         "tests/test_course.py", "tests/test_course_schema.py", "tests/test_messages_course.py",
+         "tests/test_notebooks_zh.py", "tests/test_package.py",
+         "-k", "not fully_described"],  # a finished lesson's three exercises: dev check says so as a skip line
+        cwd=root, env=dict(os.environ, PYTHONPATH=str(root)), capture_output=True, text=True, timeout=600)
+    assert structural.returncode == 0, structural.stdout[-3000:] + structural.stderr[-2000:]
+    assert f"[{lesson_id}]" in structural.stdout, "the structural tests ran on the new lesson too"
     again = dev(root, "new-lesson", "persistent-tapes")
     assert again.returncode == 2 and again.stderr.count("\n") == 1 and "choose another" in again.stderr
 
@@ -115,13 +152,15 @@ def test_a_new_lesson_passes_dev_check_once_generated(tmp_path):
 def test_new_lesson_never_overwrites(tmp_path):
     root = copy_course(tmp_path)
     manifest = (root / "gradtutor" / "course" / "course.toml").read_text()
-    number = manifest.count("[[lessons]]") + 1
-    (root / "tests" / "answers" / f"lesson{number}.toml").write_text("# mine\n")
+    number = len(course.load().lessons) + 1
+    answers = root / "gradtutor" / "course" / "lessons" / f"lesson{number}" / "answers.toml"
+    answers.parent.mkdir()
+    answers.write_text("# mine\n")
     done = dev(root, "new-lesson", "persistent-tapes")
     assert done.returncode == 2 and "already exists" in done.stderr and done.stderr.count("\n") == 1
     assert (root / "gradtutor" / "course" / "course.toml").read_text() == manifest
     assert not (root / "solutions" / f"lesson{number}").exists()
-    assert (root / "tests" / "answers" / f"lesson{number}.toml").read_text() == "# mine\n"
+    assert sorted(p.name for p in answers.parent.iterdir()) == ["answers.toml"] and answers.read_text() == "# mine\n"
 
 
 @pytest.mark.tf

@@ -30,8 +30,8 @@ def variants() -> dict[str, str]:
 
 def chinese_texts() -> dict[str, str]:
     found = {str(path.relative_to(REPO)): path.read_text(encoding="utf-8")
-             for pattern in ("gradtutor/messages/zh_CN/*.toml", "solutions/*/*.zh_CN.ipynb", "lessons/*/*.zh_CN.ipynb",
-                             "docs/**/*.zh.md")
+             for pattern in ("gradtutor/messages/zh_CN/*.toml", "gradtutor/course/lessons/*/zh_CN.toml",
+                             "solutions/*/*.zh_CN.ipynb", "lessons/*/*.zh_CN.ipynb", "docs/**/*.zh.md")
              for path in sorted(REPO.glob(pattern))}
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     found["README.md"] = "\n".join(line for line in readme.splitlines() if re.search(r"[\u4e00-\u9fff]", line))
@@ -44,6 +44,7 @@ def test_does_the_glossary_list_the_variants_it_forbids():
     texts = chinese_texts()
     assert len([name for name in texts if name.endswith(".ipynb")]) == 2 * len(messages.LANGUAGES[1:]) * len(course.load().lessons)
     assert any(name.endswith(".zh.md") for name in texts) and "gradtutor/messages/zh_CN/course.toml" in texts
+    assert len([name for name in texts if name.endswith("/zh_CN.toml")]) == len(course.load().lessons)
 
 
 def test_is_no_listed_variant_in_any_chinese_text():

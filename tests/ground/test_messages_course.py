@@ -1,12 +1,15 @@
-"""The Chinese translation of course.toml's texts (gradtutor/messages/zh_CN/course.toml).
+"""The Chinese translation of the manifest's texts: the course's (gradtutor/messages/zh_CN/course.toml)
+and each lesson's (gradtutor/course/lessons/<id>/zh_CN.toml).
 
 Every text a learner reads in the manifest (titles, summaries, hints, diagnoses) has one entry,
-keyed by where it sits and holding the English it translates; the translation keeps every code
+keyed by its ids (never its position) and holding the English it translates; the translation keeps every code
 fragment of the English verbatim, so `tape.watch(x)` in a hint is still code a learner can copy.
 """
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -22,13 +25,16 @@ pytestmark = pytest.mark.unit
 
 PATH = messages.HERE / "zh_CN" / f"{messages.COURSE_AREA}.toml"
 TEXTS = course.course_texts(course.load())
-ENTRIES = tomllib.loads(PATH.read_text(encoding="utf-8")).get("text", [])
+# file -> its entries: the course's own, then each lesson's folder in course order
+FILES = {path: tomllib.loads(path.read_text(encoding="utf-8")).get("text", [])
+         for path in [PATH, *(lesson.folder / "zh_CN.toml" for lesson in course.load().lessons)]}
+ENTRIES = [entry for entries in FILES.values() for entry in entries]
 BY_KEY = {entry["key"]: entry for entry in ENTRIES}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # What the English writes as code: a `backticked` span, or anything that looks like a call.
 CODE = (re.compile(r"`[^`]+`"), re.compile(r"[\w.]+\([^()]*\)"))
 # Texts that are code alone (a hint's last rung that is just the answer): kept as they are, ending "。".
-PURE_CODE = {"lesson4.jacobian_norms.hint.3"}
+PURE_CODE = {"lesson4.jacobian_norms.hint.show"}
 TEXT_PARAMS = [pytest.param(key, english, id=key) for key, english in TEXTS]
 
 
@@ -47,6 +53,16 @@ def test_keys_are_unique_and_in_manifest_order():
     assert len(keys) == len(set(keys)), sorted({key for key in keys if keys.count(key) > 1})
     order = [key for key, _ in TEXTS]
     assert keys == [key for key in order if key in BY_KEY]
+
+
+def test_does_each_file_hold_only_its_own_texts():
+    """A lesson's translations live in its folder, the course's beside the messages: nothing strays."""
+    for path, entries in FILES.items():
+        owner = "course" if path == PATH else path.parent.name
+        assert entries, f"{path} is empty"
+        strays = [entry["key"] for entry in entries if entry["key"].split(".")[0] != owner]
+        assert not strays, f"{path} holds other files' texts: {strays}"
+    assert sorted(messages.course_catalogue("zh_CN")) == sorted(BY_KEY), "the catalogue reads every file"
 
 
 def test_every_course_text_is_translated_from_its_current_english():
@@ -100,3 +116,23 @@ def test_a_changed_english_text_shows_as_english_not_a_stale_translation():
     changed = english + " (revised)"
     assert messages.course_text(key, changed, lang="zh_CN") == changed
     assert messages.course_text("lesson99.nowhere.hint.1", "Some hint.", lang="zh_CN") == "Some hint."
+
+
+def test_is_a_lessons_translation_read_without_listing_its_folder(monkeypatch):
+    """A sandboxed kernel may read the lessons' files but not list gradtutor/course/lessons/: course_text reads
+    the one file a key names, by its path."""
+    def refuse(*args, **kwargs):
+        raise PermissionError("listing a folder is refused here")
+
+    key, english = next((key, english) for key, english in TEXTS if ".hint." in key)
+    messages._texts_of.cache_clear()
+    try:
+        for name in ("listdir", "scandir"):
+            monkeypatch.setattr(os, name, refuse)
+        monkeypatch.setattr(Path, "glob", refuse)
+        assert messages.course_text(key, english, lang="zh_CN") == BY_KEY[key]["text"]
+        with pytest.raises(PermissionError):
+            messages.course_catalogue.__wrapped__("zh_CN")  # what would list the folder
+    finally:
+        monkeypatch.undo()
+        messages._texts_of.cache_clear()

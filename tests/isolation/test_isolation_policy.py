@@ -36,7 +36,15 @@ def test_are_the_answers_and_the_machinery_out_of_reach(guard):
     hook, _ = guard
     with pytest.raises(PermissionError, match="^exercise code may not read gradtutor's reference implementation$"):
         hook("open", (os.path.join(policy.REFERENCE_DIR, "lesson1.py"), "r", os.O_RDONLY))
-    for module in ("gradtutor.course.references.lesson1", "gradtutor.isolation.child"):
+    lesson1 = os.path.join(policy.LESSONS_DIR, "lesson1")
+    assert os.path.isfile(os.path.join(lesson1, "reference.py")) and os.path.isfile(os.path.join(lesson1, "answers.toml"))
+    for name in ("reference.py", "answers.toml", os.path.join("__pycache__", "reference.cpython-311.pyc")):
+        with pytest.raises(PermissionError, match="^exercise code may not read gradtutor's reference implementation$"):
+            hook("open", (os.path.join(lesson1, name), "r", os.O_RDONLY))
+    hook("open", (os.path.join(lesson1, "lesson.toml"), "r", os.O_RDONLY))  # the course itself stays readable
+    hook("open", (os.path.join(lesson1, "zh_CN.toml"), "r", os.O_RDONLY))
+    for module in ("gradtutor.course.references.lesson1", "gradtutor.course.lessons.lesson1.reference",
+                   "gradtutor.isolation.child"):
         with pytest.raises(PermissionError, match="^exercise code may not import gradtutor's reference implementation$"):
             hook("import", (module, None, [], [], []))
     hook("import", ("gradtutor.quiet", None, [], [], []))
@@ -61,3 +69,6 @@ def test_does_the_static_check_read_the_same_import_rules():
     assert uses("import gradtutor.isolation.child") == "cell 1 imports gradtutor.isolation.child"
     assert uses("open('gradtutor/isolation/child.py')") == "cell 1 names gradtutor's reference files"
     assert uses("open('gradtutor/course/references/lesson1.py')") == "cell 1 names gradtutor's reference files"
+    assert uses("open('gradtutor/course/lessons/lesson1/reference.py')") == "cell 1 names gradtutor's reference files"
+    assert uses("import gradtutor.course.lessons.lesson1.reference") == (
+        "cell 1 imports gradtutor.course.lessons.lesson1.reference")

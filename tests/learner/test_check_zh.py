@@ -1,6 +1,6 @@
 """Does the checker speak Chinese: `gradtutor check lesson3` under LANG=zh_CN.UTF-8, on the known wrong answers?
 
-Every wrong answer of lesson 3 in tests/answers/lesson3.toml is checked with the messages in Chinese:
+Every wrong answer of lesson 3 in gradtutor/course/lessons/lesson3/answers.toml is checked with the messages in Chinese:
 its verdict and cause id are the ones the English run gives (the ids are stable, only words change),
 and its diagnosis is Chinese — no sentence of the English catalogue or of course.toml is left in it.
 Then the real command, as a learner with a Chinese locale runs it, on a file with one wrong answer

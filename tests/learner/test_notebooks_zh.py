@@ -7,7 +7,7 @@ nbgrader's checksums) and code cells that differ only in their comments, compare
 without the comments; the cells nbgrader checksums (locked and test cells) are not translated at all.
 An answer cell keeps its English docstring and says the same specification in Chinese comments under
 it (its checksum is the one thing of its metadata that changes). A lesson's title has one source: the
-notebook's heading is the course's title (course.toml, zh_CN/course.toml) as docs.lesson.title says it.
+notebook's heading is the course's title (its lesson.toml and zh_CN.toml) as docs.lesson.title says it.
 """
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 C_LOCALE = {"LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "GRADTUTOR_LANG": ""}
 LESSON = course.load().lesson("lesson1")
 EXERCISE = LESSON.exercise("watch_constant")
-# the commonest lesson 1 mistake (tests/answers/lesson1.toml): the constant is never watched
+# the commonest lesson 1 mistake (gradtutor/course/lessons/lesson1/answers.toml): the constant is never watched
 WRONG = "    with tf.GradientTape() as tape:\n        y = tf.reduce_sum(x ** 3)\n    return tape.gradient(y, x)\n"
 ENGLISH_WORDS = re.compile(r"\b(passed|failed|not attempted|exercises|progress|your previous file|Hint|fresh copy)\b")
 

@@ -20,9 +20,9 @@ import nbformat
 
 from gradtutor.course import conventions
 from gradtutor.course import manifest as course
+from gradtutor.dev.answers import answers_path
 from tests.support import REPO
 
-ANSWERS = REPO / "tests" / "answers"
 BIN = Path(sys.executable).parent
 
 
@@ -101,7 +101,7 @@ def solution_code(lesson: course.Lesson, exercise: course.Exercise) -> str:
 
 
 def answers_of(lesson_id: str) -> list[dict]:
-    path = ANSWERS / f"{lesson_id}.toml"
+    path = answers_path(REPO, lesson_id)
     assert path.is_file(), f"{path} is missing: every lesson needs its known-wrong answers"
     return tomllib.loads(path.read_text())["answer"]
 

@@ -1,8 +1,8 @@
 """Reference gradients: for every exercise, seeded inputs and the right answer.
 
-Each lesson has a module ``gradtutor/course/references/<lesson id>.py`` with a dict
+Each lesson's folder holds a module ``gradtutor/course/lessons/<lesson id>/reference.py`` with a dict
 
-    EXERCISES = {"<exercise id>": Exercise(build=..., reference=..., rtol=..., atol=...)}
+    EXERCISES = {"<exercise id>": Recipe(build=..., reference=..., rtol=..., atol=...)}
 
 * ``build(seed)`` returns a dict of fresh inputs, in the order of the learner's
   function parameters (the function is called positionally with its values).
@@ -16,25 +16,34 @@ Each lesson has a module ``gradtutor/course/references/<lesson id>.py`` with a d
   It is the answer the learner's function must reproduce, and it runs in a
   process where no learner code has been loaded.
 
-Every reference is cross-checked in ``tests/test_references_<lesson>.py`` by a
+Every reference is cross-checked in ``test_references_<lesson>.py`` in the lesson's folder by a
 method that does not use GradientTape (a closed form or finite differences).
 
 This package is imported only inside the checker's worker process, which has
-TensorFlow; the parent process that compares results never imports it.
+TensorFlow; the parent process that compares results never imports it. It loads a
+lesson's reference.py as its submodule ``gradtutor.course.references.<lesson id>``:
+one package name holds every answer, so the isolation forgets them all by that
+prefix (gradtutor.isolation.child._forget_references) and forbids learner code it
+(gradtutor.isolation.policy.FORBIDDEN_MODULES), wherever the lesson's folder is.
 """
 from __future__ import annotations
 
 import dataclasses
-import importlib
+import importlib.util
+import sys
+from pathlib import Path
 from typing import Any, Callable
 
 from gradtutor.course.seeds import ALL_SEEDS, HIDDEN_SEEDS, VISIBLE_SEEDS, seeds_for  # the seeds live apart from the answers
 
-__all__ = ["ALL_SEEDS", "HIDDEN_SEEDS", "VISIBLE_SEEDS", "Exercise", "exercises_of", "seeds_for"]
+__all__ = ["ALL_SEEDS", "HIDDEN_SEEDS", "VISIBLE_SEEDS", "Recipe", "exercises_of", "reference_module", "seeds_for"]
 
 
 @dataclasses.dataclass(frozen=True)
-class Exercise:
+class Recipe:
+    """How to check one exercise: its seeded inputs and its reference answer (course.manifest.Exercise
+    is what the learner is asked; gradtutor.checking.verdict.Reference is a recipe's computed result)."""
+
     build: Callable[[int], dict[str, Any]]
     reference: Callable[..., Any]
     rtol: float = 1e-4
@@ -44,7 +53,32 @@ class Exercise:
     variants: dict[str, Callable[..., Any]] = dataclasses.field(default_factory=dict)
 
 
-def exercises_of(lesson_id: str) -> dict[str, Exercise]:
+# gradtutor/course/lessons/: the lessons' folders (course.manifest.LESSONS_DIR; not imported, to stay light)
+LESSONS_DIR = Path(__file__).resolve().parent.parent / "lessons"
+
+
+def exercises_of(lesson_id: str) -> dict[str, Recipe]:
     """The EXERCISES table of one lesson's reference module."""
-    module = importlib.import_module(f"{__name__}.{lesson_id}")
-    return module.EXERCISES
+    return reference_module(lesson_id).EXERCISES
+
+
+def reference_module(lesson_id: str):
+    """A lesson's reference.py, imported once as gradtutor.course.references.<lesson id>."""
+    name = f"{__name__}.{lesson_id}"
+    if name in sys.modules:
+        return sys.modules[name]
+    if not lesson_id.isidentifier():
+        raise ModuleNotFoundError(f"no reference module for lesson {lesson_id!r}", name=name)
+    path = LESSONS_DIR / lesson_id / "reference.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or not path.is_file():
+        raise ModuleNotFoundError(f"{path} is missing", name=name)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    setattr(sys.modules[__name__], lesson_id, module)  # as an ordinary submodule import would
+    return module

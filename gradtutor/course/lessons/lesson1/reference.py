@@ -11,7 +11,7 @@ import numpy as np
 import tensorflow as tf
 import keras
 
-from gradtutor.course.references import Exercise
+from gradtutor.course.references import Recipe
 
 F32 = np.float32
 
@@ -120,11 +120,11 @@ KERAS_VARIANTS = {
 
 
 EXERCISES = {
-    "watch_constant": Exercise(build_watch_constant, reference_watch_constant, rtol=1e-4, atol=1e-6,
+    "watch_constant": Recipe(build_watch_constant, reference_watch_constant, rtol=1e-4, atol=1e-6,
                                variants=CUBE_VARIANTS),
-    "numpy_input": Exercise(build_numpy_input, reference_numpy_input, rtol=1e-4, atol=1e-5, variants=NUMPY_VARIANTS),
-    "frozen_weight": Exercise(build_frozen_weight, reference_frozen_weight, rtol=1e-4, atol=1e-5,
+    "numpy_input": Recipe(build_numpy_input, reference_numpy_input, rtol=1e-4, atol=1e-5, variants=NUMPY_VARIANTS),
+    "frozen_weight": Recipe(build_frozen_weight, reference_frozen_weight, rtol=1e-4, atol=1e-5,
                               variants=FROZEN_VARIANTS),
-    "keras_variable": Exercise(build_keras_variable, reference_keras_variable, rtol=1e-4, atol=1e-5,
+    "keras_variable": Recipe(build_keras_variable, reference_keras_variable, rtol=1e-4, atol=1e-5,
                                variants=KERAS_VARIANTS),
 }

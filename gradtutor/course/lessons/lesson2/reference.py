@@ -11,7 +11,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from gradtutor.course.references import Exercise
+from gradtutor.course.references import Recipe
 
 
 def _classifier(seed: int, height: int, width: int, classes: int) -> keras.Model:
@@ -154,9 +154,9 @@ PREDICT_VARIANTS = {
 
 
 EXERCISES = {
-    "slice_inside": Exercise(build_slice_inside, reference_slice_inside, rtol=1e-4, atol=1e-6,
+    "slice_inside": Recipe(build_slice_inside, reference_slice_inside, rtol=1e-4, atol=1e-6,
                              variants=SLICE_VARIANTS),
-    "two_targets": Exercise(build_two_targets, reference_two_targets, rtol=1e-4, atol=1e-6,
+    "two_targets": Recipe(build_two_targets, reference_two_targets, rtol=1e-4, atol=1e-6,
                             variants=TARGETS_VARIANTS),
-    "no_predict": Exercise(build_no_predict, reference_no_predict, rtol=1e-4, atol=1e-6, variants=PREDICT_VARIANTS),
+    "no_predict": Recipe(build_no_predict, reference_no_predict, rtol=1e-4, atol=1e-6, variants=PREDICT_VARIANTS),
 }

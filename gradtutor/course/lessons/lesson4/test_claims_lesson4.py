@@ -22,9 +22,11 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+from gradtutor.course import manifest as course
+
 pytestmark = pytest.mark.tf
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "solutions" / "lesson4" / "lesson4.ipynb"
+NOTEBOOK = course.load().lesson("lesson4").source_notebook()  # solutions/lesson4/lesson4.ipynb
 
 
 def notebook_constant(name):

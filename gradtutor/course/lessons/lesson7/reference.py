@@ -13,7 +13,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from gradtutor.course.references import Exercise
+from gradtutor.course.references import Recipe
 
 F32 = np.float32
 
@@ -185,9 +185,9 @@ LAYER_NORM_VARIANTS = {
 
 
 EXERCISES = {
-    "safe_distance": Exercise(build_distance, reference_distance, rtol=1e-4, atol=1e-6, variants=DISTANCE_VARIANTS),
-    "masked_log": Exercise(build_masked_log, reference_masked_log, rtol=1e-4, atol=1e-6, variants=MASKED_LOG_VARIANTS),
-    "stable_bce": Exercise(build_bce, reference_bce, rtol=1e-4, atol=1e-6, variants=BCE_VARIANTS),
-    "layer_norms": Exercise(build_layer_norms, reference_layer_norms, rtol=1e-4, atol=1e-8,
+    "safe_distance": Recipe(build_distance, reference_distance, rtol=1e-4, atol=1e-6, variants=DISTANCE_VARIANTS),
+    "masked_log": Recipe(build_masked_log, reference_masked_log, rtol=1e-4, atol=1e-6, variants=MASKED_LOG_VARIANTS),
+    "stable_bce": Recipe(build_bce, reference_bce, rtol=1e-4, atol=1e-6, variants=BCE_VARIANTS),
+    "layer_norms": Recipe(build_layer_norms, reference_layer_norms, rtol=1e-4, atol=1e-8,
                             variants=LAYER_NORM_VARIANTS),
 }

@@ -12,7 +12,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from gradtutor.course.references import Exercise
+from gradtutor.course.references import Recipe
 
 
 def _sizes(rng, t_low=3, t_high=8):
@@ -192,7 +192,7 @@ JVP_VARIANTS = {
 # One tolerance for the lesson: every answer is a float32 RNN state gradient of the same size.
 TOLERANCE = {"rtol": 1e-4, "atol": 1e-6}
 EXERCISES = {
-    name: Exercise(build, reference, **TOLERANCE, variants=variants) for name, build, reference, variants in (
+    name: Recipe(build, reference, **TOLERANCE, variants=variants) for name, build, reference, variants in (
         ("fix_stateful", build_fix_stateful, reference_fix_stateful, STATEFUL_VARIANTS),
         ("all_steps_jacobian", build_rnn_x_h0, reference_all_steps_jacobian,
          {"step_behind": _step_behind, "one_step": _one_step}),

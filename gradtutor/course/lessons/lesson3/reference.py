@@ -12,7 +12,7 @@ import numpy as np
 import tensorflow as tf
 import keras
 
-from gradtutor.course.references import Exercise
+from gradtutor.course.references import Recipe
 
 
 def _shapes(seed: int) -> tuple[int, int, int]:
@@ -212,9 +212,9 @@ JACOBIAN_VARIANTS = {
 
 
 EXERCISES = {
-    "loss_gradient": Exercise(build_loss, reference_loss, rtol=1e-4, atol=1e-6, variants=LOSS_VARIANTS),
-    "class_gradient": Exercise(build_class, reference_class, rtol=1e-4, atol=1e-7, variants=CLASS_VARIANTS),
-    "logit_gradient": Exercise(build_logit, reference_logit, rtol=1e-4, atol=1e-6, variants=LOGIT_VARIANTS),
-    "per_class_gradients": Exercise(build_jacobian, reference_jacobian, rtol=1e-4, atol=1e-7,
+    "loss_gradient": Recipe(build_loss, reference_loss, rtol=1e-4, atol=1e-6, variants=LOSS_VARIANTS),
+    "class_gradient": Recipe(build_class, reference_class, rtol=1e-4, atol=1e-7, variants=CLASS_VARIANTS),
+    "logit_gradient": Recipe(build_logit, reference_logit, rtol=1e-4, atol=1e-6, variants=LOGIT_VARIANTS),
+    "per_class_gradients": Recipe(build_jacobian, reference_jacobian, rtol=1e-4, atol=1e-7,
                                     variants=JACOBIAN_VARIANTS),
 }

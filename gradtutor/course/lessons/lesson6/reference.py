@@ -12,7 +12,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from gradtutor.course.references import Exercise
+from gradtutor.course.references import Recipe
 
 F32 = np.float32
 
@@ -144,11 +144,11 @@ def _aux_head(model, x, y):
 
 
 EXERCISES = {
-    "assign_in_place": Exercise(build_assign_in_place, reference_assign_in_place, rtol=1e-4, atol=1e-5,
+    "assign_in_place": Recipe(build_assign_in_place, reference_assign_in_place, rtol=1e-4, atol=1e-5,
                                 variants=ASSIGN_VARIANTS),
-    "tracked_weights": Exercise(build_tracked_weights, reference_tracked_weights, rtol=1e-4, atol=1e-5,
+    "tracked_weights": Recipe(build_tracked_weights, reference_tracked_weights, rtol=1e-4, atol=1e-5,
                                 variants=TRACKED_VARIANTS),
     # what learners differentiate instead: the other head's error
-    "unused_head": Exercise(build_unused_head, reference_unused_head, rtol=1e-4, atol=1e-5,
+    "unused_head": Recipe(build_unused_head, reference_unused_head, rtol=1e-4, atol=1e-5,
                             variants={"aux_head": _aux_head}),
 }

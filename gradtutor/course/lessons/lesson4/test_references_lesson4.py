@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import gradtutor.quiet  # noqa: F401  (before TensorFlow)
-from gradtutor.course.references import ALL_SEEDS
-from gradtutor.course.references.lesson4 import EXERCISES
+from gradtutor.course.references import ALL_SEEDS, exercises_of
+
+EXERCISES = exercises_of("lesson4")
 
 pytestmark = pytest.mark.tf
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
-from gradtutor.course.references import Exercise
+from gradtutor.course.references import Recipe
 
 F32 = np.float32
 
@@ -169,10 +169,10 @@ NUMPY_GRADIENT_VARIANTS = {
 EXERCISES = {
     # atol: 4x the worst float32-vs-float64 error of the reference itself on 3000 random seeds (5e-6),
     # so a correct float32 answer, which errs as much, still passes; `make sweep` checks both ways
-    "soft_argmax": Exercise(build_soft_argmax, reference_soft_argmax, rtol=1e-4, atol=2e-5,
+    "soft_argmax": Recipe(build_soft_argmax, reference_soft_argmax, rtol=1e-4, atol=2e-5,
                             variants=SOFT_ARGMAX_VARIANTS),
-    "straight_through": Exercise(build_straight_through, reference_straight_through, rtol=1e-4, atol=1e-5,
+    "straight_through": Recipe(build_straight_through, reference_straight_through, rtol=1e-4, atol=1e-5,
                                  variants=STRAIGHT_THROUGH_VARIANTS),
-    "numpy_gradient": Exercise(build_numpy_gradient, reference_numpy_gradient, rtol=1e-4, atol=1e-6,
+    "numpy_gradient": Recipe(build_numpy_gradient, reference_numpy_gradient, rtol=1e-4, atol=1e-6,
                                variants=NUMPY_GRADIENT_VARIANTS),
 }
