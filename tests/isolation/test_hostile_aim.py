@@ -18,11 +18,12 @@ RUN = """
 import importlib.util, sys
 from gradtutor.course.references import exercises_of
 path, lesson, exercise = sys.argv[1:]
+recipe = exercises_of(lesson)[exercise]  # the answers loaded, as the checker's child has them before learner code
 spec = importlib.util.spec_from_file_location("forgery", path)
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 function = next(v for v in vars(module).values() if callable(v) and getattr(v, "__module__", "") == "forgery")
-function(*exercises_of(lesson)[exercise].build(0).values())  # raises when it aims at nothing
+function(*recipe.build(0).values())  # raises when it aims at nothing
 print("reached")
 """
 AIMED_AT_THE_ANSWERS = ["fg_answers_file.py", "fg_reference_import.py", "fg_reference_importlib.py", "fg_reference_open_file.py",
