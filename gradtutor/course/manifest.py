@@ -5,14 +5,11 @@ import dataclasses
 import functools
 from pathlib import Path
 
+from gradtutor import payloads, protocol
 from gradtutor.course import schema as course_schema
 from gradtutor.errors import CourseError, UnknownLesson  # noqa: F401 - raised here, caught by their base class
-from gradtutor.messages import join, say
-
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+from gradtutor.messages import join, say, toml_files
+from gradtutor.messages.toml_files import tomllib
 
 COURSE_DIR = Path(__file__).resolve().parent  # gradtutor/course/: the manifest and the reference modules
 PACKAGE_DIR = COURSE_DIR.parent  # gradtutor/
@@ -120,15 +117,16 @@ def load_manifest(path: Path) -> Course:
     runs in every process, including sandboxed kernels that may not read solutions/.
     """
     path = Path(path)
+    # validated once per change of the manifest or of the vocabulary it is validated against
+    vocabulary = (course_schema.__file__, payloads.__file__, protocol.__file__)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = toml_files.load(path, lambda parsed: course_schema.validate(parsed, path), vocabulary)
     except FileNotFoundError:
         raise CourseError(say("lessons.manifest.missing", path=path)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CourseError(say("lessons.manifest.unreadable", path=path, error=exc.__class__.__name__)) from None
     except tomllib.TOMLDecodeError as exc:
         raise CourseError(say("lessons.manifest.not_toml", path=path, error=exc)) from None
-    course_schema.validate(data, path)
     lessons = tuple(_lesson(entry) for entry in data["lessons"])
     return Course(data["course"]["title"], data["course"].get("summary", ""), lessons, path)
 
