@@ -81,7 +81,10 @@ class Server:
         except OSError:
             pass  # the CLI went away (Ctrl-C): the next request finds the checker as it was
         if answer is not None:  # after the reply: the CLI prints while the next check's child is prepared
-            answer.settle()
+            try:
+                answer.settle()
+            except Exception:  # noqa: BLE001 - the next check starts a child of its own, in a fresh checker
+                self._drop(request)
         return None
 
     def _service(self):
