@@ -9,7 +9,6 @@ from gradtutor import payloads, protocol
 from gradtutor.course import schema as course_schema
 from gradtutor.errors import CourseError, UnknownLesson  # noqa: F401 - raised here, caught by their base class
 from gradtutor.messages import join, say, toml_files
-from gradtutor.messages.toml_files import tomllib
 
 COURSE_DIR = Path(__file__).resolve().parent  # gradtutor/course/: the manifest and the reference modules
 PACKAGE_DIR = COURSE_DIR.parent  # gradtutor/
@@ -125,7 +124,7 @@ def load_manifest(path: Path) -> Course:
         raise CourseError(say("lessons.manifest.missing", path=path)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CourseError(say("lessons.manifest.unreadable", path=path, error=exc.__class__.__name__)) from None
-    except tomllib.TOMLDecodeError as exc:
+    except toml_files.NotToml as exc:
         raise CourseError(say("lessons.manifest.not_toml", path=path, error=exc)) from None
     lessons = tuple(_lesson(entry) for entry in data["lessons"])
     return Course(data["course"]["title"], data["course"].get("summary", ""), lessons, path)

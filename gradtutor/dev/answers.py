@@ -28,10 +28,14 @@ import functools
 import re
 from pathlib import Path
 
-from gradtutor.course.manifest import tomllib  # the standard library's, or tomli before Python 3.11
 from gradtutor.errors import CourseError
 from gradtutor.messages import catalogue, course_text, has, language, say
 from gradtutor.protocol import Cause, Status
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
 
 STANDARD_IMPORTS = "import numpy as np\nimport tensorflow as tf\nimport keras\n\n"
 EXPECTS = tuple(s.value for s in Status)

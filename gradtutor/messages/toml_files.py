@@ -14,16 +14,15 @@ import os
 from pathlib import Path
 from typing import Callable
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
-
 FORMAT = 1  # of the kept files: a gradtutor that keeps them differently ignores older ones
 
 
+class NotToml(ValueError):
+    """The file is not valid TOML; the text is the parser's (tomllib is imported only to parse)."""
+
+
 def load(path: Path, check: Callable[[dict], None] | None = None, depends: tuple = ()) -> dict:
-    """The data of the TOML file at `path` (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError as parsing raises).
+    """The data of the TOML file at `path`; OSError or UnicodeDecodeError as reading it raises, NotToml.
 
     check(data) runs on freshly parsed data and may raise; only data it let through is kept.
     """
@@ -36,7 +35,14 @@ def load(path: Path, check: Callable[[dict], None] | None = None, depends: tuple
             return saved["data"]
     except (OSError, ValueError):
         pass
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise NotToml(str(exc)) from exc
     if check is not None:
         check(data)
     if stamp == [FORMAT, *(_stamp(Path(p)) for p in (path, *depends))]:  # unchanged while it was read
