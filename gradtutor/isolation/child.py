@@ -138,17 +138,13 @@ def _run_learner(job: Job):
 
 
 def _warm_up() -> None:
-    """The first op and the first gradient cost ~0.2 s in a fresh process: pay them before the save.
-
-    Matrix products too, in both float widths: the first MatMul of each sets up its kernels (~30 ms
-    each, in the learner's first Dense layer or `@` otherwise), and its gradient is two more products.
-    """
+    """The first op and the first gradient cost ~0.2 s in a fresh process: pay them before the save. Matrix
+    products too, in both float widths: the first MatMul of each sets up its kernels (~30 ms apiece)."""
     import tensorflow as tf
 
     for dtype in (tf.float32, tf.float64):
-        x = tf.ones((2, 3), dtype)
         with tf.GradientTape() as tape:
-            tape.watch(x)
+            tape.watch(x := tf.ones((2, 3), dtype))
             y = tf.reduce_sum(x * x) + tf.reduce_sum(tf.matmul(x, tf.ones((3, 2), dtype)))
         tape.gradient(y, x)
 
