@@ -5,7 +5,7 @@ The first check starts the per-user daemon (it imports TensorFlow once); every l
 headline repeats come PAUSE seconds apart (the daemon's next child is prepared by then,
 as `gradtutor watch`'s is between saves); back-to-back repeats, which wait for that
 child, are printed too, with an in-process check (`--no-daemon`) and the same checker
-in-process (the watch path, no CLI) for scale. Goal: repeat < 0.5 s.
+in-process (the watch path, no CLI) for scale. Goal: repeat ≤ 0.3 s.
 The daemon lives in a temporary state folder and is stopped at the end.
 """
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The typed messages that cross a process boundary, as plain JSON (never pickle).
 
 The child that runs learner code writes them, the parent reads them; a notebook
-kernel asks its judge with them; the classroom pool hands jobs to its grading
-processes with them. Field values that are vocabulary (a status, a value kind,
+kernel, the terminal and the classroom ask the one check service with them; the
+classroom pool hands jobs to its grading processes with them; `gradtutor explain`'s
+child reports its findings with one. Field values that are vocabulary (a status, a value kind,
 a cause) are the `.value` of gradtutor.protocol's enums. A leaf module.
 """
 from __future__ import annotations
@@ -134,28 +135,76 @@ class WorkerMessage(TypedDict, total=False):
     exit: dict  # {"code": n} or {"signal": n}
 
 
-class JudgeRequest(TypedDict, total=False):
-    """A notebook kernel asks its judge to check one exercise on the cells it ran (all but `seeds` required)."""
+class ConsoleInfo(TypedDict, total=False):
+    """The terminal `gradtutor check` prints to, so its host draws the table for it."""
+
+    width: int
+    terminal: bool
+    colour: str | None  # rich's colour system name; None: no colours
+
+
+class CheckRequest(TypedDict, total=False):
+    """One check, from any front end, for the one check service (gradtutor.checking.service).
+
+    The learner's code comes as `cells` (the sources a notebook kernel ran, in order: its check())
+    or as `path` (a file the terminal names). `lesson` is required; the rest have defaults.
+    """
 
     lesson: str
-    exercise: str
-    function: str
-    cells: list[str]
+    exercise: str | None  # None or absent: every exercise of the lesson (a file's check)
     seeds: str  # visible | hidden | all (the default)
+    cells: list[str]
+    path: str  # absolute
+    source: str  # how the verdicts name the code ("lesson1.ipynb"); default: this notebook
+    function: str  # the learner's own name for the exercise's function (a notebook's check())
+    timeout: float  # seconds per exercise; default: the checker's
+    memory_mb: int | None  # the terminal's --memory-mb: a checker per limit
+    notebook: str  # the kernel's notebook: its host records the verdict there, in a learner workspace
+    json: bool  # the terminal host's rendering: --json, else the table for `console`
+    console: ConsoleInfo
 
 
-class JudgeReply(TypedDict, total=False):
-    """The judge's verdict ({id, status, message, rows, cause}), {skipped} or {problem} for a malformed request."""
+class CheckReply(TypedDict, total=False):
+    """The service's answer: verdicts, {skipped}, or {problem} (for a GradtutorError, with its exit code).
+
+    A request naming one exercise gets its verdict flat (id, status, message, cause, rows: what check()
+    shows); every verdict reply has `statuses` and `exit_code` (what `gradtutor check` records and exits
+    with). The terminal's host adds `output`, the text it drew; {crash} is that host's own failure.
+    """
 
     id: str
     status: str  # a Status
     message: str
-    cause: str  # a Cause
+    cause: str | None  # a Cause
     rows: list[dict]
-    visible_only: bool  # checked on the visible inputs alone: this judge has no hidden ones (outside a course)
+    visible_only: bool  # checked on the visible inputs alone: this service has no hidden ones (outside a course)
     note: str  # graded on the package's public hidden inputs: nbgrader in a course with no secret
-    skipped: str  # a hidden-inputs check outside a course: the one line the cell prints instead
-    problem: str
+    statuses: dict[str, str]  # exercise id -> Status, for every exercise checked
+    exit_code: int
+    skipped: str  # a kernel's hidden-inputs check outside a course: the one line the cell prints instead
+    problem: str  # a malformed request, or a GradtutorError's one line
+    output: str  # the terminal host's: the table (or --json) `gradtutor check` prints
+    crash: str  # the terminal host failed unexpectedly: the CLI checks in-process instead
+
+
+class DaemonStop(TypedDict, total=False):
+    """`gradtutor`'s request that its warm checker exit ({"stop": true}), and the reply ({"stopped": true})."""
+
+    stop: bool
+    stopped: bool
+
+
+class ExplainResult(TypedDict, total=False):
+    """What `gradtutor explain`'s child (and its fix re-run) writes on its pipe, as one JSON object."""
+
+    findings: list[dict]  # gradtutor.evidence.Finding, as JSON
+    script_exit: int  # the script's exit code (130 after Ctrl-C); the parent puts the child's own here
+    gradient_calls: int
+    died: bool  # the parent's: the child wrote nothing readable
+    # the fix re-run's (gradtutor.explain.fix.rerun), by line of the patched copy:
+    gradients: dict[str, list]  # what each gradient call's sources got: ok, none, nonfinite, zero, traced
+    central: dict[str, float]  # the central-difference cross-check's error
+    compiled: dict[str, dict]  # {"steps", "codes"} seen in compiled steps
 
 
 class NotebookVerdict(TypedDict):

@@ -21,7 +21,8 @@ from typing import NamedTuple
 from gradtutor.errors import CheckFailed, ExerciseErrored, ExerciseFailed, ExerciseNotAttempted, ExerciseTimedOut
 # The typed messages live in their own module; they are part of this vocabulary.
 from gradtutor.payloads import (CellSource, RunFacts, ChildResult, ChildStatus, ErrorDescription, ExerciseRef,  # noqa: F401
-                                GradingJob, JudgeReply, JudgeRequest, Job, NotebookVerdict, Tolerance,
+                                CheckReply, CheckRequest, ConsoleInfo, DaemonStop, ExplainResult,
+                                GradingJob, Job, NotebookVerdict, Tolerance,
                                 ValueDescription, WorkerMessage)
 
 

@@ -70,7 +70,10 @@ class Checker:
         cells = extract.read_cells(Path(path))
         return self.check_cells(lesson, cells, exercises, seeds, str(path))
 
-    def check_cells(self, lesson, cells, exercises=None, seeds: str = "all", source: str = "") -> LessonResult:
+    def check_cells(self, lesson, cells, exercises=None, seeds: str = "all", source: str = "",
+                    then_prepare: bool = True) -> LessonResult:
+        """then_prepare=False: the caller calls prepare(lesson) itself once its reply is out (a service's
+        host), so nobody waits for the next child to be forked."""
         chosen = list(exercises) if exercises else list(lesson.exercises)
         seed_list = self.seeds(lesson, seeds)
         results: dict[str, ExerciseResult] = {}
@@ -89,7 +92,8 @@ class Checker:
                 if not references.get(exercise.id):
                     results[exercise.id] = verdict.reference_missing(exercise, lesson.id, self._reference_problem)
             results.update(self._run_learners(lesson, ready, cells, seed_list, references))
-        self.prepare(lesson)
+        if then_prepare:
+            self.prepare(lesson)
         return LessonResult(lesson, source, [results[e.id] for e in chosen], self.hidden.visible_only(seeds))
 
     def seeds(self, lesson, which: str) -> tuple[int, ...]:

@@ -25,6 +25,14 @@ through nbgrader's configuration), warm_kernels (those kernels forked from a
 process that has imported TensorFlow already).
 """
 from gradtutor.classroom.commands import add_verbs, grade
-from gradtutor.classroom.grading.course_folder import init_course
 
 __all__ = ["add_verbs", "grade", "init_course"]
+
+
+def __getattr__(name: str):
+    # init_course loads with its module, when it is used: not with every `gradtutor` command's parser
+    if name == "init_course":
+        from gradtutor.classroom.grading.course_folder import init_course
+
+        return init_course
+    raise AttributeError(name)

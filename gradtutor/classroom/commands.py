@@ -7,18 +7,20 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gradtutor import defaults
 from gradtutor.errors import ClassroomError, UsageError
 from gradtutor.classroom.lms import lms_commands
 from gradtutor.classroom.feedback import serve
-from gradtutor.classroom.grading.course_folder import init_course
-from gradtutor.classroom.grading.gradebook import zero_submission, zeroed_notebooks
-from gradtutor.classroom.grading.nbgrader_glue import assignment_name, ensure_assignment, read_course
-from gradtutor.classroom.grading.pool import Pool
-from gradtutor.classroom.grading.results import Course, NotebookResult, SubmissionResult
-from gradtutor.isolation import landlock
 from gradtutor.messages import say
+
+if TYPE_CHECKING:
+    from gradtutor.classroom.grading.pool import Pool
+    from gradtutor.classroom.grading.results import Course, NotebookResult, SubmissionResult
+
+# The grading modules load when a classroom verb runs: every `gradtutor` command builds these verbs'
+# parsers, and a learner's `gradtutor check` should not pay for the grader's imports.
 
 
 def add_verbs(verbs) -> None:
@@ -71,6 +73,7 @@ def _classroom_usage(args) -> int:
 
 def cmd_classroom_init(args) -> int:
     console = make_console()
+    from gradtutor.classroom.grading.course_folder import init_course
     from gradtutor.classroom.report.class_report import pad
 
     made = init_course(Path(args.folder), course_id=args.course_id)
@@ -108,6 +111,7 @@ def _class_report(console, args, results: list[SubmissionResult], report_dir: Pa
     """The table of what the class got wrong, and with --report its files."""
     from gradtutor.classroom.report import report_files
     from gradtutor.classroom.report.class_report import summary_lines
+    from gradtutor.classroom.grading.nbgrader_glue import assignment_name
     from gradtutor.classroom.report.report_collect import collect
 
     try:
@@ -137,7 +141,10 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
     from gradtutor.dev.release import tools_on_path
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
+    from gradtutor.classroom.grading.nbgrader_glue import assignment_name, ensure_assignment, read_course
+    from gradtutor.classroom.grading.pool import Pool
     from gradtutor.course.secret import require_secret
+    from gradtutor.isolation import landlock
 
     if scheduler is not None:
         from gradtutor.classroom.cluster.distributed import check_address
@@ -168,6 +175,7 @@ def _grade_on_cluster(scheduler: str, course_dir: Path, assignment: str, student
                       timeout: float, console, verbose: bool) -> list[SubmissionResult]:
     """The same grading on a Dask cluster (gradtutor.classroom.cluster.distributed): only the tasks run elsewhere."""
     from gradtutor.classroom.cluster.distributed import Cluster
+    from gradtutor.classroom.grading.nbgrader_glue import ensure_assignment, read_course
 
     cluster = Cluster(scheduler, timeout)
     try:
@@ -197,6 +205,8 @@ def _nothing():
 def _run(pool: "Pool", info: Course, assignment: str, todo: list[str], force: bool, console,
          verbose: bool) -> list[SubmissionResult]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from gradtutor.classroom.grading.gradebook import zero_submission, zeroed_notebooks
 
     width = max(len(s) for s in todo)
     results: dict[str, SubmissionResult] = {}
@@ -278,6 +288,8 @@ def _points(value: float) -> str:
 
 
 def _print_summary(console, args, results: list[SubmissionResult], seconds: float) -> None:
+    from gradtutor.classroom.grading.nbgrader_glue import assignment_name
+
     notebooks = [nb for r in results for nb in r.notebooks]
     broken = [r for r in results if not r.graded and not r.skipped]
     full = sum(nb.full_marks for nb in notebooks)

@@ -149,7 +149,7 @@ def cmd_list(args) -> int:
         table.add_row(str(lesson.number), f"{lesson.id} ({lesson.slug})", course_text(f"{lesson.id}.title", lesson.title),
                       str(len(lesson.exercises)), _progress_cell(home, lesson))
     _console().print(table)
-    from gradtutor.learner.learner_state import next_exercise
+    from gradtutor.learner.workspace import next_exercise
 
     upcoming = next_exercise(home)
     if upcoming:

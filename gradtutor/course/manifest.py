@@ -9,14 +9,10 @@ import dataclasses
 import functools
 from pathlib import Path
 
+from gradtutor import payloads, protocol
 from gradtutor.course import schema as course_schema
 from gradtutor.errors import CourseError, UnknownLesson  # noqa: F401 - raised here, caught by their base class
-from gradtutor.messages import join, say
-
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+from gradtutor.messages import join, say, toml_files
 
 COURSE_DIR = Path(__file__).resolve().parent  # gradtutor/course/: the manifest and the lessons' folders
 PACKAGE_DIR = COURSE_DIR.parent  # gradtutor/
@@ -140,29 +136,30 @@ def load_manifest(path: Path) -> Course:
     runs in every process, including sandboxed kernels that may not read solutions/.
     """
     path = Path(path)
-    data = _read(path)
-    course_schema.validate(data, path)
+    # each file validated once per change of it or of the vocabulary it is validated against (toml_files)
+    vocabulary = (course_schema.__file__, payloads.__file__, protocol.__file__)
+    data = _read(path, lambda parsed: course_schema.validate(parsed, path), vocabulary)
     entries = {}
     for lesson_id in data["lessons"]:
         lesson_path = lesson_folder(lesson_id, path) / LESSON_FILE
         if not lesson_path.is_file():
             raise course_schema.no_lesson_file(path, lesson_id, lesson_path)
-        entries[lesson_id] = _read(lesson_path)
-        course_schema.validate_lesson(entries[lesson_id], lesson_path, lesson_id)
+        entries[lesson_id] = _read(lesson_path, lambda parsed, at=lesson_path, lesson=lesson_id:
+                                   course_schema.validate_lesson(parsed, at, lesson), vocabulary)
     course_schema.validate_lessons(entries, path)
     lessons = tuple(_lesson(lesson_id, number, entries[lesson_id], lesson_folder(lesson_id, path))
                     for number, lesson_id in enumerate(data["lessons"], start=1))
     return Course(data["course"]["title"], data["course"].get("summary", ""), lessons, path)
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path, check, depends: tuple) -> dict:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return toml_files.load(path, check, depends)
     except FileNotFoundError:
         raise CourseError(say("lessons.manifest.missing", path=path)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CourseError(say("lessons.manifest.unreadable", path=path, error=exc.__class__.__name__)) from None
-    except tomllib.TOMLDecodeError as exc:
+    except toml_files.NotToml as exc:
         raise CourseError(say("lessons.manifest.not_toml", path=path, error=exc)) from None
 
 

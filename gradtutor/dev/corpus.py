@@ -24,7 +24,6 @@ import types
 from pathlib import Path
 from typing import Mapping
 
-from gradtutor.course.manifest import tomllib  # the standard library's, or tomli before Python 3.11
 from gradtutor.errors import CourseError
 from gradtutor.protocol import Cause, Status
 
@@ -32,6 +31,11 @@ VERDICTS = tuple(s.value for s in Status)
 UNREADABLE = "unreadable"  # `gradtutor check` cannot read the file at all (exit 2)
 FOUND, CLEAN = "found", "clean"  # what `gradtutor explain` must say of a script: a finding, or none
 SCHEMA = {"expect", "cause", "line", "says", "source"}  # what every corpus's entries may say of the outcome
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
 HEADER = re.compile(r"^# (?P<key>[a-z][a-z0-9-]*): (?P<value>.*)$", re.MULTILINE)
 
 

@@ -11,8 +11,12 @@ import json
 import string
 from pathlib import Path
 
-from gradtutor.course.manifest import tomllib
 from gradtutor.messages import LANGUAGES, say
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 EXERCISE_ID, FUNCTION = "square_gradient", "grad_of_square"

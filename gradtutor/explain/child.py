@@ -6,7 +6,7 @@
 The instrumentation is installed the moment the script's `import tensorflow` finishes
 (so a script that sets TF_USE_LEGACY_KERAS before importing TensorFlow still gets Keras 2).
 The script's stdout and stderr are its own; the findings go to file descriptor FD as one
-JSON object {"findings", "script_exit", "gradient_calls"}.
+JSON object {"findings", "script_exit", "gradient_calls"} (gradtutor.payloads.ExplainResult).
 """
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ import os
 import runpy
 import sys
 import traceback
+
+from gradtutor.payloads import ExplainResult
 
 
 class _AfterTensorflow(importlib.abc.MetaPathFinder):
@@ -66,7 +68,7 @@ def _quiet_import(quiet: bool):
         os.close(devnull)
 
 
-def run_script(script: str, args: list[str], module: bool = False, quiet: bool = False) -> tuple[dict, int]:
+def run_script(script: str, args: list[str], module: bool = False, quiet: bool = False) -> tuple[ExplainResult, int]:
     """Run the script (or the module, as `python -m` does); (payload, exit code) with the findings of every tape
     it used, also when it raised or was interrupted (Ctrl-C: exit code 130, as a shell reports it)."""
     state = {}

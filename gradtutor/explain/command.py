@@ -21,6 +21,7 @@ from gradtutor import messages
 from gradtutor.explain import fix
 from gradtutor.errors import UnreadableFile
 from gradtutor.messages import say
+from gradtutor.payloads import ExplainResult
 
 
 def add_verbs(verbs) -> None:
@@ -78,7 +79,7 @@ CHILD = "gradtutor.explain.child"
 
 
 def run_child(script: str, args: list[str], module: bool = False, runner: str = CHILD, options: tuple = (),
-              hush: bool = False) -> dict:
+              hush: bool = False) -> ExplainResult:
     """Run the script (or `-m` module) in a child process; its stdin/stdout/stderr are the terminal's; the findings
     come back on a pipe. Ctrl-C goes to the child (the whole foreground group gets it): this process waits on.
 
@@ -110,7 +111,7 @@ def run_child(script: str, args: list[str], module: bool = False, runner: str = 
     finally:
         signal.signal(signal.SIGINT, interrupt)
     try:
-        payload = json.loads(text)
+        payload: ExplainResult = json.loads(text)
     except ValueError:
         payload = {"findings": [], "gradient_calls": 0, "died": True}
     payload["script_exit"] = code if code >= 0 else 128 - code

@@ -138,14 +138,15 @@ def _run_learner(job: Job):
 
 
 def _warm_up() -> None:
-    """The first op and the first gradient cost ~0.2 s in a fresh process: pay them before the save."""
+    """The first op and the first gradient cost ~0.2 s in a fresh process: pay them before the save. Matrix
+    products too, in both float widths: the first MatMul of each sets up its kernels (~30 ms apiece)."""
     import tensorflow as tf
 
-    x = tf.constant([1.0, 2.0])
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = tf.reduce_sum(x * x)
-    tape.gradient(y, x)
+    for dtype in (tf.float32, tf.float64):
+        with tf.GradientTape() as tape:
+            tape.watch(x := tf.ones((2, 3), dtype))
+            y = tf.reduce_sum(x * x) + tf.reduce_sum(tf.matmul(x, tf.ones((3, 2), dtype)))
+        tape.gradient(y, x)
 
 
 def _call(function, exercise_id: str, inputs: dict, labels: frozenset, load_errors=()) -> tuple[ChildResult, dict]:

@@ -241,7 +241,10 @@ def _exists(pid: int) -> bool:
 
 
 def _kill_group(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    """Kill a child and all it started. A child just forked has no group of its own yet (os.setsid is its
+    first step): then it is killed by its pid, or cancelling it would wait out its time."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

@@ -20,7 +20,7 @@ import json
 from gradtutor.course import conventions
 from gradtutor.course import manifest as course
 from gradtutor.course import extract
-from gradtutor.learner import learner_state
+from gradtutor.learner import workspace
 from gradtutor.errors import UsageError
 from gradtutor.messages import course_text, language, say
 
@@ -51,17 +51,17 @@ def hint(lesson: str, exercise: str, level: int | None = None) -> None:
     """Show the next hint of the exercise's ladder (or rung `level`, from 1)."""
     the_lesson, the_exercise = _find(lesson, exercise)
     ladder = the_exercise.hints
-    notebook = learner_state.notebook_for(the_lesson)
+    notebook = workspace.notebook_for(the_lesson)
     if not ladder:
         none = say("hints.none", lesson=the_lesson.id, exercise=the_exercise.id)
         _show(none, "<p>" + html.escape(none) + "</p>")
         return
     if level is None:
-        level = learner_state.next_hint_level(notebook, the_lesson, the_exercise)
+        level = workspace.next_hint_level(notebook, the_lesson, the_exercise)
     elif not 1 <= level <= len(ladder):
         raise UsageError(say("hints.bad_level", lesson=the_lesson.id, exercise=the_exercise.id, count=len(ladder),
                              level=level))
-    learner_state.remember_hint(notebook, the_lesson, the_exercise, level)
+    workspace.remember_hint(notebook, the_lesson, the_exercise, level)
     call = f'hint("{the_lesson.id}", "{the_exercise.id}")'
     more = (say("hints.call_again", call=call, next=level + 1) if level < len(ladder)
             else say("hints.last", lesson=the_lesson.id, exercise=the_exercise.id))
@@ -73,8 +73,8 @@ def hint(lesson: str, exercise: str, level: int | None = None) -> None:
 def solution(lesson: str, exercise: str, *, anyway: bool = False) -> None:
     """Show the reference solution once a check has run your attempt (or at once with anyway=True)."""
     the_lesson, the_exercise = _find(lesson, exercise)
-    notebook = learner_state.notebook_for(the_lesson)
-    if not anyway and not learner_state.has_tried(notebook, the_exercise):
+    notebook = workspace.notebook_for(the_lesson)
+    if not anyway and not workspace.has_tried(notebook, the_exercise):
         title = say("hints.try_first", function=the_exercise.function)
         body = say("hints.try_first_body", lesson=the_lesson.id, exercise=the_exercise.id)
         anyway_line = say("hints.anyway", lesson=the_lesson.id, exercise=the_exercise.id)

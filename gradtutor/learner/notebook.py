@@ -2,7 +2,7 @@
 
 The function object is not run here, and nothing is compared here: the sources
 of the cells this kernel ran are sent to a judge process (gradtutor.learner.judge)
-that grades them with the same engine as `gradtutor check`. So whatever the
+that grades them with the same check service as `gradtutor check`. So whatever the
 notebook did to numpy, TensorFlow or gradtutor's modules in this kernel cannot
 change the verdict. (Code in the kernel can still replace `check` itself; the
 classroom grader therefore re-checks submitted files out of process.)
@@ -21,7 +21,7 @@ from gradtutor.course import extract
 from gradtutor.isolation import ipc
 from gradtutor.messages import say
 from gradtutor.errors import CheckError, CheckFailed  # noqa: F401 - CheckFailed is API: check() raises its subclasses
-from gradtutor.protocol import JudgeReply, JudgeRequest, NotebookVerdict, Status, VERDICT_MIME, failure_for
+from gradtutor.protocol import CheckReply, CheckRequest, NotebookVerdict, Status, VERDICT_MIME, failure_for
 
 _judge: "JudgeClient | SharedJudgeClient | None" = None
 _said_visible_only = False  # the "visible inputs only" note is shown once per kernel, not under every check
@@ -68,7 +68,7 @@ def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> None:
 
 
 def _notebook_path(lesson) -> str | None:
-    from gradtutor.learner.learner_state import notebook_for  # the judge records progress for this notebook
+    from gradtutor.learner.workspace import notebook_for  # the judge records progress for this notebook
 
     path = notebook_for(lesson)
     return str(path) if path else None
@@ -103,7 +103,7 @@ class _JudgeLine:
     _requests = None  # where requests are written (a pipe or a socket)
     _replies: "ipc.MessageReader | None" = None
 
-    def ask(self, request: JudgeRequest) -> JudgeReply:
+    def ask(self, request: CheckRequest) -> CheckReply:
         __tracebackhide__ = True
         try:
             ipc.send(self._requests, request)
@@ -199,7 +199,7 @@ def _get_judge() -> "JudgeClient | SharedJudgeClient":
     return _judge
 
 
-def verdict_data(lesson_id: str, answer: JudgeReply) -> NotebookVerdict:
+def verdict_data(lesson_id: str, answer: CheckReply) -> NotebookVerdict:
     return {"lesson": lesson_id, "exercise": answer["id"], "status": answer["status"],
             "cause": answer.get("cause"), "message": answer["message"]}
 

@@ -4,37 +4,13 @@ from __future__ import annotations
 import html
 import json
 
-from gradtutor.checking.compare import ElementReport
 from gradtutor.protocol import Status
-from gradtutor.checking.verdict import ExerciseResult, LessonResult
+from gradtutor.checking.verdict import ExerciseResult, LessonResult, comparison_rows  # noqa: F401 - the rows it draws
 from gradtutor.messages import course_text, say
 
 
 def to_json(result: LessonResult) -> str:
     return json.dumps(result.to_json(), indent=2, ensure_ascii=False)  # a Chinese diagnosis stays readable
-
-
-def comparison_rows(reports: list[ElementReport]) -> list[dict]:
-    """Karpathy's cmp(), per returned tensor: exact | allclose | max abs diff | worst element (headings translated)."""
-    rows = []
-    heads = [say(f"check.table.{key}") for key in ("tensor", "exact", "allclose", "max_abs_diff", "worst")]
-    for report in reports:
-        name = say("check.table.result") if report.element is None else say("check.table.element",
-                                                                             element=report.element)
-        if report.max_abs_diff is None:
-            rows.append(dict(zip(heads, (name, "—", "—", "—", report.detail or report.symptom or ""))))
-            continue
-        worst = "—"
-        if report.worst_index is not None and report.learner_at_worst is not None:
-            index = "[" + ", ".join(map(str, report.worst_index)) + "]"
-            worst = f"{index}: {report.learner_at_worst:.6g} vs {report.reference_at_worst:.6g}"
-        rows.append(dict(zip(heads, (name, _yes(report.exact), _yes(report.allclose), f"{report.max_abs_diff:.3g}",
-                                     worst))))
-    return rows
-
-
-def _yes(value) -> str:
-    return "—" if value is None else say("check.table.yes" if value else "check.table.no")
 
 
 # --------------------------------------------------------------------------- terminal

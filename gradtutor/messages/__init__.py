@@ -29,12 +29,8 @@ import os
 import string
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
-
 from gradtutor.errors import UsageError
+from gradtutor.messages import toml_files  # the catalogues, parsed once per install
 
 HERE = Path(__file__).resolve().parent
 LANGUAGES = ("en", "zh_CN")
@@ -222,8 +218,7 @@ def catalogue(lang: str) -> dict[str, str]:
     for path in sorted((HERE / lang).glob("*.toml")):
         if path.stem == COURSE_AREA:
             continue
-        with path.open("rb") as handle:
-            _flatten(tomllib.load(handle), path.stem, found)
+        _flatten(toml_files.load(path), path.stem, found)
     return found
 
 
@@ -246,8 +241,7 @@ def _texts_of(lang: str, owner: str) -> dict[str, dict]:
     path = HERE / lang / f"{COURSE_AREA}.toml" if owner == COURSE_AREA else LESSONS_DIR / owner / f"{lang}.toml"
     if not path.is_file():
         return {}
-    with path.open("rb") as handle:
-        return {entry["key"]: entry for entry in tomllib.load(handle).get("text", [])}
+    return {entry["key"]: entry for entry in toml_files.load(path).get("text", [])}
 
 
 def _flatten(table: dict, prefix: str, into: dict[str, str]) -> None:

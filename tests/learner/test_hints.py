@@ -8,7 +8,6 @@ import pytest
 
 from gradtutor.course import manifest as course
 from gradtutor.learner import hints
-from gradtutor.learner import learner_state
 from gradtutor.learner import workspace
 from gradtutor.errors import UsageError
 from gradtutor.learner.kernelspec import KERNEL_NAME
@@ -61,8 +60,8 @@ def test_does_hint_level_choose_a_rung_and_continue_from_it(ws, capsys):
 def test_are_hint_levels_kept_per_notebook_and_exercise(ws, capsys):
     hints.hint("lesson1", "watch_constant")
     hints.hint("lesson1", "numpy_input")
-    assert learner_state.last_hint(_notebook(ws), LESSON, EXERCISE) == 1
-    assert learner_state.last_hint(_notebook(ws), LESSON, LESSON.exercise("numpy_input")) == 1
+    assert workspace.last_hint(_notebook(ws), LESSON, EXERCISE) == 1
+    assert workspace.last_hint(_notebook(ws), LESSON, LESSON.exercise("numpy_input")) == 1
     saved = json.loads((workspace.state_dir() / "hints.json").read_text())
     assert set(saved) == {str(_notebook(ws))}
 
@@ -86,18 +85,18 @@ def test_does_solution_anyway_show_it_at_once(ws, capsys):
 
 
 def test_does_the_kernel_find_its_notebook_from_the_session_or_the_workspace(ws, monkeypatch, tmp_path):
-    assert learner_state.notebook_for(LESSON) == _notebook(ws)
+    assert workspace.notebook_for(LESSON) == _notebook(ws)
     other = tmp_path / "elsewhere" / LESSON.notebook
     other.parent.mkdir()
     other.write_text("{}")
     monkeypatch.setenv("JPY_SESSION_NAME", str(other))
-    assert learner_state.notebook_for(LESSON) == other.resolve()
+    assert workspace.notebook_for(LESSON) == other.resolve()
 
 
 def _judged(ws, status="pass", notebook=None):
-    line = json.dumps({"lesson": "lesson1", "exercise": "watch_constant", "function": "grad_of_cube", "cells": [],
-                       "notebook": str(notebook or _notebook(ws))})
-    learner_state.record_judged(line, {"id": "watch_constant", "status": status, "message": "", "rows": []})
+    request = {"lesson": "lesson1", "exercise": "watch_constant", "function": "grad_of_cube", "cells": [],
+               "notebook": str(notebook or _notebook(ws))}
+    workspace.record_judged(request, {"id": "watch_constant", "status": status, "message": "", "rows": []})
 
 
 def test_does_the_judge_record_a_kernels_verdict_as_progress(ws):
@@ -146,12 +145,12 @@ def test_does_calling_hint_in_a_notebook_leave_the_grade_alone():
 def test_is_a_visible_seeds_pass_recorded_as_gradtutor_check_would(ws):
     asked = []
 
-    def on_every_seed(line):
-        asked.append(json.loads(line)["seeds"])
+    def on_every_seed(request):
+        asked.append(request["seeds"])
         return {"id": "watch_constant", "status": "fail", "message": "hidden seed", "rows": []}
 
-    line = json.dumps({"lesson": "lesson1", "exercise": "watch_constant", "function": "grad_of_cube", "cells": [],
-                       "seeds": "visible", "notebook": str(_notebook(ws))})
-    learner_state.record_judged(line, {"id": "watch_constant", "status": "pass", "message": "", "rows": []},
+    request = {"lesson": "lesson1", "exercise": "watch_constant", "function": "grad_of_cube", "cells": [],
+               "seeds": "visible", "notebook": str(_notebook(ws))}
+    workspace.record_judged(request, {"id": "watch_constant", "status": "pass", "message": "", "rows": []},
                                 on_every_seed)
     assert asked == ["all"] and workspace.progress_of(_notebook(ws)) == {"watch_constant": "fail"}

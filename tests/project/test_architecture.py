@@ -32,8 +32,8 @@ PACKAGE = REPO / "gradtutor"
 # Lowest first. fnmatch patterns over the dotted name relative to gradtutor/.
 LAYERS: list[tuple[str, list[str]]] = [
     # Definitions everything shares: error types and exit codes, the worker protocol and its payloads,
-    # constants, TensorFlow's log silencing, the message catalogues.
-    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "messages"]),
+    # constants, TensorFlow's log silencing, the message catalogues (and reading the package's TOML files).
+    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "messages", "messages.*"]),
     # The one recorder of what TensorFlow ran around a tape (evidence.recording), and what it says
     # (evidence.reading): the checker's child records its run facts with it, `gradtutor explain` its findings.
     ("evidence", ["evidence", "evidence.*"]),
@@ -45,8 +45,9 @@ LAYERS: list[tuple[str, list[str]]] = [
     # Turning a learner's values into a verdict: what needs no run, comparison, diagnosis.
     ("checking", ["checking", "checking.precheck", "checking.compare", "checking.verdict", "checking.diagnose",
                   "checking.factors"]),
-    # The checker: isolation and checking put together, one warm worker.
-    ("checker", ["checking.checker"]),
+    # The checker: isolation and checking put together, one warm worker; and the one check service
+    # (a typed request to a typed reply) that the daemon, the notebook's judge and the classroom's host.
+    ("checker", ["checking.checker", "checking.service"]),
     # What people and other programs call: the CLI, the learner's path (notebooks' check(), hints, the
     # workspace, JupyterLab, the warm checker behind `gradtutor check`), nbgrader grading, explain, authoring.
     ("front ends", ["__init__", "__main__", "cli", "cli.*", "learner", "learner.*", "classroom", "classroom.*",

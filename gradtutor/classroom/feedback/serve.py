@@ -22,7 +22,6 @@ from pathlib import Path
 
 from gradtutor.course import manifest as course
 from gradtutor.classroom.feedback import exchange as ex
-from gradtutor.classroom.feedback import instant_feedback as pages
 from gradtutor.errors import ClassroomError, UnreadableFile, UsageError
 from gradtutor.messages import say
 
@@ -85,6 +84,8 @@ class LocalChecks:
             self.checker.prepare(lesson, "visible")
 
     def page(self, lesson, cells, timestamp: str) -> tuple[str, str]:
+        from gradtutor.classroom.feedback import instant_feedback as pages
+
         return pages.verdict_page(self.checker, lesson, cells, timestamp)
 
     def close(self) -> None:
@@ -162,6 +163,10 @@ def serve(exchange: ex.Exchange, checks, limiter: Limiter, poll: float, once: bo
 
 def serve_one(checks, limiter: Limiter, lesson, submission: ex.Submission, waiting: dict[str, Path]) -> str:
     """Write each waiting page of one submission; returns the log line."""
+    # the pages (and numpy, with the verdicts) load here, not with this module: every `gradtutor` command's
+    # parser includes this verb's, and `gradtutor check` through the warm checker needs neither
+    from gradtutor.classroom.feedback import instant_feedback as pages
+
     started, now = time.monotonic(), time.time()
     allowed, count, next_at = limiter.allows(submission.student, now)
     outcome = say("classroom.serve.limited")

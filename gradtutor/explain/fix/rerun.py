@@ -18,6 +18,8 @@ import json
 import os
 import sys
 
+from gradtutor.payloads import ExplainResult
+
 CALLS_KEPT = 8  # per line: a training loop asks the same line every step
 RERUNNING = False  # True while a patched copy runs: a `with gradtutor.explain(fix=True)` in it must not re-run again
 
@@ -113,7 +115,7 @@ def _line_in(copy: str) -> int | None:
     return None
 
 
-def run_patched(copy: str, home: str, lines: list[int], args: list[str]) -> dict:
+def run_patched(copy: str, home: str, lines: list[int], args: list[str]) -> ExplainResult:
     from gradtutor.explain.child import run_script
 
     path = list(sys.path)

@@ -47,11 +47,21 @@ def package_key() -> str:
     package = Path(gradtutor.__file__).resolve().parent
     # the language too: a daemon words its verdicts in the language it was started in
     digest = hashlib.sha256(f"{gradtutor.__version__}\0{package}\0{messages.language()}".encode())
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
-            info = path.stat()
-            digest.update(f"{path.relative_to(package)}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+    for name, info in sorted(_sources(package, "")):
+        digest.update(f"{name}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
+
+
+def _sources(folder: Path, prefix: str):
+    """(relative path, stat) of every .py and .toml file under `folder`; __pycache__ is not walked (every
+    `gradtutor check` asks for the key, so the compiled files are not even listed)."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    yield from _sources(Path(entry.path), f"{prefix}{entry.name}/")
+            elif entry.name.endswith((".py", ".toml")):
+                yield f"{prefix}{entry.name}", entry.stat()
 
 
 def run_dir() -> Path:

@@ -15,12 +15,13 @@ import time
 from gradtutor.learner import daemon
 from gradtutor.errors import GradtutorError
 from gradtutor.messages import say
+from gradtutor.payloads import CheckReply, CheckRequest, DaemonStop
 
 START_TIMEOUT = 20.0  # seconds for a new daemon to listen (it imports TensorFlow after that)
 REPLY_TIMEOUT = 900.0
 
 
-def ask(request: dict) -> dict | None:
+def ask(request: CheckRequest) -> CheckReply | None:
     """The daemon's reply to a check request, or None when it cannot be used."""
     try:
         key = daemon.package_key()
@@ -38,8 +39,8 @@ def ask(request: dict) -> dict | None:
         return None
     if not isinstance(reply, dict) or "crash" in reply:
         return None
-    if "error" in reply:
-        error = GradtutorError(reply["error"])
+    if "problem" in reply:
+        error = GradtutorError(reply["problem"])
         error.exit_code = int(reply.get("exit_code", error.exit_code))
         raise error
     return reply
@@ -54,10 +55,11 @@ def check_warm(args, lesson, path, console) -> int | None:
 
     if daemon.disabled(args.no_daemon):
         return None
-    request = {"lesson": lesson.id, "exercise": args.exercise, "path": str(path.resolve()), "source": str(path),
-               "seeds": args.seeds, "timeout": args.timeout, "memory_mb": args.memory_mb, "json": args.json,
-               "console": {"width": console.width, "terminal": console.is_terminal, "colour": console.color_system}
-               if console is not None else {}}
+    request: CheckRequest = {
+        "lesson": lesson.id, "exercise": args.exercise, "path": str(path.resolve()), "source": str(path),
+        "seeds": args.seeds, "timeout": args.timeout, "memory_mb": args.memory_mb, "json": args.json,
+        "console": {"width": console.width, "terminal": console.is_terminal, "colour": console.color_system}
+        if console is not None else {}}
     if console is not None and console.is_terminal:
         with console.status(say("check.checking_warm", lesson=lesson.id)):
             reply = ask(request)
@@ -79,7 +81,8 @@ def stop() -> bool:
             return False
         with connection:
             connection.settimeout(30)
-            connection.sendall(b'{"stop": true}\n')
+            stop: DaemonStop = {"stop": True}
+            connection.sendall(json.dumps(stop).encode() + b"\n")
             return bool(connection.makefile("r").readline())
     except OSError:
         return False

@@ -1,9 +1,11 @@
 """The warm checker's side: answer `gradtutor check` requests, one at a time, until idle.
 
-Request (one JSON line): {"lesson", "exercise", "path", "source", "seeds", "timeout", "memory_mb",
-"json", "console": {"width", "terminal", "colour"}} — or {"stop": true}.
-Reply (one JSON line): {"output", "exit_code", "statuses"}, or {"error", "exit_code"} for a
-GradtutorError (the CLI prints it as its own), or {"crash"} (the CLI then checks in-process).
+A host of the one check service (gradtutor.checking.service) on a Unix socket. Request (one JSON
+line): a CheckRequest {"lesson", "exercise", "path", "source", "seeds", "timeout", "memory_mb", "json",
+"console": {"width", "terminal", "colour"}}, or {"stop": true} (DaemonStop). Reply (one JSON line): the
+service's CheckReply with "output" added, the table (or --json) drawn here for the CLI's terminal;
+{"problem", "exit_code"} for a GradtutorError (the CLI prints it as its own), or {"crash"} (the CLI
+then checks in-process).
 """
 from __future__ import annotations
 
@@ -16,11 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-from gradtutor.course import manifest as course
 from gradtutor.learner import daemon
-from gradtutor.course import extract
 from gradtutor.learner import verdict_view as report
-from gradtutor.errors import GradtutorError
+from gradtutor.payloads import CheckReply, CheckRequest, DaemonStop
 
 POLL = 30.0  # seconds between looks at the idle clock and the package
 
@@ -30,6 +30,7 @@ class Server:
         self.key = key
         self.path = daemon.socket_path(key)
         self.checkers: dict = {}  # memory_mb → Checker
+        self.service = None  # made at the first request: the service imports the checker (numpy and more)
         self.listener = _bind(self.path)
         self.inode = self.path.stat().st_ino
 
@@ -61,41 +62,48 @@ class Server:
             return None
         request = json.loads(line)
         if request.get("stop"):
-            stream.write(json.dumps({"stopped": True}) + "\n")
+            stopped: DaemonStop = {"stopped": True}
+            stream.write(json.dumps(stopped) + "\n")
             stream.flush()
             return "stop"
+        answer = None
         try:
-            reply = self.check(request)
-        except GradtutorError as exc:
-            reply = {"error": str(exc), "exit_code": exc.exit_code}
+            answer = self._service().answer(request)
+            reply = answer.reply
+            if answer.result is not None:  # the CLI's rendering, done here where rich and the result are warm
+                reply["output"] = _output(answer.result, request)
         except Exception as exc:  # noqa: BLE001 - the CLI falls back to checking in-process
             self._drop(request)
-            reply = {"crash": f"{exc.__class__.__name__}: {exc}"}
+            answer, reply = None, CheckReply(crash=f"{exc.__class__.__name__}: {exc}")
         try:
             stream.write(json.dumps(reply) + "\n")
             stream.flush()
         except OSError:
             pass  # the CLI went away (Ctrl-C): the next request finds the checker as it was
+        if answer is not None:  # after the reply: the CLI prints while the next check's child is prepared
+            try:
+                answer.settle()
+            except Exception:  # noqa: BLE001 - the next check starts a child of its own, in a fresh checker
+                self._drop(request)
         return None
 
-    def check(self, request: dict) -> dict:
+    def _service(self):
+        from gradtutor.checking.service import CheckService
+
+        if self.service is None:
+            self.service = CheckService(self._checker_for)
+        return self.service
+
+    def _checker_for(self, request: CheckRequest):
+        """A checker per memory limit (the worker's children are started with it), at this request's time limit."""
         from gradtutor.checking.checker import Checker
 
-        lesson = course.load().lesson(request["lesson"])
-        exercises = [lesson.exercise(request["exercise"])] if request.get("exercise") else None
-        cells = extract.read_cells(Path(request["path"]))
         memory_mb = request.get("memory_mb")
         checker = self.checkers.get(memory_mb)
         if checker is None:
             checker = self.checkers[memory_mb] = Checker(memory_mb=memory_mb, prepare_next=True)
         checker.timeout = float(request["timeout"])
-        result = checker.check_cells(lesson, cells, exercises, request.get("seeds", "all"), request["source"])
-        if request.get("json"):
-            output = report.to_json(result) + "\n"
-        else:
-            output = _render(result, request.get("console") or {})
-        return {"output": output, "exit_code": result.exit_code,
-                "statuses": {e.id: e.status.value for e in result.exercises}}
+        return checker
 
     def _drop(self, request: dict) -> None:
         checker = self.checkers.pop(request.get("memory_mb"), None)
@@ -112,6 +120,13 @@ class Server:
                 self.path.unlink()
         except OSError:
             pass
+
+
+def _output(result, request: CheckRequest) -> str:
+    """What `gradtutor check` prints: --json, or the table."""
+    if request.get("json"):
+        return report.to_json(result) + "\n"
+    return _render(result, request.get("console") or {})
 
 
 def _render(result, console_info: dict) -> str:
