@@ -39,7 +39,7 @@ def main() -> None:
         errors = open(root / "serve.err", "w+", encoding="utf-8")
         serve = subprocess.Popen([sys.executable, "-m", "gradtutor", "classroom", "serve", str(folder), "--poll", "0.2",
                                   "--limit", str(ROUNDS + 1)], cwd=root, env=tool_env(), stdout=subprocess.PIPE,
-                                 stderr=errors, text=True)
+                                 stderr=errors, text=True, preexec_fn=_ctrl_c_as_in_a_terminal)
         try:
             serve.stdout.readline()  # "Watching …": warm, as it is before a class starts submitting
             pages, submits = [], []
@@ -63,6 +63,12 @@ def main() -> None:
           f"{cold:.2f} s (warm serve / cold check: {median / cold:.2f}); load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} CPUs")
     print(f"  Ctrl-C -> serve stopped: {stopping}")
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    """SIGINT as an instructor's terminal delivers it: a bench started in the background (`make bench &`) has it
+    ignored, and a child inherits that, so Ctrl-C would never reach serve and the figure would measure nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def stop(serve: subprocess.Popen, errors) -> str:
