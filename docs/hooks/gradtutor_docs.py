@@ -57,7 +57,7 @@ def _course():
 def on_config(config):
     the_course = _course()
     # The nav keeps the English titles; mkdocs-static-i18n's nav_translations turns them into each language's.
-    lesson_pages = [{lesson_pages.nav_title(lesson, "en"): f"lessons/{lesson.id}.md"} for lesson in the_course.lessons]
+    nav_pages = [{lesson_pages.nav_title(lesson, "en"): f"lessons/{lesson.id}.md"} for lesson in the_course.lessons]
     plugin = languages.i18n(config)
     for language in plugin.config.languages if plugin is not None else []:
         if language.build and language.locale != languages.default_locale(config):
@@ -67,7 +67,7 @@ def on_config(config):
             language.nav_translations.update(
                 {lesson_pages.nav_title(lesson, "en"): lesson_pages.nav_title(lesson, lang) for lesson in the_course.lessons})
     nav = config.get("nav") or []
-    if not _fill_section(nav, LESSONS_SECTION, lesson_pages):
+    if not _fill_section(nav, LESSONS_SECTION, nav_pages):
         raise PluginError(f"mkdocs.yml: the nav needs a '{LESSONS_SECTION}' section for the lesson pages")
     if not (Path(config["docs_dir"]) / INSTRUCTOR_PAGE).is_file():
         log.info("docs/%s does not exist yet: the instructor guide is left out of the nav", INSTRUCTOR_PAGE)

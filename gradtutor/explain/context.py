@@ -34,7 +34,7 @@ def explaining(show: bool = True, fix: bool = False):
 def display(findings: list[dict], gradient_calls: int = 1) -> None:
     from gradtutor.explain import findings_view as report
 
-    if "ipykernel" in sys.modules:
+    if report.in_a_kernel():
         try:
             from IPython.display import HTML
             from IPython.display import display as show

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import sys
 
 from gradtutor.messages import say
 
@@ -89,3 +90,11 @@ def as_html(findings: list[dict], gradient_calls: int = 1) -> str:
     head = "<tr>" + "".join(f"<th>{html.escape(say(f'explain.html.{column}'))}</th>"
                             for column in ("asked_at", "call", "cause", "broke_at", "why")) + "</tr>"
     return "<table style='border-collapse:collapse'>" + head + "".join(rows) + "</table>"
+
+
+def in_a_kernel() -> bool:
+    """Jupyter's kernel runs this code (its shell has a kernel), not merely a process that imported ipykernel:
+    HTML is shown only where a front end renders it."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return getattr(shell, "kernel", None) is not None

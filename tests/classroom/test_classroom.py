@@ -339,14 +339,16 @@ REWORDED = ("reworded: raised, did not finish within, ran out of memory, crashed
 
 
 def reworded_checkout(folder: Path) -> Path:
-    """A copy of the package whose every diagnosis in course.toml says the same misleading sentence."""
+    """A copy of the package whose every diagnosis (each lesson's lesson.toml) says the same misleading sentence."""
     for part in ("gradtutor", "lessons", "solutions"):
         shutil.copytree(REPO / part, folder / part, ignore=shutil.ignore_patterns("__pycache__"))
-    manifest = folder / "gradtutor" / "course.toml"
-    text, count = re.subn(r'(?m)^say = (["\']).*\1$', lambda _: f"say = {json.dumps(REWORDED)}",
-                          manifest.read_text())
-    assert count >= 10, "every exercise's diagnoses were reworded"
-    manifest.write_text(text)
+    reworded = 0
+    for manifest in sorted((folder / "gradtutor" / "course" / "lessons").glob("*/lesson.toml")):
+        text, count = re.subn(r'(?m)^say = (["\']).*\1$', lambda _: f"say = {json.dumps(REWORDED)}",
+                              manifest.read_text())
+        manifest.write_text(text)
+        reworded += count
+    assert reworded >= 10, "every exercise's diagnoses were reworded"
     return folder
 
 

@@ -138,8 +138,8 @@ def test_a_new_lesson_lives_in_its_folder_and_passes_dev_check_once_translated(t
     assert f"skip {lesson_id}: 1 exercise(s); a finished lesson has at least 3" in done.stdout
     structural = subprocess.run(
         [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "no:xdist", "-m", "unit",
-         "tests/test_course.py", "tests/test_course_schema.py", "tests/test_messages_course.py",
-         "tests/test_notebooks_zh.py", "tests/test_package.py",
+         "tests/course/test_course.py", "tests/course/test_course_schema.py", "tests/ground/test_messages_course.py",
+         "tests/learner/test_notebooks_zh.py", "tests/project/test_package.py",
          "-k", "not fully_described"],  # a finished lesson's three exercises: dev check says so as a skip line
         cwd=root, env=dict(os.environ, PYTHONPATH=str(root)), capture_output=True, text=True, timeout=600)
     assert structural.returncode == 0, structural.stdout[-3000:] + structural.stderr[-2000:]

@@ -89,7 +89,9 @@ def html(plan, original: str) -> str:
 
 
 def display(plan, original: str) -> None:
-    if "ipykernel" in sys.modules:
+    from gradtutor.explain.findings_view import in_a_kernel
+
+    if in_a_kernel():
         try:
             from IPython.display import HTML
             from IPython.display import display as shown
