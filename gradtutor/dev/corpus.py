@@ -25,16 +25,13 @@ from pathlib import Path
 from typing import Mapping
 
 from gradtutor.errors import CourseError
+from gradtutor.messages import toml_files
 from gradtutor.protocol import Cause, Status
 
 VERDICTS = tuple(s.value for s in Status)
 UNREADABLE = "unreadable"  # `gradtutor check` cannot read the file at all (exit 2)
 FOUND, CLEAN = "found", "clean"  # what `gradtutor explain` must say of a script: a finding, or none
 SCHEMA = {"expect", "cause", "line", "says", "source"}  # what every corpus's entries may say of the outcome
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
 
 HEADER = re.compile(r"^# (?P<key>[a-z][a-z0-9-]*): (?P<value>.*)$", re.MULTILINE)
 
@@ -58,13 +55,20 @@ class Case:
 
     def words_problem(self, message: str) -> str | None:
         """What the message does not say of what this case expects it to (its quoted line, its words), or None."""
-        first_line = (message or "").splitlines()[0] if message else ""
-        if self.line and not self.line.isdigit() and self.line not in (message or ""):
-            return f"its message does not quote {self.line!r}: {first_line}"
-        unsaid = [p for p in self.says if not re.search(p, message or "")]
-        if unsaid:
-            return f"its message does not say {unsaid[0]!r}: {first_line}"
-        return None
+        return words_problem(message, self.line, self.says)
+
+
+def words_problem(message: str, line: str, says: tuple[str, ...]) -> str | None:
+    """What `message` does not say that an entry expects: the learner's `line` quoted (a number is a script's
+    line, not words), every pattern of `says`; None when it says it all."""
+    message = message or ""
+    first_line = message.splitlines()[0] if message else ""
+    if line and not line.isdigit() and line not in message:
+        return f"its message does not quote {line!r}: {first_line}"
+    unsaid = [p for p in says if not re.search(p, message)]
+    if unsaid:
+        return f"its message does not say {unsaid[0]!r}: {first_line}"
+    return None
 
 
 def read_tables(path: Path, table: str, *, outcomes: tuple[str, ...], required: set[str],
@@ -75,10 +79,10 @@ def read_tables(path: Path, table: str, *, outcomes: tuple[str, ...], required: 
     """
     path = Path(path)
     try:
-        entries = tomllib.loads(path.read_text(encoding="utf-8")).get(table, [])
+        entries = toml_files.parse(path.read_text(encoding="utf-8")).get(table, [])
     except FileNotFoundError:
         raise CourseError(f"{path}: no such file — the corpus is missing") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, toml_files.NotToml) as exc:
         raise CourseError(f"{path}: cannot be read ({exc}) — fix the file") from None
     allowed = SCHEMA | set(required) | set(context) | {code_from, "name"}
     cases = []

@@ -11,12 +11,8 @@ import json
 import string
 from pathlib import Path
 
-from gradtutor.messages import LANGUAGES, say
+from gradtutor.messages import LANGUAGES, say, toml_files
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 EXERCISE_ID, FUNCTION = "square_gradient", "grad_of_square"
@@ -43,7 +39,7 @@ def notebooks(values: dict) -> dict[str, str]:
 
 def _notebook(values: dict, lang: str) -> str:
     words = {key: string.Template(text).substitute(values, function=FUNCTION)
-             for key, text in tomllib.loads((TEMPLATES / f"notebook.{lang}.toml").read_text(encoding="utf-8")).items()}
+             for key, text in toml_files.parse((TEMPLATES / f"notebook.{lang}.toml").read_text(encoding="utf-8")).items()}
     heading = "# " + say("docs.lesson.title", lang, number=values["number"], title=values["title"])
     answer = DOCSTRING + (words["specification"] + "\n" if words["specification"] else "") + SOLUTION
     check = CHECK.format(id=values["id"], exercise=EXERCISE_ID, function=FUNCTION)

@@ -35,19 +35,24 @@ def load(path: Path, check: Callable[[dict], None] | None = None, depends: tuple
             return saved["data"]
     except (OSError, ValueError):
         pass
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise NotToml(str(exc)) from exc
+    data = parse(path.read_text(encoding="utf-8"))
     if check is not None:
         check(data)
     if stamp == [FORMAT, *(_stamp(Path(p)) for p in (path, *depends))]:  # unchanged while it was read
         _keep(kept, {"stamp": stamp, "data": data})
     return data
+
+
+def parse(text: str) -> dict:
+    """TOML text's data, NotToml when it is not TOML: the one place that knows where the parser lives."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise NotToml(str(exc)) from exc
 
 
 def _stamp(path: Path) -> list[int]:

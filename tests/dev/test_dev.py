@@ -18,6 +18,7 @@ import pytest
 
 from gradtutor import dev as dev_verbs
 from gradtutor.course import manifest as course
+from tests.support import hostile
 
 
 REPO = Path(__file__).resolve().parents[2]
@@ -144,6 +145,13 @@ def test_a_new_lesson_lives_in_its_folder_and_passes_dev_check_once_translated(t
         cwd=root, env=dict(os.environ, PYTHONPATH=str(root)), capture_output=True, text=True, timeout=600)
     assert structural.returncode == 0, structural.stdout[-3000:] + structural.stderr[-2000:]
     assert f"[{lesson_id}]" in structural.stdout, "the structural tests ran on the new lesson too"
+    attacked = subprocess.run(  # the forgeries every lesson gets go for its answers: they reach them, and fail
+        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "tests/isolation/test_hostile.py", "tests/isolation/test_hostile_aim.py",
+         "-k", f"{lesson_id} or big_and_spread or generated_forgeries_return"],
+        cwd=root, env=dict(os.environ, PYTHONPATH=str(root)), capture_output=True, text=True, timeout=900)
+    assert attacked.returncode == 0, attacked.stdout[-3000:] + attacked.stderr[-2000:]
+    assert attacked.stdout.count(f"[{lesson_id}-") == len(hostile.FORGERY_ROADS), attacked.stdout[-3000:]
     again = dev(root, "new-lesson", "persistent-tapes")
     assert again.returncode == 2 and again.stderr.count("\n") == 1 and "choose another" in again.stderr
 

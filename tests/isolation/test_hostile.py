@@ -70,7 +70,9 @@ def test_corpus_is_big_and_spread():
     kinds = Counter(c.kind for c in CASES)
     assert set(kinds) == set(harness.KINDS) and min(kinds.values()) >= 5, kinds
     lessons_with_exercises = {l.id for l in course.load().lessons if l.exercises}
-    assert lessons_with_exercises <= {c.lesson for c in CASES}, "every lesson has hostile cases"
+    assert len({c.lesson for c in CASES} & lessons_with_exercises) >= 5, "the written corpus spreads over the lessons"
+    # every lesson, a new one too, also gets the generated forgeries (test_every_lesson_s_answers_stay_hidden)
+    assert {lesson for lesson, _ in harness.forgery_targets()} == lessons_with_exercises
     for case in CASES:
         assert case.path.is_file(), case.file
         assert "pass" not in case.expect, f"{case.file}: a hostile submission never passes"
@@ -82,6 +84,18 @@ def test_corpus_is_big_and_spread():
 def test_the_control_passes(hostile_checker, tmp_path):
     """The harness can tell a pass: the right answer passes under the same limits."""
     assert _control(hostile_checker, tmp_path).status == "pass"
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("road", sorted(harness.FORGERY_ROADS))
+@pytest.mark.parametrize("lesson,exercise", harness.forgery_targets(), ids=[l for l, _ in harness.forgery_targets()])
+def test_every_lesson_s_answers_stay_hidden(hostile_checker, lesson, exercise, road, tmp_path):
+    """A forgery generated for each lesson (tests/isolation/test_hostile_aim.py shows it reaches the answers
+    outside the sandbox) fails inside it: a lesson added tomorrow is attacked the same way."""
+    case = harness.write_forgery(tmp_path, lesson, exercise, road)
+    verdict = harness.run_in_process(hostile_checker, case, tmp_path)
+    problems = harness.judge(case, verdict)
+    assert not problems, f"{case.file}: {'; '.join(problems)} — got {verdict.status}: {verdict.message}"
 
 
 @pytest.mark.tf

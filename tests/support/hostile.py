@@ -39,10 +39,11 @@ class Case:
     cli: bool = False
     workspace: bool = False
     why: str = ""
+    folder: Path = HERE  # where the submission is: the corpus, or a test's folder for a generated forgery
 
     @property
     def path(self) -> Path:
-        return HERE / self.file
+        return self.folder / self.file
 
     @property
     def id(self) -> str:
@@ -57,6 +58,90 @@ def load_cases() -> list[Case]:
                           c.get("exit", EXIT_FOR[entry.expect[0]]), c.get("cli", False), c.get("workspace", False),
                           c.get("why", "")))
     return cases
+
+
+# --------------------------------------------------------------------------- every lesson's own forgeries
+
+# Forgeries written for whichever lesson they are graded as, so a new lesson is attacked the day it is added
+# (the corpus's hand-written forgeries name the lessons that existed when they were written). Each goes for
+# the lesson's answers by another road: gradtutor's own loader, the reference module's file, the known answers.
+FORGERY_ROADS = {
+    "loader": '''\
+# forgery (generated): asks gradtutor's own loader for {lesson}'s reference and returns its answer
+import importlib
+import tensorflow as tf
+
+
+def {function}({params}):
+    references = importlib.import_module("grad" + "tutor.course.refer" + "ences")
+    return references.exercises_of("{lesson}")["{exercise}"].reference({params})
+''',
+    "source": '''\
+# forgery (generated): reads {lesson}'s reference.py from the package's folder and runs it
+import os
+import tensorflow as tf
+from gradtutor import check
+
+
+def {function}({params}):
+    folder = os.path.join(os.path.dirname(check.__code__.co_filename), "course", "less" + "ons", "{lesson}")
+    with open(os.path.join(folder, "refer" + "ence.py")) as fh:
+        namespace = {{"__name__": "copy"}}
+        exec(fh.read(), namespace)
+    return namespace["EXERCISES"]["{exercise}"].reference({params})
+''',
+    "answers": '''\
+# forgery (generated): reads {lesson}'s answers.toml and runs a correct answer from it
+import os
+import tomllib
+import numpy as np
+import tensorflow as tf
+import keras
+from gradtutor import check
+
+
+def {function}({params}):
+    folder = os.path.join(os.path.dirname(check.__code__.co_filename), "course", "less" + "ons", "{lesson}")
+    with open(os.path.join(folder, "ans" + "wers.toml"), "rb") as fh:
+        answers = tomllib.load(fh)["answer"]
+    code = next(a["code"] for a in answers if a["exercise"] == "{exercise}" and a["expect"] == "pass")
+    namespace = {{"tf": tf, "keras": keras, "np": np}}
+    exec(code, namespace)
+    return namespace["{function}"]({params})
+''',
+}
+
+
+def forgery_targets() -> list[tuple[str, str]]:
+    """(lesson, exercise) for every lesson with exercises: its first exercise that has a known correct answer
+    (the `answers` road runs one), read from the manifest and answers.toml alone (no TensorFlow)."""
+    from gradtutor.course import manifest as course
+    from gradtutor.dev.answers import load_answers
+
+    targets = []
+    for lesson in course.load().lessons:
+        if not lesson.exercises:
+            continue
+        passing = {a.exercise for a in load_answers(lesson.folder / course.ANSWERS_FILE, lesson) if a.expect == "pass"}
+        exercise = next((e.id for e in lesson.exercises if e.id in passing), lesson.exercises[0].id)
+        targets.append((lesson.id, exercise))
+    return targets
+
+
+def write_forgery(folder: Path, lesson_id: str, exercise_id: str, road: str) -> Case:
+    """One generated forgery of `road` for an exercise, written into `folder`, as a corpus case: it must fail
+    (or error) and say why in terms of the reference."""
+    from gradtutor.course import manifest as course
+    from gradtutor.course.references import exercises_of
+
+    function = course.load().lesson(lesson_id).exercise(exercise_id).function
+    params = ", ".join(exercises_of(lesson_id)[exercise_id].build(0))  # the learner's parameters, in order
+    name = f"generated_{road}_{lesson_id}_{exercise_id}.py"
+    (folder / name).write_text(FORGERY_ROADS[road].format(lesson=lesson_id, exercise=exercise_id,
+                                                          function=function, params=params))
+    entry = corpus.Case("generated", 1, name, ("fail", "error"), file=folder / name, says=("(?i)reference",))
+    return Case(name, lesson_id, exercise_id, "forgery", entry.expect, entry, EXIT_FOR["fail"],
+                why=f"goes for {lesson_id}'s answers through {road}", folder=folder)
 
 
 def available(case: Case) -> str | None:
