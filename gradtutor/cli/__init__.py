@@ -22,7 +22,8 @@ from gradtutor.messages import course_text, say
 DEFAULT_WORKSPACE = "gradtutor-course"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The command line; for a learner's `verb` (check, …) only the learner's verbs: a re-check skips classroom's imports."""
     parser = Parser(prog="gradtutor", description=say("cli.description"))  # argparse's own words translated too
     parser.add_argument("--version", action="version", version=f"gradtutor {__version__}",
                         help=say("cli.argparse.version"))
@@ -66,8 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, metavar="N", help=say("cli.help.port"))
     p.add_argument("--no-launch", action="store_true", help=say("cli.help.no_launch"))
 
-    for name, verb in verbs.choices.items():
-        verb.set_defaults(func=VERBS[name])
+    for name, sub in verbs.choices.items():
+        sub.set_defaults(func=VERBS[name])
+    if verb in VERBS:
+        _language_option(parser)
+        return parser
     # `grade` and `classroom init` live in gradtutor.classroom, which imports nbgrader only when they run.
     from gradtutor import classroom, dev, explain
 
@@ -108,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         # checker and the worker, which run in other folders, speak it too.
         messages.use(messages.from_command_line(argv) or messages.from_environment()
                      or messages.from_file_option(argv) or messages.workspace_here())
-        args = build_parser().parse_args(argv)
+        args = build_parser(next((a for a in argv if not a.startswith("-")), None)).parse_args(argv)
         if not args.verb:
             return cmd_list(args)
         return args.func(args)

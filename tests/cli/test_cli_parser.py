@@ -68,3 +68,23 @@ def test_does_every_error_template_match_what_argparse_says():
         assert cli_parser.translate("something argparse never said") == "something argparse never said"
     finally:
         messages.use(None, export=False)
+
+
+def test_a_learner_s_verb_parses_the_same_without_the_other_packages():
+    """`gradtutor check` builds only the learner's verbs (a terminal re-check skips importing the classroom's,
+    dev's and explain's modules); what it parses and the help it prints are the whole command line's."""
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom gradtutor.cli import build_parser\n"
+             "args = build_parser('check').parse_args(['check', 'lesson1', '--json', '--seeds', 'visible'])\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[1:2] in (['classroom'], ['dev'], ['explain'])))\n"
+             "print(args.func.__name__, args.lesson, args.json, args.seeds)\n"
+             "print(build_parser('check')._subparsers._group_actions[0].choices['check'].format_help())")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded, parsed, help_text = done.stdout.split("\n", 2)
+    assert loaded == "[]" and parsed == "cmd_check lesson1 True visible"
+    from gradtutor.cli import build_parser
+
+    whole = build_parser()._subparsers._group_actions[0].choices
+    assert {"grade", "dev", "explain"} <= set(whole) and help_text.rstrip() == whole["check"].format_help().rstrip()
