@@ -138,14 +138,12 @@ def _run_learner(job: Job):
 
 
 def _warm_up() -> None:
-    """The first op and the first gradient cost ~0.2 s in a fresh process: pay them before the save. Matrix
-    products too, in both float widths: the first MatMul of each sets up its kernels (~30 ms apiece)."""
+    """Pay before the save what a fresh process pays once: the first op and gradient, each float width's first MatMul."""
     import tensorflow as tf
 
     for dtype in (tf.float32, tf.float64):
-        x = tf.ones((2, 3), dtype)
-        with run_facts.recording([x], {}, frozenset()), custom_gradients.recording({}):  # the recorder's first use too
-            with tf.GradientTape() as tape:
+        with run_facts.recording([x := tf.ones((2, 3), dtype)], {}, frozenset()), custom_gradients.recording({}):
+            with tf.GradientTape() as tape:  # under the recorder: its first use is paid here too
                 tape.watch(x)
                 y = tf.reduce_sum(x * x) + tf.reduce_sum(tf.matmul(x, tf.ones((3, 2), dtype)))
             tape.gradient(y, x)
