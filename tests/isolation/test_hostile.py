@@ -20,6 +20,7 @@ from tests.support import hostile as harness
 pytestmark = pytest.mark.xdist_group("hostile")  # one warm worker for the corpus (`make test` runs --dist loadgroup)
 
 CASES = harness.load_cases()
+TARGETS = harness.forgery_targets()  # (lesson, exercise): each lesson's generated forgeries
 CLI_CASES = [c for c in CASES if c.cli]
 CONTROL = textwrap.dedent('''\
     import tensorflow as tf
@@ -72,7 +73,7 @@ def test_corpus_is_big_and_spread():
     lessons_with_exercises = {l.id for l in course.load().lessons if l.exercises}
     assert len({c.lesson for c in CASES} & lessons_with_exercises) >= 5, "the written corpus spreads over the lessons"
     # every lesson, a new one too, also gets the generated forgeries (test_every_lesson_s_answers_stay_hidden)
-    assert {lesson for lesson, _ in harness.forgery_targets()} == lessons_with_exercises
+    assert {lesson for lesson, _ in TARGETS} == lessons_with_exercises
     for case in CASES:
         assert case.path.is_file(), case.file
         assert "pass" not in case.expect, f"{case.file}: a hostile submission never passes"
@@ -88,7 +89,7 @@ def test_the_control_passes(hostile_checker, tmp_path):
 
 @pytest.mark.tf
 @pytest.mark.parametrize("road", sorted(harness.FORGERY_ROADS))
-@pytest.mark.parametrize("lesson,exercise", harness.forgery_targets(), ids=[l for l, _ in harness.forgery_targets()])
+@pytest.mark.parametrize("lesson,exercise", TARGETS, ids=[lesson for lesson, _ in TARGETS])
 def test_every_lesson_s_answers_stay_hidden(hostile_checker, lesson, exercise, road, tmp_path):
     """A forgery generated for each lesson (tests/isolation/test_hostile_aim.py shows it reaches the answers
     outside the sandbox) fails inside it: a lesson added tomorrow is attacked the same way."""
