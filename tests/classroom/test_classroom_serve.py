@@ -17,6 +17,8 @@ import re
 import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -30,9 +32,11 @@ FEEDBACK_WITHIN = 30.0  # seconds from `nbgrader submit` starting to the page be
 def classroom(tmp_path_factory):
     root = tmp_path_factory.mktemp("serve")
     folder, feedback, home, env = make_classroom(root)
+    # started as `gradtutor classroom serve … &` in a script starts it, with SIGINT ignored (what the hang was:
+    # Python then raised no KeyboardInterrupt, so Ctrl-C or `kill -INT` left it running); a terminal's is the same
     serve = subprocess.Popen([sys.executable, "-m", "gradtutor", "classroom", "serve", str(folder), "--poll", "0.2",
                               "--limit", "3"], cwd=root, env=tool_env(), stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
+                             stderr=subprocess.STDOUT, text=True, preexec_fn=ignore_sigint)
     try:
         first = serve.stdout.readline()  # "Watching …", once the checker is warm: the class may submit
         assert first.startswith("Watching"), first + (serve.stdout.read() if serve.poll() is not None else "")
@@ -45,6 +49,11 @@ def classroom(tmp_path_factory):
             except subprocess.TimeoutExpired:
                 serve.kill()
                 serve.wait()
+
+
+def ignore_sigint() -> None:
+    """In the child before exec: SIGINT ignored, as a non-interactive shell leaves it for a background job."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def submit(classroom, notebook_text: str) -> tuple[str, float, str]:
@@ -63,6 +72,41 @@ def fetched_pages(classroom) -> dict[str, str]:
     nbgrader("fetch_feedback", LESSON, "--student", "alice", cwd=home, env=env)
     return {p.parent.name: html.unescape(p.read_text(encoding="utf-8"))
             for p in (home / LESSON / "feedback").glob(f"*/{LESSON}.html")}
+
+
+def stopped_or_stacks(serve: subprocess.Popen, within: float) -> str:
+    """Its output once it has stopped; if it has not within `within` seconds, the test fails with where each of
+    its threads was (serve prints them on SIGUSR1) and the processes it had started."""
+    try:
+        return serve.communicate(timeout=within)[0]
+    except subprocess.TimeoutExpired:
+        pass
+    serve.send_signal(signal.SIGUSR1)
+    time.sleep(3)
+    tree = subprocess.run(["ps", "-o", "pid,ppid,stat,wchan:24,etime,args", "-p",
+                           ",".join(map(str, [serve.pid, *descendants(serve.pid)]))],
+                          capture_output=True, text=True).stdout
+    serve.kill()
+    output = serve.communicate()[0]
+    pytest.fail(f"serve did not stop within {within:g} s of Ctrl-C; its output, threads and processes:\n"
+                f"{output}\n{tree}")
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`, from /proc (the worker runs in a session of its own, so not by group)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        children = parents.get(todo.pop(), [])
+        found += children
+        todo += children
+    return found
 
 
 def statuses(page: str) -> dict[str, tuple[str, str]]:
@@ -105,7 +149,7 @@ def test_each_submission_gets_its_own_feedback_page_and_none_replaces_another(cl
 def test_serve_says_what_it_did_and_stops_on_ctrl_c(classroom):
     serve = classroom[4]
     serve.send_signal(signal.SIGINT)
-    output, _ = serve.communicate(timeout=180)  # its warm checker stops first (a spare worker may be starting)
+    output = stopped_or_stacks(serve, within=180)  # its warm checker stops first (a spare worker may be starting)
     assert serve.returncode == 0, output
     assert "Stopped." in output and "Traceback" not in output
     exercises = len(course.load().lesson(LESSON).exercises)
@@ -149,3 +193,20 @@ def test_serve_refuses_bad_arguments_in_one_line(tmp_path):
         assert shown.returncode != 0 and word in shown.stderr and "Traceback" not in shown.stderr, shown.stderr
         assert len(shown.stderr.strip().splitlines()) == 1, shown.stderr
     assert os.listdir(tmp_path) == []
+
+
+STOPS = "\n".join(["import time", "from gradtutor.classroom.feedback.serve import stop_on_signals",
+                   "stop_on_signals()", "try:", "    print('ready', flush=True)", "    time.sleep(120)",
+                   "except KeyboardInterrupt:", "    print('stopped', flush=True)"])
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+def test_serve_stops_on_ctrl_c_and_kill_even_started_with_sigint_ignored(number):
+    """Does serve's loop end (through its KeyboardInterrupt path, which closes the checker) on SIGINT and on
+    SIGTERM (how JupyterHub stops a service), in a process that began with SIGINT ignored?"""
+    process = subprocess.Popen([sys.executable, "-c", STOPS], env=tool_env(), stdout=subprocess.PIPE, text=True,
+                               preexec_fn=ignore_sigint)
+    assert process.stdout.readline() == "ready\n"
+    process.send_signal(number)
+    assert process.communicate(timeout=60)[0] == "stopped\n" and process.returncode == 0

@@ -114,17 +114,37 @@ def cmd_serve(args) -> int:
     # A long-lived service: `kill -USR1 PID` prints where each of its threads is to stderr (for a
     # serve that does not stop or answer), without stopping it.
     faulthandler.register(signal.SIGUSR1, all_threads=True)
-    checks = ClusterChecks(args.scheduler) if args.scheduler else LocalChecks(course_dir, exchange)
+    stop_on_signals()
     limiter = Limiter(course_dir / STATE_FILE, args.limit)
-    checks.warm(released(exchange))
-    console.print(say("classroom.serve.watching", inbound=exchange.inbound, limit=args.limit), markup=False)
+    checks = None
     try:
+        checks = ClusterChecks(args.scheduler) if args.scheduler else LocalChecks(course_dir, exchange)
+        checks.warm(released(exchange))
+        console.print(say("classroom.serve.watching", inbound=exchange.inbound, limit=args.limit), markup=False)
         serve(exchange, checks, limiter, args.poll, args.once, lambda line: console.print(line, markup=False))
     except KeyboardInterrupt:
         console.print(say("classroom.serve.stopped"), markup=False)
     finally:
-        checks.close()
+        if checks is not None:
+            checks.close()
     return 0
+
+
+def stop_on_signals() -> None:
+    """Ctrl-C (SIGINT) and `kill` (SIGTERM, as JupyterHub stops a service) both end serve the way Ctrl-C does.
+
+    Set here rather than left to Python: a process started with SIGINT ignored — a background job of a
+    script, and every process below it, a test runner's included — keeps it ignored, and Python then never
+    raises KeyboardInterrupt, so serve ran on after Ctrl-C. SIGTERM would otherwise end it without closing
+    its checker. SIGHUP is left as it is (nohup ignores it on purpose).
+    """
+    def stop(number, frame):
+        for each in (signal.SIGINT, signal.SIGTERM):  # once: the checker's shutdown is not interrupted again
+            signal.signal(each, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    for each in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(each, stop)
 
 
 def released(exchange: ex.Exchange) -> list:
