@@ -19,6 +19,7 @@ from pathlib import Path
 from gradtutor.course import manifest as course
 from gradtutor.course import extract
 from gradtutor.isolation import ipc
+from gradtutor.learner.check_result import SKIPPED, CheckResult
 from gradtutor.messages import say
 from gradtutor.errors import CheckError, CheckFailed  # noqa: F401 - CheckFailed is API: check() raises its subclasses
 from gradtutor.protocol import CheckReply, CheckRequest, NotebookVerdict, Status, VERDICT_MIME, failure_for
@@ -27,13 +28,13 @@ _judge: "JudgeClient | SharedJudgeClient | None" = None
 _said_visible_only = False  # the "visible inputs only" note is shown once per kernel, not under every check
 
 
-def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> None:
-    """Grade `function` as the answer to `exercise` of `lesson`; raise a CheckFailed subclass unless it passes.
+def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> CheckResult:
+    """Grade `function` as the answer to `exercise` of `lesson`, show the verdict and return it (falsy unless it passed).
 
-    The subclass names the status: ExerciseFailed, ExerciseNotAttempted, ExerciseErrored, ExerciseTimedOut.
-
-    The verdict is shown (HTML in a notebook, a line elsewhere); nothing is returned,
-    so a test cell's output is the verdict alone.
+    A learner's Run All goes on past an unfinished exercise: the verdict is shown, and nothing is raised.
+    Under nbgrader's execution (autograde, validate: nbgrader sets NBGRADER_EXECUTION around the kernels it
+    runs) a verdict other than pass raises the CheckFailed subclass that names its status (ExerciseFailed,
+    ExerciseNotAttempted, ExerciseErrored, ExerciseTimedOut), so the gradebook scores the cell 0.
     """
     __tracebackhide__ = True  # IPython hides this frame: the learner sees the diagnosis
     try:
@@ -60,11 +61,17 @@ def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> None:
         raise CheckError(say("check.problem", lesson=repr(lesson), exercise=repr(exercise), problem=answer["problem"]))
     if "skipped" in answer:  # hidden inputs outside a course: one line, and the notebook runs on
         print(answer["skipped"])
-        return
+        return CheckResult(the_lesson.id, the_exercise.id, SKIPPED, answer["skipped"])
     _show(the_lesson.id, answer)
     status = Status(answer["status"])
-    if status is not Status.PASS:
+    if status is not Status.PASS and grading():
         raise failure_for(status)(answer["message"])  # its class name tells nbgrader's gradebook the status
+    return CheckResult(the_lesson.id, answer["id"], status.value, answer["message"], answer.get("cause"))
+
+
+def grading() -> bool:
+    """True while nbgrader runs this kernel to grade or validate it (it sets NBGRADER_EXECUTION around both)."""
+    return bool(os.environ.get("NBGRADER_EXECUTION"))
 
 
 def _notebook_path(lesson) -> str | None:
