@@ -1,0 +1,1 @@
+"""Checks `gradtutor dev check` makes of a lesson's notebooks as text: answer names kept to the answers, prose length."""
