@@ -9,8 +9,9 @@ starts it without asking.
 The server listens on 127.0.0.1 only, with a fresh token, in a session of its
 own: Ctrl-C here stops it (no "shut down? y/n" question), and so do SIGINT, SIGTERM and
 SIGHUP sent to this process alone, even when it was started with SIGINT ignored (a background
-job of a script); the kernels the server started go with it (gradtutor.learner.process_tree). GRADTUTOR_NO_LAB=1
-(or --no-launch) installs the kernel spec and the workspace but starts nothing,
+job of a script); the kernels the server started go with it (gradtutor.learner.process_tree), and so
+does the learner's warm checker, which the kernels started or shared (the next check starts it again).
+GRADTUTOR_NO_LAB=1 (or --no-launch) installs the kernel spec and the workspace but starts nothing,
 for scripted set-ups.
 """
 from __future__ import annotations
@@ -167,6 +168,9 @@ def run(folder: Path | None, port: int | None = None, no_launch: bool = False, s
             signal.signal(stop_signal, signal.SIG_IGN)
         if process is not None:
             stop(process)
+        from gradtutor.learner.daemon import client
+
+        client.stop_all()  # the kernels' shared checker, in a session of its own: not in the server's tree
 
 
 def lab_environment(home: Path) -> dict:
