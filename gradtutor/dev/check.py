@@ -33,7 +33,7 @@ from gradtutor.defaults import DEV_CHECK_TIMEOUT as TIMEOUT
 from gradtutor.dev import answers as answers_mod
 from gradtutor.dev import corpus
 from gradtutor.dev import lesson_files, rule_words
-from gradtutor.dev.notebook_lint import answer_names, word_count
+from gradtutor.dev import notebook_lint
 from gradtutor.errors import GradtutorError
 
 OK, PROBLEM, SKIP = "ok", "FAIL", "skip"
@@ -72,8 +72,7 @@ def run(lesson_refs: list[str] | None = None, timeout: float = TIMEOUT, write: C
         _lesson_files(lesson, report)
         _references(lesson, report)
         _rule_words(lesson, report)
-        _answer_names(lesson, report)
-        _word_counts(lesson, report)
+        _notebook_text(lesson, report)
     if not lesson_refs:
         _corpora(report)
     _release(lessons, report)
@@ -140,28 +139,11 @@ def _rule_words(lesson, report: Report) -> None:
         report(OK, f"{lesson.id}: no diagnosis rule's source pattern matches the unchanged starter")
 
 
-def _answer_names(lesson, report: Report) -> None:
-    """A demo cell that defines an answer's name replaces the learner's answer each time it runs after it."""
-    problems = 0
-    for lang in _languages(lesson):
-        notebook = lesson.source_notebook(lang)
-        if not notebook.is_file():
-            continue  # a problem of _lesson_files
-        for name, other, answer in answer_names.shared_names(notebook):
-            problems += 1
-            report(PROBLEM, f"{lesson.id}: {report.path(notebook)} cell {other} defines {name}, which the answer in "
-                            f"cell {answer} defines: running it after the answer replaces the learner's answer — "
-                            "rename it in that cell")
-    if not problems:
-        report(OK, f"{lesson.id}: only the answer cells define the answers' names")
-
-
-def _word_counts(lesson, report: Report) -> None:
-    """How long the lesson's prose is to read, per language (a figure, not a verdict)."""
-    counts = [f"{word_count.notebook_words(lesson.source_notebook(lang)):,} ({lang})" for lang in _languages(lesson)
-              if lesson.source_notebook(lang).is_file()]
-    if counts:
-        report(OK, f"{lesson.id}: words of prose in its markdown cells: {', '.join(counts)}")
+def _notebook_text(lesson, report: Report) -> None:
+    """Answer names kept to the answer cells, and the prose's length (gradtutor.dev.notebook_lint)."""
+    notebooks = {lang: lesson.source_notebook(lang) for lang in _languages(lesson)}
+    for problem, text in notebook_lint.findings(lesson.id, notebooks, report.path):
+        report(PROBLEM if problem else OK, text)
 
 
 def _exercise_keys(path: Path) -> list[str] | None:
