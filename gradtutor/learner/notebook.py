@@ -59,7 +59,7 @@ def check(lesson: str, exercise: str, function, *, seeds: str = "all") -> CheckR
     if "skipped" in answer:  # hidden inputs outside a course: one line, and the notebook runs on
         print(answer["skipped"])
         return CheckResult(the_lesson.id, the_exercise.id, SKIPPED, answer["skipped"])
-    _show(the_lesson.id, answer)
+    _show(the_lesson.id, answer, _cell_of(sources, answer.get("function") or function.__name__))
     status = Status(answer["status"])
     if status is not Status.PASS and grading():
         raise failure_for(status)(answer["message"])  # its class name tells nbgrader's gradebook the status
@@ -71,6 +71,15 @@ def _notebook_path(lesson) -> str | None:
 
     path = notebook_for(lesson)
     return str(path) if path else None
+
+
+def _cell_of(sources: list[str], name: str) -> str | None:
+    """Where the kernel last defined the function, as Jupyter numbers the cell (In [n]); None outside IPython."""
+    from gradtutor.learner.verdict_layout import cell_of_history, defines_function
+
+    if _ipython_history() is None:
+        return None
+    return cell_of_history(sources, lambda source: defines_function(source, name))
 
 
 def _sources_for(function) -> list[str]:
@@ -109,7 +118,7 @@ def verdict_data(lesson_id: str, answer: CheckReply) -> NotebookVerdict:
             "cause": answer.get("cause"), "message": answer["message"]}
 
 
-def _show(lesson_id: str, answer: dict) -> None:
+def _show(lesson_id: str, answer: dict, cell: str | None = None) -> None:
     global _said_visible_only
     note = None
     if answer.get("visible_only") and not _said_visible_only:
@@ -124,7 +133,7 @@ def _show(lesson_id: str, answer: dict) -> None:
         if get_ipython() is not None:
             from gradtutor.learner.verdict_view import verdict_html
 
-            markup = verdict_html(lesson_id, answer["id"], answer["status"], answer["message"], answer["rows"])
+            markup = verdict_html(lesson_id, answer["id"], answer["status"], answer["message"], answer["rows"], cell)
             if answer["status"] != "pass":
                 from gradtutor.learner.hints import stuck_note
 
