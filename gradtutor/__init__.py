@@ -7,11 +7,11 @@ __version__ = "0.1.0"
 
 
 def check(lesson, exercise, function, *, seeds="all"):
-    """Check one exercise function in a notebook; see gradtutor.learner.notebook.check."""
+    """Check one exercise function in a notebook; the verdict, falsy unless it passed (gradtutor.learner.notebook.check)."""
     __tracebackhide__ = True  # IPython: show the learner the diagnosis, not our frames
     from gradtutor.learner.notebook import check as _check
 
-    _check(lesson, exercise, function, seeds=seeds)
+    return _check(lesson, exercise, function, seeds=seeds)
 
 
 def hint(lesson, exercise, level=None):

@@ -17,6 +17,8 @@ import ast
 import functools
 import os
 import sys
+import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,14 @@ os.environ.setdefault("GRADTUTOR_NO_DAEMON", "1")
 # header, so a failure can be replayed (`python -m gradtutor.dev.sweep --secret ...`). Outside this
 # checker, as for a learner, there are no hidden inputs.
 COURSE_SECRET = new_secret()
+# Marks every process this test session starts (children inherit it, and most tests pass os.environ on): at
+# the end, one still running with this very value, or below this process, outlived the test that started
+# it (pytest_sessionfinish). A value new each session, so other sessions' processes are never taken for ours;
+# it starts with the pid of the process that made it, the only one that looks (not xdist's workers, which
+# inherit it, nor a pytest a test runs, whose processes the outer session's look covers).
+LEFTOVER_MARK = "PYTEST_GRADTUTOR_SESSION"
+os.environ.setdefault(LEFTOVER_MARK, f"{os.getpid()}-{uuid.uuid4().hex}")
+LEFTOVER_GRACE = 20.0  # seconds for processes stopped in the last teardowns to finish exiting
 
 
 def pytest_report_header(config):
@@ -195,8 +205,54 @@ def _unit_tests_stay_free_of_tensorflow(request):
         pytest.fail("this unit test imported TensorFlow into the pytest process: mark it tf", pytrace=False)
 
 
+@pytest.hookimpl(trylast=True)  # after the session's fixtures are torn down
 def pytest_sessionfinish(session, exitstatus):
     # The last word for `make test-fast`: whatever slipped past the per-test check fails the run.
     if _unit_session(session.config) and "tensorflow" in sys.modules and session.exitstatus == 0:
         sys.stderr.write("\nERROR: TensorFlow was imported during `pytest -m unit` (tests/conftest.py)\n")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    if os.environ[LEFTOVER_MARK].split("-")[0] == str(os.getpid()):  # once every xdist worker has finished
+        left = _leftovers()
+        if left:
+            sys.stderr.write("\nERROR: processes the tests started outlived them (ended now; tests/conftest.py):\n  "
+                             + "\n  ".join(f"{pid}: {command[:200]}" for pid, command in left) + "\n")
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _leftovers() -> list[tuple[int, str]]:
+    """(pid, command) of each process this session started that is still running; each is ended.
+
+    Ours: below this process, or carrying this session's LEFTOVER_MARK value in its environment (an
+    orphan: a server whose starter is gone, a daemon in a session of its own). Nothing else is looked at.
+    """
+    from gradtutor.learner import process_tree
+
+    mark = f"{LEFTOVER_MARK}={os.environ[LEFTOVER_MARK]}".encode()
+
+    def ours() -> list:
+        below = {p.pid: p for p in process_tree.descendants(os.getpid())}
+        for pid, (state, _, started) in process_tree.all_processes().items():
+            if pid not in below and pid != os.getpid() and state != "Z" and mark in _environment(pid):
+                below[pid] = process_tree.Process(pid, started)
+        return list(below.values())
+
+    deadline = time.monotonic() + LEFTOVER_GRACE
+    while (found := ours()) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    found = [(p, _command(p.pid)) for p in found if p.alive()]
+    process_tree.end([p for p, _ in found])
+    return [(p.pid, command) for p, command in found]
+
+
+def _environment(pid: int) -> list[bytes]:
+    try:
+        return Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:  # gone, or another user's
+        return []
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return "?"

@@ -11,7 +11,9 @@ copy of the repository checks itself when its own gradtutor is imported:
 4. the untouched starter is "not attempted", and stays short of a pass once edited;
 5. every solution passes;
 6. every known answer in a lesson's answers.toml gets its verdict and the cause id it must carry;
-   a checkout's explain and hostile corpora follow the same corpus schema (gradtutor.dev.corpus).
+   a checkout's explain and hostile corpora follow the same corpus schema (gradtutor.dev.corpus);
+7. no code cell but an answer defines a name an answer cell defines (gradtutor.dev.notebook_lint.answer_names),
+   and each lesson's prose is counted, per language (gradtutor.dev.notebook_lint.word_count).
 
 Exit 0 when every check holds, 1 when one does not (each problem is one line).
 """
@@ -31,6 +33,7 @@ from gradtutor.defaults import DEV_CHECK_TIMEOUT as TIMEOUT
 from gradtutor.dev import answers as answers_mod
 from gradtutor.dev import corpus
 from gradtutor.dev import lesson_files, rule_words
+from gradtutor.dev import notebook_lint
 from gradtutor.errors import GradtutorError
 
 OK, PROBLEM, SKIP = "ok", "FAIL", "skip"
@@ -69,6 +72,7 @@ def run(lesson_refs: list[str] | None = None, timeout: float = TIMEOUT, write: C
         _lesson_files(lesson, report)
         _references(lesson, report)
         _rule_words(lesson, report)
+        _notebook_text(lesson, report)
     if not lesson_refs:
         _corpora(report)
     _release(lessons, report)
@@ -133,6 +137,13 @@ def _rule_words(lesson, report: Report) -> None:
         report(PROBLEM, problem)
     if not problems:
         report(OK, f"{lesson.id}: no diagnosis rule's source pattern matches the unchanged starter")
+
+
+def _notebook_text(lesson, report: Report) -> None:
+    """Answer names kept to the answer cells, and the prose's length (gradtutor.dev.notebook_lint)."""
+    notebooks = {lang: lesson.source_notebook(lang) for lang in _languages(lesson)}
+    for problem, text in notebook_lint.findings(lesson.id, notebooks, report.path):
+        report(PROBLEM if problem else OK, text)
 
 
 def _exercise_keys(path: Path) -> list[str] | None:

@@ -92,8 +92,10 @@ def hint_text(lesson: course.Lesson, exercise: course.Exercise, level: int) -> s
 
 def stuck_note(lesson_id: str, exercise_id: str) -> tuple[str, str]:
     """The line under a failing check: hint() and solution() exist (text, HTML)."""
+    from gradtutor.learner.verdict_view import as_code
+
     text = say("hints.stuck", lesson=lesson_id, exercise=exercise_id)
-    return text, f'<div style="margin:2px 0 4px 14px;color:#57606a">{html.escape(text)}</div>'
+    return text, f'<div style="margin:2px 0 4px 14px;color:#57606a">{as_code(text)}</div>'
 
 
 def _box(colour: str, title: str, body_html: str, footer: str) -> str:

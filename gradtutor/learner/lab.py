@@ -7,8 +7,11 @@ learner's copy of a lesson names it in its metadata (gradtutor.learner.kernelspe
 starts it without asking.
 
 The server listens on 127.0.0.1 only, with a fresh token, in a session of its
-own: Ctrl-C here stops it (no "shut down? y/n" question). GRADTUTOR_NO_LAB=1
-(or --no-launch) installs the kernel spec and the workspace but starts nothing,
+own: Ctrl-C here stops it (no "shut down? y/n" question), and so do SIGINT, SIGTERM and
+SIGHUP sent to this process alone, even when it was started with SIGINT ignored (a background
+job of a script); the kernels the server started go with it (gradtutor.learner.process_tree), and so
+does the learner's warm checker, which the kernels started or shared (the next check starts it again).
+GRADTUTOR_NO_LAB=1 (or --no-launch) installs the kernel spec and the workspace but starts nothing,
 for scripted set-ups.
 """
 from __future__ import annotations
@@ -24,12 +27,15 @@ import time
 from pathlib import Path
 
 from gradtutor.course import manifest as course
-from gradtutor.learner import workspace
+from gradtutor.learner import process_tree, workspace
 from gradtutor.errors import GradtutorError, UsageError
 from gradtutor.learner.kernelspec import DISPLAY_NAME, KERNEL_NAME
 from gradtutor.messages import say
 
 NO_LAB = "GRADTUTOR_NO_LAB"
+# Each stops Lab: Ctrl-C (or a `kill -INT`), `kill`, a closed terminal. SIGINT is set too: a process
+# started with it ignored (a background job of a script, a test runner's child) would otherwise ignore it.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def kernel_dir(prefix: str | None = None) -> Path:
@@ -113,17 +119,19 @@ def wait_ready(process: subprocess.Popen, url: str, timeout: float = 120.0) -> b
 
 
 def stop(process: subprocess.Popen, timeout: float = 20.0) -> None:
-    """SIGTERM to the server's session (it shuts its kernels down), SIGKILL if it does not stop in time."""
-    if process.poll() is not None:
-        return
+    """SIGTERM to the server's session (it shuts its kernels down), SIGKILL if it does not stop in time;
+    then whatever the server started that is still there (its kernels are in sessions of their own)."""
+    started = process_tree.descendants(process.pid) if process.poll() is None else []
     try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=timeout)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
     except ProcessLookupError:
         pass
+    process_tree.end(started)
 
 
 def _show(text: str) -> None:
@@ -143,10 +151,11 @@ def run(folder: Path | None, port: int | None = None, no_launch: bool = False, s
         import jupyterlab  # noqa: F401
     except ImportError:
         raise UsageError(say("lab.no_jupyterlab", kernel=KERNEL_NAME)) from None
-    process, url = start(home, port, env=lab_environment(home))
-    for stop_signal in (signal.SIGTERM, signal.SIGHUP):  # a closed terminal or a `kill` stops Lab too
+    for stop_signal in STOP_SIGNALS:  # before the server starts: a signal at any moment after stops it
         signal.signal(stop_signal, _interrupt)
+    process = None
     try:
+        process, url = start(home, port, env=lab_environment(home))
         if not wait_ready(process, url):
             raise GradtutorError(say("lab.did_not_start", code=process.poll()))
         show(f"\n{say('lab.running')}\n\n    {url}\n\n{say('lab.how_to_stop')}\n")
@@ -155,7 +164,13 @@ def run(folder: Path | None, port: int | None = None, no_launch: bool = False, s
         show(say("lab.stopping"))
         return 0
     finally:
-        stop(process)
+        for stop_signal in STOP_SIGNALS:  # stopping already: a second Ctrl-C must not cut it short
+            signal.signal(stop_signal, signal.SIG_IGN)
+        if process is not None:
+            stop(process)
+        from gradtutor.learner.daemon import client
+
+        client.stop_all()  # the kernels' shared checker, in a session of its own: not in the server's tree
 
 
 def lab_environment(home: Path) -> dict:

@@ -5,7 +5,9 @@ nbgrader_config.py sets only its course_id, so it has no hidden-input secret. `n
 generate_assignment` then `nbgrader autograde`, exactly as nbgrader's documentation has it (the
 real CLI, its SQLite gradebook): the hidden-test cells grade on the package's public hidden inputs
 and say so in their output (never a silent 0 for a correct answer), the source notebook earns every
-point and the untouched release none, on every lesson of the manifest.
+point and the untouched release none, on every lesson of the manifest, in every language (each language's
+notebooks an assignment of their own: `lesson1` and `lesson1_zh_CN`). A learner's check() returns its
+verdict and goes on; under nbgrader's execution it raises, and these scores are what that raise earns.
 
 One course for all lessons and one invocation of each command (an assignment glob, as nbgrader
 takes one): each notebook runs its demonstrations once, and the per-lesson tests only read what
@@ -28,6 +30,11 @@ from tests.support.classroom import nbgrader, read_gradebook
 pytestmark = [pytest.mark.nbgrader, pytest.mark.xdist_group("plain_nbgrader")]  # one course for the module
 
 LESSONS = [lesson.id for lesson in course.load().lessons]
+LANGUAGES = messages.LANGUAGES
+
+
+def _assignment(lesson_id: str, lang: str) -> str:
+    return lesson_id if lang == messages.DEFAULT else f"{lesson_id}_{lang}"
 STUDENTS = ("author", "untouched")  # hands in the source notebook / the release as it was given out
 
 
@@ -38,33 +45,40 @@ def graded(tmp_path_factory):
     (folder / "nbgrader_config.py").write_text("c = get_config()  # noqa\nc.CourseDirectory.course_id = 'plain'\n")
     lessons = [course.load().lesson(lesson_id) for lesson_id in LESSONS]
     for lesson in lessons:
-        (folder / "source" / lesson.id).mkdir(parents=True)
-        shutil.copyfile(lesson.source_notebook(), folder / "source" / lesson.id / lesson.notebook)
+        for lang in LANGUAGES:
+            (folder / "source" / _assignment(lesson.id, lang)).mkdir(parents=True)
+            shutil.copyfile(lesson.source_notebook(lang), folder / "source" / _assignment(lesson.id, lang) /
+                            lesson.source_notebook(lang).name)
     made = nbgrader("generate_assignment", "lesson*", cwd=folder)
     assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
     for lesson in lessons:
-        release = folder / "release" / lesson.id / lesson.notebook
-        assert release.is_file(), f"nbgrader generate_assignment made no {release}: {made.stderr[-2000:]}"
-        for student, notebook in zip(STUDENTS, (lesson.source_notebook(), release)):
-            target = folder / "submitted" / student / lesson.id / lesson.notebook
-            target.parent.mkdir(parents=True)
-            shutil.copyfile(notebook, target)
+        for lang in LANGUAGES:
+            name = lesson.source_notebook(lang).name
+            release = folder / "release" / _assignment(lesson.id, lang) / name
+            assert release.is_file(), f"nbgrader generate_assignment made no {release}: {made.stderr[-2000:]}"
+            for student, notebook in zip(STUDENTS, (lesson.source_notebook(lang), release)):
+                target = folder / "submitted" / student / _assignment(lesson.id, lang) / name
+                target.parent.mkdir(parents=True)
+                shutil.copyfile(notebook, target)
     done = nbgrader("autograde", "lesson*", cwd=folder, timeout=3000)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return folder
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("lesson_id", LESSONS)
-def test_does_a_plain_nbgrader_course_grade_the_source_full_and_the_release_zero(lesson_id, graded):
+def test_does_a_plain_nbgrader_course_grade_the_source_full_and_the_release_zero(lesson_id, lang, graded):
     lesson = course.load().lesson(lesson_id)
-    book = read_gradebook(graded, lesson_id)
+    assignment = _assignment(lesson_id, lang)
+    book = read_gradebook(graded, assignment)
     total = float(sum(e.points for e in lesson.exercises))
     assert set(book) == set(STUDENTS), book
     assert book["author"]["score"] == book["author"]["max_score"] == total, book["author"]
     assert book["untouched"]["score"] == 0 and book["untouched"]["max_score"] == total, book["untouched"]
-    autograded = graded / "autograded" / "author" / lesson_id / lesson.notebook
+    autograded = graded / "autograded" / "author" / assignment / lesson.source_notebook(lang).name
     cells = conventions.cells_by_grade_id(nbformat.read(autograded, as_version=4))
-    said = json.dumps(messages.say("check.hidden.public", "en"))[1:-1]
+    # in the kernels' language (nbgrader's kernels inherit this process's: the notebook's own does not choose it)
+    said = json.dumps(messages.say("check.hidden.public"), ensure_ascii=False)[1:-1]
     for exercise in lesson.exercises:
         shown = html.unescape(json.dumps(cells[conventions.check_id(exercise.id)].outputs, ensure_ascii=False))
-        assert said in shown, f"{lesson_id} {exercise.id}: {shown[:2000]}"
+        assert said in shown, f"{assignment} {exercise.id}: {shown[:2000]}"

@@ -181,3 +181,31 @@ def test_add_verbs_registers_check_and_new_lesson():
     assert args.func is dev_verbs.cmd_new_lesson and (args.slug, args.title) == ("persistent-tapes", "Persistent tapes")
     with pytest.raises(dev_verbs.UsageError, match="choose a dev command"):
         parser.parse_args(["dev"]).func(None)
+
+
+@pytest.mark.tf
+def test_a_demo_cell_that_defines_an_answers_name_is_one_line_and_the_prose_is_counted(tmp_path):
+    """Lesson 7's case on a copy of lesson 1: a demo cell defining the exercise's function replaces the answer."""
+    import random
+
+    root = copy_course(tmp_path)
+    lesson = course.load().lesson("lesson1")
+    exercise = random.Random().choice(lesson.exercises)
+    notebook = root / "solutions" / "lesson1" / "lesson1.ipynb"
+    data = json.loads(notebook.read_text())
+    answer = next(i for i, c in enumerate(data["cells"])
+                  if c["metadata"].get("nbgrader", {}).get("grade_id") == exercise.id)
+    demo = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+            "source": f"def {exercise.function}(x):\n    return x  # a demo of the same name\n"}
+    where = random.Random().choice([answer, answer + 2])  # before the answer or after its check: both replace it
+    data["cells"].insert(where, demo)
+    notebook.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    done = dev(root, "check", "--lesson", "lesson1")
+    assert done.returncode == 1
+    shared = [line for line in problems(done) if "replaces the learner's answer" in line]
+    answer_number = answer + 1 + (where <= answer)  # cells counted from 1, the inserted one too
+    assert shared == [f"FAIL lesson1: solutions/lesson1/lesson1.ipynb cell {where + 1} defines {exercise.function}, "
+                      f"which the answer in cell {answer_number} defines: running it after the answer replaces the "
+                      "learner's answer — rename it in that cell"], problems(done)
+    counted = [line for line in done.stdout.splitlines() if "words of prose" in line]
+    assert len(counted) == 1 and "(en)" in counted[0] and "(zh_CN)" in counted[0], done.stdout

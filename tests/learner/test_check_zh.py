@@ -16,6 +16,7 @@ import pytest
 from gradtutor import messages
 from gradtutor.course import manifest as course
 from gradtutor.dev import answers as answers_mod
+from gradtutor.learner.verdict_layout import lay_out
 from tests.support import REPO
 from tests.support.cli import run_cli
 
@@ -77,7 +78,10 @@ def test_does_gradtutor_check_print_chinese_under_a_chinese_locale(tmp_path):
     for exercise, answer in picked.items():
         assert verdicts[exercise]["status"] == "fail" and verdicts[exercise]["cause"] == answer.cause
         assert CJK.search(verdicts[exercise]["message"]), verdicts[exercise]
-        assert verdicts[exercise]["message"].splitlines()[0] in shown.stdout.replace("\n", "")
+        # laid out a part a line (gradtutor.learner.verdict_layout), each part as the diagnosis words it
+        lines = lay_out("fail", verdicts[exercise]["message"], "zh_CN")
+        for part in filter(None, (lines.what, lines.why, lines.fix, lines.broke_at)):
+            assert part in shown.stdout.replace("\n", ""), (part, shown.stdout)
     english = run_cli("check", "lesson3", "--file", str(path), "--no-daemon", "--json", "--lang", "en", env=env)
     for one in json.loads(english.stdout)["exercises"]:  # --lang outranks the locale; the ids do not change
         assert not CJK.search(one["message"]) and one["cause"] == verdicts[one["id"]]["cause"]

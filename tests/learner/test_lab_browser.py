@@ -1,9 +1,10 @@
-"""The learner's path in a real browser: `gradtutor lab`, lesson 1, ✗ with its diagnosis, two hints, ✓, progress.
+"""The learner's path in a real browser: `gradtutor lab`, lesson 1, ✗ with its diagnosis, two hints, ✓, progress;
+then Run All with a wrong answer, which runs to the last cell.
 
 `gradtutor lab` runs on a fresh workspace at 127.0.0.1 (its kernel spec, a temporary
-state folder); Debian's headless Chromium, driven by playwright, opens lesson 1 and
-types into it as a learner would. Any request that would leave 127.0.0.1 is recorded
-and refused. Screenshots of the ✗ and ✓ states go to test-output/.
+state folder, the learner's warm checker on); Debian's headless Chromium, driven by playwright,
+opens lesson 1 and types into it as a learner would. Any request that would leave 127.0.0.1 is
+recorded and refused. Screenshots of the ✗, ✓ and Run All states go to test-output/.
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ def lab(tmp_path_factory):
                JUPYTERLAB_WORKSPACES_DIR=str(root / "lab-workspaces"), JUPYTER_RUNTIME_DIR=str(root / "runtime"),
                PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     env.pop("GRADTUTOR_NO_LAB", None)
+    env.pop("GRADTUTOR_NO_DAEMON", None)  # as a learner's: every kernel asks the learner's one warm checker
     news = root / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     news.parent.mkdir(parents=True)
     news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
@@ -75,23 +77,25 @@ def lab(tmp_path_factory):
         log.close()
 
 
-def test_does_a_learner_go_from_fail_to_pass_in_lab(lab, playwright):
-    url, workspace, env = lab
-    base = url.split("/lab/")[0]
+def _in_browser(playwright, url: str, steps) -> None:
+    """steps(page, url) in a fresh Chromium page fenced to 127.0.0.1; a full-page screenshot if they fail."""
     offsite: list[str] = []
-
     SCREENSHOTS.mkdir(exist_ok=True)
-    browser, page = fenced_page(playwright, base, offsite.append, {"width": 1400, "height": 1000})
+    browser, page = fenced_page(playwright, url.split("/lab/")[0], offsite.append, {"width": 1400, "height": 1000})
     try:
-        _learn(page, url)
+        steps(page, url)
     except Exception:
         page.screenshot(path=str(SCREENSHOTS / "lab-debug.png"), full_page=True)
         raise
     finally:
         browser.close()
-
     assert offsite == [], f"requests left 127.0.0.1: {offsite}"
-    # the judge records a notebook pass once it has checked the hidden seeds too, just after the ✓ shows
+
+
+def test_does_a_learner_go_from_fail_to_pass_in_lab(lab, playwright):
+    url, workspace, env = lab
+    _in_browser(playwright, url, _learn)
+    # the learner's checker records a notebook's pass just after the ✓ shows
     deadline = time.monotonic() + 120
     while True:
         listed = run_cli("list", cwd=workspace, env={"GRADTUTOR_HOME": env["GRADTUTOR_HOME"]})
@@ -101,6 +105,43 @@ def test_does_a_learner_go_from_fail_to_pass_in_lab(lab, playwright):
     assert listed.returncode == 0, listed.stderr
     assert "1/4 passed" in listed.stdout, listed.stdout
     assert "next: lesson1 numpy_input" in listed.stdout, listed.stdout
+
+
+def test_does_run_all_with_a_wrong_answer_reach_the_last_cell(lab, playwright):
+    """Run All on lesson 1 with a wrong first answer (and the starters of the others): every cell runs, each check
+    shows its verdict, and no check cell shows a traceback."""
+    _in_browser(playwright, lab[0], _run_all_cells)
+
+
+def _run_all_cells(page, url: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    expect(page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")).to_have_count(1, timeout=120_000)
+    answer = page.locator(".jp-Notebook .jp-Cell", has_text="def grad_of_cube").first
+    _replace(page, answer, WRONG)
+    last = page.locator(".jp-Notebook .jp-CodeCell").last
+    before = last.locator(".jp-InputArea-prompt").inner_text()
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    page.wait_for_function("([c, before]) => { const t = c.querySelector('.jp-InputArea-prompt').textContent;"
+                           " return /\\[\\d+\\]/.test(t) && t !== before; }",
+                           arg=[last.element_handle(), before], timeout=SLOW)
+    checks = page.locator(".jp-Notebook .jp-CodeCell", has_text='check("lesson1", ')
+    assert checks.count() == 4
+    first = checks.first
+    first.scroll_into_view_if_needed()
+    expect(first.locator(".jp-OutputArea-output").first).to_contain_text("✗ lesson1 / watch_constant: fail")
+    page.screenshot(path=str(SCREENSHOTS / "lab-run-all-verdict.png"))
+    for number in range(checks.count()):
+        cell = checks.nth(number)
+        cell.scroll_into_view_if_needed()  # Lab draws the cells in view only
+        expect(cell.locator(".jp-OutputArea-output").first).to_contain_text("lesson1 / ")  # each shows its verdict
+        assert cell.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0, \
+            cell.inner_text()[:2000]
+        assert "Traceback (most recent call last)" not in cell.inner_text(), cell.inner_text()[:2000]
+    last.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "lab-run-all-last-cell.png"))
 
 
 def _learn(page, url: str) -> None:

@@ -59,9 +59,8 @@ def test_does_the_solutions_notebook_run_top_to_bottom(lesson, lang, tmp_path, m
     assert copy.read_bytes() == source.read_bytes(), "executing must not rewrite the file"
 
 
-def test_does_check_in_a_kernel_raise_the_diagnosis(tmp_path):
-    lesson = course.load().lesson("lesson2")
-    exercise = lesson.exercises[0]
+def _attempt(tmp_path, exercise, *after: str):
+    """A notebook as a learner leaves it: a wrong answer, numpy patched to pass everything, its check, then `after`."""
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.cells = [
@@ -70,12 +69,37 @@ def test_does_check_in_a_kernel_raise_the_diagnosis(tmp_path):
         nbformat.v4.new_code_cell(f"def {exercise.function}(*args):\n    return None"),
         nbformat.v4.new_code_cell("import numpy\nnumpy.allclose = lambda *a, **k: True  # cannot help: comparing happens elsewhere"),
         nbformat.v4.new_code_cell(f'check("lesson2", "{exercise.id}", {exercise.function})'),
+        *(nbformat.v4.new_code_cell(source) for source in after),
     ]
-    path = tmp_path / "attempt.ipynb"
-    nbformat.write(notebook, path)
-    client = NotebookClient(notebook, timeout=600, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
+    return notebook
+
+
+def _run_all(notebook, tmp_path, allow_errors=False):
+    NotebookClient(notebook, timeout=600, kernel_name="python3", allow_errors=allow_errors,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    return notebook
+
+
+def test_does_run_all_go_past_a_wrong_answer_to_the_last_cell(tmp_path, monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)  # a learner's kernel, not nbgrader's
+    exercise = course.load().lesson("lesson2").exercises[0]
+    notebook = _run_all(_attempt(tmp_path, exercise, f'result = check("lesson2", "{exercise.id}", {exercise.function})\n'
+                                 "print(bool(result), result.status, result.exercise)", "print('the last cell ran')"),
+                        tmp_path)  # without allow_errors: an error output anywhere stops nbclient with CellExecutionError
+    check_cell, inspect_cell, last = notebook.cells[3], notebook.cells[4], notebook.cells[5]
+    assert not any(o.output_type == "error" for cell in notebook.cells for o in cell.get("outputs", []))
+    html = " ".join(o.get("data", {}).get("text/html", "") for o in check_cell.outputs)
+    assert "fail" in html and exercise.id in html and f"{exercise.function}()" in html
+    assert [o.output_type for o in check_cell.outputs] == ["display_data"], "the verdict alone: no Out[n] repr under it"
+    assert "".join(o.text for o in inspect_cell.outputs if o.output_type == "stream") == f"False fail {exercise.id}\n"
+    assert last.outputs[0].text == "the last cell ran\n"
+
+
+@pytest.mark.parametrize("execution", ["autograde", "validate"])
+def test_does_check_raise_the_diagnosis_under_nbgrader(execution, tmp_path, monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", execution)  # what nbgrader sets around the kernels it runs
+    exercise = course.load().lesson("lesson2").exercises[0]
+    notebook = _run_all(_attempt(tmp_path, exercise), tmp_path, allow_errors=True)
     outputs = notebook.cells[-1].outputs
     errors = [o for o in outputs if o.output_type == "error"]
     assert len(errors) == 1 and errors[0].ename == "ExerciseFailed"  # the class names the status (gradtutor.protocol)

@@ -1,11 +1,13 @@
-"""The warm checker behind `gradtutor check`: one per user and installed package, on a local socket.
+"""The warm checker behind `gradtutor check` and every learner kernel's check(): one per user and installed
+package (and language), on a local socket.
 
 The first `gradtutor check` starts it (`python -m gradtutor.learner.daemon`); it imports
 TensorFlow once and keeps a Checker (the same class, limits and isolation as
 every other check) with a child prepared, so later checks from the terminal cost
 what a `gradtutor watch` save costs. The CLI still reads the file first, records
 progress and prints; the daemon only checks and renders, so the output (and
-`--json`, byte for byte) is the same as without it.
+`--json`, byte for byte) is the same as without it. A learner's notebook kernel sends its cells here too
+(gradtutor.learner.judge_lines), so every open lesson shares this one checker instead of starting its own.
 
 Where: a Unix socket `check-<key>.sock` in a folder only this user can open
 ($GRADTUTOR_HOME/run, else $XDG_RUNTIME_DIR/gradtutor, else the state folder's

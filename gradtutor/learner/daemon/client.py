@@ -1,7 +1,7 @@
-"""The CLI's side of the warm checker: ask it, starting it when it is not there.
+"""The askers' side of the warm checker (`gradtutor check`, a notebook kernel's check()): ask it, starting it when it is not there.
 
-Every failure to reach it returns None and `gradtutor check` checks in-process, as
-without a daemon; a GradtutorError it reports is raised here as the CLI's own.
+Every failure to reach it returns None: `gradtutor check` then checks in-process and a kernel starts a
+judge of its own, as without a daemon; a GradtutorError it reports is raised here as the CLI's own.
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ START_TIMEOUT = 20.0  # seconds for a new daemon to listen (it imports TensorFlo
 REPLY_TIMEOUT = 900.0
 
 
-def ask(request: CheckRequest) -> CheckReply | None:
-    """The daemon's reply to a check request, or None when it cannot be used."""
+def exchange(request: CheckRequest) -> CheckReply | None:
+    """The daemon's reply as it came ({problem} included), or None when it cannot be used (not there, crashed)."""
     try:
         key = daemon.package_key()
         path = daemon.socket_path(key)
@@ -37,7 +37,13 @@ def ask(request: CheckRequest) -> CheckReply | None:
             reply = json.loads(stream.readline() or "null")
     except (OSError, ValueError):
         return None
-    if not isinstance(reply, dict) or "crash" in reply:
+    return reply if isinstance(reply, dict) and "crash" not in reply else None
+
+
+def ask(request: CheckRequest) -> CheckReply | None:
+    """The daemon's reply to a terminal's check request, or None when it cannot be used."""
+    reply = exchange(request)
+    if reply is None:
         return None
     if "problem" in reply:
         error = GradtutorError(reply["problem"])
@@ -73,10 +79,39 @@ def check_warm(args, lesson, path, console) -> int | None:
     return int(reply["exit_code"])
 
 
+def start_soon() -> None:
+    """Start the daemon if it is not there, without waiting for it (a lesson's set-up cell: prestart())."""
+    try:
+        key = daemon.package_key()
+        connection = _connect(str(daemon.socket_path(key)))
+        if connection is not None:
+            connection.close()
+            return
+        _spawn(key)
+    except OSError:
+        pass  # the first check starts it, or starts a judge of its own
+
+
+def stop_all() -> int:
+    """Ask every daemon of this user's state folder (each language's, each package's) to exit; how many answered."""
+    try:
+        sockets = sorted(daemon.run_dir().glob("check-*.sock"))
+    except OSError:
+        return 0
+    return sum(_stop_at(path) for path in sockets)
+
+
 def stop() -> bool:
     """Ask this package's daemon (if any) to exit; True if one answered."""
     try:
-        connection = _connect(str(daemon.socket_path()))
+        return _stop_at(daemon.socket_path())
+    except OSError:
+        return False
+
+
+def _stop_at(path) -> bool:
+    try:
+        connection = _connect(str(path))
         if connection is None:
             return False
         with connection:
@@ -98,12 +133,17 @@ def _connect(path: str) -> socket.socket | None:
         return None
 
 
-def _start_and_connect(key: str, path: str) -> socket.socket | None:
+def _spawn(key: str) -> None:
+    """The daemon, in a session of its own: it serves every kernel and terminal of this user, whoever started it."""
     log = daemon.run_dir() / f"check-{key}.log"
     with open(log, "ab") as sink:
         subprocess.Popen([sys.executable, "-m", "gradtutor.learner.daemon", key], stdin=subprocess.DEVNULL,
                          stdout=sink, stderr=sink, cwd=str(daemon.run_dir()), start_new_session=True,
                          close_fds=True, env=os.environ.copy())
+
+
+def _start_and_connect(key: str, path: str) -> socket.socket | None:
+    _spawn(key)
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         connection = _connect(path)

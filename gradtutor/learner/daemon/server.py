@@ -1,11 +1,16 @@
-"""The warm checker's side: answer `gradtutor check` requests, one at a time, until idle.
+"""The warm checker's side: answer `gradtutor check` and every notebook kernel's check(), one at a time, until idle.
 
 A host of the one check service (gradtutor.checking.service) on a Unix socket. Request (one JSON
 line): a CheckRequest {"lesson", "exercise", "path", "source", "seeds", "timeout", "memory_mb", "json",
-"console": {"width", "terminal", "colour"}}, or {"stop": true} (DaemonStop). Reply (one JSON line): the
-service's CheckReply with "output" added, the table (or --json) drawn here for the CLI's terminal;
-{"problem", "exit_code"} for a GradtutorError (the CLI prints it as its own), or {"crash"} (the CLI
-then checks in-process).
+"console": {"width", "terminal", "colour"}} from the terminal, or one with "cells" (and "function",
+"notebook") from a kernel's check(); or {"stop": true} (DaemonStop). Reply (one JSON line): the service's
+CheckReply, for the terminal with "output" added, the table (or --json) drawn here for the CLI's terminal;
+{"problem", "exit_code"} for a GradtutorError (the CLI prints it as its own), or {"crash"} (the asker
+then checks in a process of its own). A kernel's verdict is recorded as its notebook's progress here,
+after the reply, as a kernel's own judge records it (gradtutor.learner.judge).
+
+One daemon for every lesson open in JupyterLab and the terminal: a second open lesson adds its kernel
+and no checker. Each check still runs in a child of its own (the Checker's isolation).
 """
 from __future__ import annotations
 
@@ -18,7 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-from gradtutor.learner import daemon
+from gradtutor.defaults import EXERCISE_TIMEOUT, MEMORY_MB
+from gradtutor.learner import daemon, workspace
 from gradtutor.learner import verdict_view as report
 from gradtutor.payloads import CheckReply, CheckRequest, DaemonStop
 
@@ -70,7 +76,8 @@ class Server:
         try:
             answer = self._service().answer(request)
             reply = answer.reply
-            if answer.result is not None:  # the CLI's rendering, done here where rich and the result are warm
+            from_kernel = "cells" in request  # a notebook's check(): the kernel shows the verdict itself
+            if answer.result is not None and not from_kernel:  # the CLI's rendering, here where rich is warm
                 reply["output"] = _output(answer.result, request)
         except Exception as exc:  # noqa: BLE001 - the CLI falls back to checking in-process
             self._drop(request)
@@ -81,6 +88,8 @@ class Server:
         except OSError:
             pass  # the CLI went away (Ctrl-C): the next request finds the checker as it was
         if answer is not None:  # after the reply: the CLI prints while the next check's child is prepared
+            if "cells" in request:  # a learner workspace's progress, as the kernel's own judge records it
+                workspace.record_judged(request, answer.reply)
             try:
                 answer.settle()
             except Exception:  # noqa: BLE001 - the next check starts a child of its own, in a fresh checker
@@ -98,15 +107,15 @@ class Server:
         """A checker per memory limit (the worker's children are started with it), at this request's time limit."""
         from gradtutor.checking.checker import Checker
 
-        memory_mb = request.get("memory_mb")
+        memory_mb = request.get("memory_mb", MEMORY_MB)  # a kernel's check() asks for the defaults, as its judge did
         checker = self.checkers.get(memory_mb)
         if checker is None:
             checker = self.checkers[memory_mb] = Checker(memory_mb=memory_mb, prepare_next=True)
-        checker.timeout = float(request["timeout"])
+        checker.timeout = float(request.get("timeout", EXERCISE_TIMEOUT))
         return checker
 
     def _drop(self, request: dict) -> None:
-        checker = self.checkers.pop(request.get("memory_mb"), None)
+        checker = self.checkers.pop(request.get("memory_mb", MEMORY_MB), None)
         if checker is not None:
             checker.close()
 

@@ -1,0 +1,24 @@
+"""Checks `gradtutor dev check` makes of a lesson's notebooks as text: answer names kept to the answers, prose length."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Iterator
+
+from gradtutor.dev.notebook_lint import answer_names, word_count
+
+
+def findings(lesson_id: str, notebooks: dict[str, Path], shown: Callable[[Path], str]) -> Iterator[tuple[bool, str]]:
+    """(is a problem, one line) for a lesson's solutions notebooks, one per language (a missing one is skipped:
+    dev check's lesson files report it)."""
+    notebooks = {lang: path for lang, path in notebooks.items() if path.is_file()}
+    shared = 0
+    for path in notebooks.values():
+        for name, other, answer in answer_names.shared_names(path):
+            shared += 1  # a demo cell run after the answer replaces the learner's answer
+            yield True, (f"{lesson_id}: {shown(path)} cell {other} defines {name}, which the answer in cell {answer} "
+                         "defines: running it after the answer replaces the learner's answer — rename it in that cell")
+    if not shared:
+        yield False, f"{lesson_id}: only the answer cells define the answers' names"
+    if notebooks:  # a figure, not a verdict: how long the lesson is to read
+        counts = ", ".join(f"{word_count.notebook_words(path):,} ({lang})" for lang, path in notebooks.items())
+        yield False, f"{lesson_id}: words of prose in its markdown cells: {counts}"
