@@ -28,6 +28,13 @@ def solution(lesson, exercise, *, anyway=False):
     _solution(lesson, exercise, anyway=anyway)
 
 
+def expect_error():
+    """`with expect_error():` around a demonstration that must fail: its error in short, no traceback."""
+    from gradtutor.learner.demo import expect_error as _expect_error
+
+    return _expect_error()
+
+
 def prestart() -> None:
     """Start the checker now, without waiting for it: TensorFlow loads while the learner reads on."""
     try:

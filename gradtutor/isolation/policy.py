@@ -53,7 +53,8 @@ HIDDEN_FROM_LEARNERS = [*ANSWER_PATHS, os.path.join(os.path.dirname(PACKAGE_DIR)
 FORBIDDEN_MODULES = ("gradtutor.course.references", "gradtutor.course.lessons", "gradtutor.isolation")
 # What learner code may use of gradtutor: these modules, and of them only these names.
 LEARNER_MODULES = ("gradtutor", "gradtutor.quiet")
-LEARNER_NAMES = frozenset({"check", "quiet", "__version__", "prestart", "hint", "solution"})  # hint/solution compute nothing
+LEARNER_NAMES = frozenset({"check", "quiet", "__version__", "prestart", "hint", "solution",
+                           "expect_error"})  # hint, solution and expect_error compute nothing
 # A string in learner code that names the forbidden modules' files (to open or import them by path).
 NAMES_FORBIDDEN_FILES = re.compile(
     r"gradtutor[./\\]+(" + "|".join(m.split(".", 1)[1].replace(".", r"[./\\]+") for m in FORBIDDEN_MODULES) + ")")

@@ -14,57 +14,54 @@ pytestmark = pytest.mark.tf
 
 
 def seed_model():
-    """The notebook's small version of the Stack Overflow RNN (same seed, same sizes)."""
+    """The notebook's opening model and input batch (same seed, same sizes): a frozen first layer, then a head."""
     keras.utils.set_random_seed(0)
-    batch_size, input_length, units = 8, 5, 32
-    x_batch = tf.random.uniform((batch_size, input_length), maxval=500, dtype=tf.int32)
-    embedding = keras.layers.Embedding(500, 16, trainable=False, name="embedding")
-    rnn = keras.layers.SimpleRNN(units, return_sequences=True, name="simpleRNN")
-    h0 = tf.convert_to_tensor(np.random.uniform(size=(batch_size, units)).astype(np.float32))
-    return x_batch, embedding, rnn, h0
+    frozen = keras.layers.Dense(16, activation="relu", trainable=False, name="frozen")
+    model = keras.Sequential([keras.Input(shape=(4,)), frozen, keras.layers.Dense(1, name="head")], name="model")
+    x_batch = tf.convert_to_tensor(np.random.normal(size=(8, 4)).astype(np.float32))
+    return model, frozen, x_batch
 
 
 # --- The symptom ------------------------------------------------------------
-def test_seed_rnn_gradient_is_none_without_watch():
-    """'states: (8, 5, 32)' and 'dh_t/dh_0: None'."""
-    x_batch, embedding, rnn, h0 = seed_model()
+def test_input_gradient_is_none_without_watch():
+    """'prediction: (8, 1)' and 'd prediction / d x_batch: None'."""
+    model, _, x_batch = seed_model()
     with tf.GradientTape() as tape:
-        states = rnn(embedding(x_batch), initial_state=h0)
-        ht = states[:, 0, :]
-    assert tuple(states.shape) == (8, 5, 32)
-    assert tape.gradient(ht, h0) is None
+        prediction = model(x_batch)
+    assert tuple(prediction.shape) == (8, 1)
+    assert tape.gradient(prediction, x_batch) is None
 
 
-def test_seed_rnn_both_fixes_agree_exactly():
-    """Fix 1 (tape.watch) and fix 2 (tf.Variable): shape (8, 32), max |difference| 0.0;
-    the frozen Embedding's weight is among the watched variables."""
-    x_batch, embedding, rnn, h0 = seed_model()
+def test_input_gradient_both_fixes_agree_exactly():
+    """Fix 1 (tape.watch) and fix 2 (tf.Variable): shape (8, 4), max |difference| 0.0;
+    the frozen layer's weights are among the watched variables (section 4)."""
+    model, frozen, x_batch = seed_model()
     with tf.GradientTape() as tape:
-        tape.watch(h0)
-        ht = rnn(embedding(x_batch), initial_state=h0)[:, 0, :]
-    grad_watch = tape.gradient(ht, h0)
-    h0_var = tf.Variable(h0, name="h0")
-    assert h0_var.trainable  # "a new tf.Variable is trainable by default"
+        tape.watch(x_batch)
+        prediction = model(x_batch)
+    grad_watch = tape.gradient(prediction, x_batch)
+    x_var = tf.Variable(x_batch, name="x_var")
+    assert x_var.trainable  # "a new tf.Variable is trainable by default"
     with tf.GradientTape() as tape:
-        ht = rnn(embedding(x_batch), initial_state=h0_var)[:, 0, :]
-    grad_var = tape.gradient(ht, h0_var)
+        prediction = model(x_var)
+    grad_var = tape.gradient(prediction, x_var)
     watched = [v.name for v in tape.watched_variables()]
-    assert tuple(grad_watch.shape) == (8, 32)
+    assert tuple(grad_watch.shape) == (8, 4)
     assert float(tf.reduce_max(tf.abs(grad_watch - grad_var))) == 0.0
     assert float(tf.reduce_max(tf.abs(grad_watch))) > 0.1  # a real gradient, not ~0
-    assert embedding.trainable is False
-    assert any(v is embedding.embeddings.value for v in tape.watched_variables())
-    assert "embedding/embeddings:0" in watched  # the name the notebook prints
-    assert "h0:0" in watched
+    assert frozen.trainable is False
+    assert any(v is frozen.kernel.value for v in tape.watched_variables())
+    assert "model/frozen/kernel:0" in watched  # the name the notebook prints
+    assert "x_var:0" in watched
 
 
-def test_seed_rnn_non_trainable_variable_gives_none():
-    """Question 5: tf.Variable(h0, trainable=False) would give None again."""
-    x_batch, embedding, rnn, h0 = seed_model()
-    h0_frozen = tf.Variable(h0, trainable=False)
+def test_input_as_a_non_trainable_variable_gives_none():
+    """Question 5: tf.Variable(x_batch, trainable=False) would give None again."""
+    model, _, x_batch = seed_model()
+    x_frozen = tf.Variable(x_batch, trainable=False)
     with tf.GradientTape() as tape:
-        ht = rnn(embedding(x_batch), initial_state=h0_frozen)[:, 0, :]
-    assert tape.gradient(ht, h0_frozen) is None
+        prediction = model(x_frozen)
+    assert tape.gradient(prediction, x_frozen) is None
 
 
 # --- 1. tf.constant ---------------------------------------------------------

@@ -171,7 +171,7 @@ def test_class0_gradient_inside_outside_argmax_onehot(seed0):
 
 
 def test_loss_gradient_is_minus_p0_gradient_over_p0(seed0):
-    """Question 4: the loss is -log p0, so d loss/dx = -(1/p0) d p0/dx."""
+    """Question 3: the loss is -log p0, so d loss/dx = -(1/p0) d p0/dx."""
     model, inp, target = seed0
     with tf.GradientTape(persistent=True) as tape:
         result = model(inp, training=False)
@@ -236,7 +236,7 @@ def test_batch_jacobian_of_a_batch_of_one(seed0):
 
 
 def test_batch_of_two_jacobian_shapes():
-    """Question 5: jacobian (2, 10, 2, 28, 28) with all-zero cross-example blocks, batch_jacobian (2, 10, 28, 28)."""
+    """Question 4: jacobian (2, 10, 2, 28, 28) with all-zero cross-example blocks, batch_jacobian (2, 10, 28, 28)."""
     model, _ = question_model(0)
     inp = tf.Variable(np.random.default_rng(0).random((2, 28, 28)), dtype=tf.float32)
     with tf.GradientTape(persistent=True) as tape:

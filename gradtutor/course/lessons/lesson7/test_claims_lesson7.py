@@ -201,7 +201,7 @@ def test_plot_probabilities_gradient_collapses_past_16():
 
 
 # --- Section 4 -----------------------------------------------------------------------
-def layer_gradient_norms(activation, depth=10, width=32, seed=0):
+def mlp_gradient_norms(activation, depth=10, width=32, seed=0):
     """The notebook's function, unchanged."""
     keras.utils.set_random_seed(seed)
     hidden = [keras.layers.Dense(width, activation=activation) for _ in range(depth)]
@@ -215,11 +215,11 @@ def layer_gradient_norms(activation, depth=10, width=32, seed=0):
 
 def test_sigmoid_mlp_vanishes_tanh_and_relu_do_not():
     """Sigmoid: about 0.15 at layer 10, about 1e-7 at layer 1 (six orders); tanh and ReLU within one order."""
-    sig = layer_gradient_norms("sigmoid")
+    sig = mlp_gradient_norms("sigmoid")
     assert sig[-1] == pytest.approx(0.15, abs=0.01) and 5e-8 < sig[0] < 2e-7
     assert 1e5 < sig[-1] / sig[0] < 1e7 and (np.diff(sig) > 0).all()
     for act in ("tanh", "relu"):
-        norms = layer_gradient_norms(act)
+        norms = mlp_gradient_norms(act)
         assert norms.max() / norms.min() < 10, act
 
 
