@@ -10,7 +10,8 @@
   mermaid.render = function () {
     return render.apply(null, arguments).then(function (result) {
       result.svg = result.svg.replace(/(<svg[^>]*?style="max-width: )([\d.]+)px;/, function (all, head, width) {
-        return head + width + "px; min-width: " + (width * LEGIBLE_PX / LABEL_PX).toFixed(1) + "px;";
+        var floor = Math.ceil(width * LEGIBLE_PX / LABEL_PX * 10) / 10;  // rounded up: never under 11 px
+        return head + width + "px; min-width: " + floor + "px;";
       });
       return result;
     });
