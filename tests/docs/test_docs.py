@@ -67,7 +67,7 @@ def site(tmp_path_factory) -> SimpleNamespace:
 def server(site):
     assert site.returncode == 0, site.log[-5000:]
     handler = functools.partial(_QuietHandler, directory=str(site.path))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
@@ -78,6 +78,13 @@ def server(site):
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A page closed while a file was on its way (the search index, say) is no error of the site's."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 @pytest.fixture(scope="session")
