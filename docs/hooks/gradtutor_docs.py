@@ -13,6 +13,7 @@ beside it.
   solutions/lessonN/lessonN.zh_CN.ipynb with the outputs of the executed English notebook, cell by cell.
 * Offline (vendor_libraries.py): mermaid and KaTeX come from the npm registry at build time, pinned, cached,
   and served from the site itself, only on the pages that use them.
+* Search (search_indexes.py): one index per language, each language's pages searching their own.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ import cli_reference  # noqa: E402  (docs/hooks/…: each of the hook's jobs)
 import lesson_pages  # noqa: E402
 import notebook_runs  # noqa: E402
 import notebooks  # noqa: E402
+import search_indexes  # noqa: E402
 import site_languages as languages  # noqa: E402
 import vendor_libraries  # noqa: E402
 
@@ -167,10 +169,11 @@ def _generated(config, src_uri: str, content: bytes, locale: str) -> File:
 
 
 def on_post_page(output, page, config):
-    """Load mermaid and KaTeX, from this site, on the pages that use them."""
+    """Load mermaid and KaTeX, from this site, on the pages that use them; search this page's language."""
     head = vendor_libraries.head_tags(output, page.url)
     if head:
         output = output.replace("</head>", "\n".join(head) + "\n</head>", 1)
+    output = search_indexes.language_base(output, config)
     # The language switch's targets are also <link rel="alternate" hreflang> in <head>, and material's script
     # fetches a sitemap.xml below each of them (a 404 for every page: the twins are pages, not site roots)
     # to steer the switch's clicks. The switch's own links already lead to the twin page: keep those alone.
@@ -178,6 +181,10 @@ def on_post_page(output, page, config):
 
 
 ALTERNATE_LINK = re.compile(r'\n?[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+
+@event_priority(-200)  # after mkdocs-static-i18n's (-100), which builds the other languages and merges their indexes
+def on_post_build(config):
+    search_indexes.split_index(config)
 
 _NOT_FOUND: dict[str, str] = {}  # 404.html of the default language, kept while the other languages build
 
@@ -201,7 +208,7 @@ def on_post_template(output, template_name, config):
         return output
     target = Path(config.site_dir) / locale / "404.html"
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(output, encoding="utf-8")
+    target.write_text(search_indexes.language_base(output, config), encoding="utf-8")
     return _NOT_FOUND.get(config.site_dir, output)
 
 

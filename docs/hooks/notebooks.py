@@ -289,7 +289,9 @@ def render(nb, lesson_id: str, intro: str = "", labels: dict[str, str] | None = 
         figures += 1
         name = f"{lesson_id}/figure-{figures}.{ext}"
         files[name] = data
-        return f'<figure class="gt-output gt-figure" markdown>\n![{alt}]({name})\n</figure>'
+        width = png_width(data) if ext == "png" else None  # the stylesheet keeps a figure near its drawn size
+        style = f' style="--gt-figure-width: {width}px"' if width else ""
+        return f'<figure class="gt-output gt-figure"{style} markdown>\n![{alt}]({name})\n</figure>'
 
     for index, cell in enumerate(nb.cells):
         cell_tags = tags(cell)
@@ -327,6 +329,13 @@ def render(nb, lesson_id: str, intro: str = "", labels: dict[str, str] | None = 
             continue
         blocks.extend(_outputs(cell, is_test(cell), image, labels["plot"]))
     return Page("\n\n".join(b for b in blocks if b.strip()) + "\n", files, figures)
+
+
+def png_width(data: bytes) -> int | None:
+    """A PNG's width in pixels (its IHDR chunk): the size matplotlib drew the figure's text for."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big")
 
 
 def _outputs(cell, test_cell: bool, image, plot: str = "Plot") -> list[str]:

@@ -95,6 +95,8 @@ def head_tags(output: str, page_url: str) -> list[str]:
     if 'class="mermaid"' in output:
         # material renders the diagrams itself and uses this `mermaid` instead of fetching one from a CDN.
         head.append(f'<script src="{url("mermaid/mermaid.min.js")}"></script>')
+        # and draws them no smaller than 11 px text: a wider one scrolls sideways (mermaid.js says how)
+        head.append(f'<script src="{get_relative_url("assets/javascripts/mermaid.js", page_url)}"></script>')
     if 'class="arithmatex"' in output:
         head.append(f'<link rel="stylesheet" href="{url("katex/katex.min.css")}">')
         head.append(f'<script src="{url("katex/katex.min.js")}"></script>')

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import html
 import http.server
+import json
 import os
 import re
 import shutil
@@ -66,7 +67,7 @@ def site(tmp_path_factory) -> SimpleNamespace:
 def server(site):
     assert site.returncode == 0, site.log[-5000:]
     handler = functools.partial(_QuietHandler, directory=str(site.path))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
@@ -77,6 +78,13 @@ def server(site):
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A page closed while a file was on its way (the search index, say) is no error of the site's."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 @pytest.fixture(scope="session")
@@ -514,3 +522,174 @@ def test_screenshots_light_and_dark(browser, visits):
     page.close()
     for name in ("home-light", "home-dark", "lesson-light", "lesson-dark", "lesson-plot", "guide-flowchart"):
         assert (SCREENSHOTS / f"docs-{name}.png").stat().st_size > 10_000, name
+
+
+# --------------------------------------------------------------------------- one search index per language
+
+
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def _index(site, prefix: str) -> list[dict]:
+    return json.loads((site.path / prefix / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+
+
+def _pages_of(entries: list[dict]) -> set[str]:
+    return {entry["location"].partition("#")[0] for entry in entries}
+
+
+def _site_pages(site, prefix: str) -> set[str]:
+    """The pages of one language's site, relative to its root ("" for its home page)."""
+    root = site.path / prefix
+    pages = {page.parent.relative_to(root).as_posix() + "/" for page in root.rglob("index.html")}
+    return {"" if page == "./" else page for page in pages if prefix or not page.startswith("zh/")}
+
+
+def test_each_language_searches_its_own_pages(site):
+    """Does the English site's search index hold the English pages and no Chinese one, and the Chinese site's
+    (zh/search/search_index.json) every Chinese page, in Chinese? The English pages may quote Chinese (the
+    language switch's name, the bilingual glossary): every Chinese word of the English index must be one
+    an English page's source writes."""
+    assert site.returncode == 0, site.log[-5000:]
+    english, chinese = _index(site, ""), _index(site, "zh")
+    assert _pages_of(english) == _site_pages(site, "") and _pages_of(chinese) == _site_pages(site, "zh")
+    sources = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").rglob("*.md") if ".zh." not in p.name)
+    foreign = [(entry["location"], words) for entry in english  # material's index splits Chinese words with U+200B
+               for words in CJK.findall((entry["title"] + entry["text"]).replace("\u200b", "")) if words not in sources]
+    assert foreign == []
+    in_chinese = _pages_of([entry for entry in chinese if CJK.search(entry["title"] + entry["text"])])
+    translated = {"" if p.name == "index.zh.md" else p.relative_to(ROOT / "docs").as_posix()[: -len(".zh.md")] + "/"
+                  for p in (ROOT / "docs").rglob("*.zh.md")}
+    lessons = {"lessons/"} | {f"lessons/{lesson.id}/" for lesson in course.load().lessons}
+    assert translated | lessons <= in_chinese
+
+
+@pytest.mark.parametrize("prefix", LOCALES)
+def test_search_lists_only_pages_of_the_readers_language(browser, visits, prefix):
+    """Searching for a word both languages use ("GradientTape"), does each site list its own pages only?"""
+    page = browser.context.new_page()
+    page.goto(browser.base + prefix, wait_until="networkidle")
+    page.click("input.md-search__input")
+    page.keyboard.type("GradientTape", delay=30)
+    page.wait_for_selector("a.md-search-result__link", timeout=30000)
+    hrefs = page.eval_on_selector_all("a.md-search-result__link", "els => els.map(a => a.href)")
+    page.close()
+    chinese = [href.startswith(browser.base + "zh/") for href in hrefs]
+    assert hrefs
+    assert (all(chinese) if prefix else not any(chinese)), hrefs
+
+
+# --------------------------------------------------------------------------- on a phone
+
+
+PHONE = {"width": 390, "height": 844}  # CSS pixels, a common phone's
+LEGIBLE_PX = 11  # the smallest text size read without zooming
+MATPLOTLIB_TEXT_PT = 10  # matplotlib's default text size: tick labels, axis labels, legends
+# material draws each mermaid diagram into a closed shadow root; opened here so the test can measure its text
+OPEN_SHADOW_ROOTS = """(() => { const attach = Element.prototype.attachShadow;
+    Element.prototype.attachShadow = function (init) { return attach.call(this, {...init, mode: 'open'}); }; })()"""
+
+
+def _phone_page(browser, path: str):
+    page = browser.context.new_page()
+    page.set_viewport_size(PHONE)
+    page.add_init_script(OPEN_SHADOW_ROOTS)
+    page.goto(browser.base + path, wait_until="networkidle")
+    page.wait_for_function("Array.from(document.images).every(i => i.complete)", timeout=30000)
+    return page
+
+
+def _page_width(page) -> int:
+    """The page's own width: more than the screen's means the whole page scrolls sideways."""
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def _show_below_the_header(page, selector: str) -> None:
+    """Scroll the first `selector` to the top of the screen, under material's header (it stays on top)."""
+    page.locator(selector).first.evaluate(
+        "e => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY"
+        " - document.querySelector('.md-header').getBoundingClientRect().height - 8)")
+    page.wait_for_timeout(500)  # the header's title swap animates on scroll
+
+
+def _png_dpi(path: Path) -> float:
+    """The resolution matplotlib wrote in the PNG (pHYs chunk, pixels per metre)."""
+    data = path.read_bytes()
+    at = data.index(b"pHYs")
+    per_metre = int.from_bytes(data[at + 4:at + 8], "big")
+    assert data[at + 12] == 1, path  # the unit is the metre
+    return per_metre * 0.0254
+
+
+def _mermaid_pages(site) -> list[str]:
+    pages = [p for p in _all_pages(site) if p.endswith("/") or p == ""]
+    return [p for p in pages if 'class="mermaid"' in (site.path / p / "index.html").read_text(encoding="utf-8")]
+
+
+def test_flowcharts_are_legible_on_a_phone(site, browser, visits):
+    """At 390 px wide, is every label of every mermaid diagram drawn at 11 px or more (the diagram scrolls
+    sideways in its own box; the page does not)? Screenshots: test-output/docs-phone-flowchart*.png."""
+    pages = _mermaid_pages(site)
+    assert "why-is-my-gradient-none/" in pages and "zh/why-is-my-gradient-none/" in pages
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for path in pages:
+        page = _phone_page(browser, path)
+        page.wait_for_function("!document.querySelector('pre.mermaid') && document.querySelector('div.mermaid')")
+        diagrams = page.evaluate("""() => Array.from(document.querySelectorAll('div.mermaid')).map(host => {
+            const svg = host.shadowRoot.querySelector('svg');
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            return Array.from(host.shadowRoot.querySelectorAll('.nodeLabel, .edgeLabel'))
+                .filter(label => label.textContent.trim())
+                .map(label => [label.textContent.trim(), parseFloat(getComputedStyle(label).fontSize) * scale]); })""")
+        width = _page_width(page)
+        if path.endswith("why-is-my-gradient-none/"):
+            _show_below_the_header(page, "div.mermaid")
+            name = "docs-phone-flowchart" + ("-zh" if path.startswith("zh/") else "")
+            page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+        page.close()
+        assert diagrams and all(len(labels) >= 5 for labels in diagrams), (path, diagrams)
+        small = [(text, round(px, 2)) for labels in diagrams for text, px in labels if round(px, 2) < LEGIBLE_PX]
+        assert small == [], path
+        assert width <= PHONE["width"], path
+
+
+@pytest.mark.parametrize("prefix", LOCALES)
+def test_lesson_figures_are_legible_on_a_phone(site, browser, visits, prefix):
+    """At 390 px wide, is each lesson figure drawn large enough that matplotlib's default 10 pt text is 11 px
+    or more (a wide figure scrolls sideways in its own box; the page does not)? Its rendered height is
+    measured too: 120 px strips are what shrinking to the screen gave. Screenshot of lesson 3's figure (the
+    widest): test-output/docs-phone-figure*.png."""
+    lessons = [l for l in course.load().lessons if visits[f"{prefix}lessons/{l.id}/"].figures]
+    assert lessons
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for lesson in lessons:
+        path = f"{prefix}lessons/{lesson.id}/"
+        page = _phone_page(browser, path)
+        figures = page.eval_on_selector_all("figure.gt-figure img", """els => els.map(i => [
+            new URL(i.currentSrc).pathname, i.naturalWidth, i.naturalHeight,
+            i.getBoundingClientRect().width, i.getBoundingClientRect().height])""")
+        width = _page_width(page)
+        if lesson.id == "lesson3":
+            _show_below_the_header(page, "figure.gt-figure")
+            page.screenshot(path=str(SCREENSHOTS / f"docs-phone-figure{'-zh' if prefix else ''}.png"))
+        page.close()
+        assert figures, path
+        for src, natural_width, natural_height, shown_width, shown_height in figures:
+            drawn_px = MATPLOTLIB_TEXT_PT / 72 * _png_dpi(site.path / src.lstrip("/"))  # its text, in the PNG's pixels
+            scale = shown_width / natural_width
+            assert drawn_px * scale >= LEGIBLE_PX, (src, round(drawn_px * scale, 1))
+            assert shown_height >= natural_height * LEGIBLE_PX / drawn_px - 1, (src, shown_height)
+        assert width <= PHONE["width"], path
+
+
+@pytest.mark.parametrize("prefix", LOCALES)
+def test_code_in_tables_stays_whole_on_a_phone(browser, visits, prefix):
+    """At 390 px wide, does every piece of inline code in the guide's tables stay on one line (the table
+    scrolls sideways instead of breaking `tf.Variable(..., trainable=False)` mid-word)?"""
+    page = _phone_page(browser, f"{prefix}why-is-my-gradient-none/")
+    code = page.eval_on_selector_all(".md-typeset table code", "els => els.map(c => [c.textContent, c.getClientRects().length])")
+    width = _page_width(page)
+    page.close()
+    assert len(code) > 20
+    assert [text for text, lines in code if lines > 1] == []
+    assert width <= PHONE["width"]

@@ -190,3 +190,26 @@ def test_a_translated_page_shows_its_own_checks_verdicts():
     checked.cells.pop()
     with pytest.raises(ValueError, match="check cell"):
         notebooks.with_check_outputs_of(page, checked)
+
+
+@pytest.mark.parametrize("figsize", [(13, 5), (6, 3.5), (3, 2)])  # lesson 3's, lesson 4's and a small one
+def test_a_figure_carries_the_width_it_was_drawn_at(figsize):
+    """Does a plot's <figure> tell the stylesheet its PNG's width (how far it may shrink legibly)?"""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    figure = plt.figure(figsize=figsize, dpi=100)
+    figure.gca().plot([0, 1], [1, 0])
+    png = io.BytesIO()
+    figure.savefig(png, format="png")
+    plt.close(figure)
+    nb = new_notebook(cells=[new_code_cell("plot()", outputs=[new_output(
+        "display_data", data={"image/png": base64.b64encode(png.getvalue()).decode(), "text/plain": "<Figure>"})])])
+    page = notebooks.render(nb, "lesson3")
+    width = round(figsize[0] * 100)
+    assert f'<figure class="gt-output gt-figure" style="--gt-figure-width: {width}px" markdown>' in page.markdown
+    assert notebooks.png_width(b"GIF89a" + bytes(30)) is None  # not a PNG: no width, the figure just fits the column
