@@ -48,14 +48,14 @@ def verdict_page(checker, lesson: course.Lesson, cells, timestamp: str) -> tuple
     started = time.monotonic()
     result = checker.check_cells(lesson, cells, seeds="visible", source=lesson.notebook)
     seconds = time.monotonic() - started
-    verdicts = [exercise_section(lesson.id, exercise) for exercise in result.exercises]
+    verdicts = [exercise_section(exercise) for exercise in result.exercises]
     paragraphs = [say("classroom.instant.submitted", timestamp=timestamp, seconds=f"{seconds:.1f}"),
                   say("classroom.instant.summary", passed=result.passed, total=result.total),
                   say("classroom.instant.visible_only")]
     return page(lesson.id, paragraphs, "\n".join(verdicts)), f"{result.passed}/{result.total}"
 
 
-def exercise_section(lesson_id: str, exercise: ExerciseResult) -> str:
+def exercise_section(exercise: ExerciseResult) -> str:
     """One exercise's verdict: a line in its status's colour, and on a failure the comparison that failed.
 
     The section's data-* attributes carry the verdict for a program reading the page.
@@ -63,7 +63,7 @@ def exercise_section(lesson_id: str, exercise: ExerciseResult) -> str:
     status = Status(exercise.status)
     shown = status.display
     cause = exercise.cause.value if exercise.cause else ""
-    head = say("check.verdict.head", mark=shown.mark, lesson=lesson_id, exercise=exercise.id, status=shown.label)
+    head = say("classroom.instant.verdict", mark=shown.mark, exercise=exercise.id, status=shown.label)
     rows = comparison_rows(exercise.reports) if exercise.reports and status is Status.FAIL else []
     table = ""
     if rows:
