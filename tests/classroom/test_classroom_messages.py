@@ -116,14 +116,14 @@ def test_a_report_folder_that_is_a_file_is_said_in_chinese(chinese, tmp_path):
 
 
 def test_the_result_lines_and_the_lost_points_are_chinese(chinese):
-    from gradtutor.classroom.commands import _result_lines
+    from gradtutor.classroom.report.result_lines import result_lines
 
     cells_lost = [CellResult("check_a", 0.0, 1.0, "not_attempted"), CellResult("check_b", 0.0, 1.0, "not_attempted"),
                   CellResult("check_c", 0.0, 1.0, "fail", "why")]
     nb = NotebookResult("amy", "lesson2.ipynb", 0.0, 3.0, cells_lost, [])
-    [line] = _result_lines(SubmissionResult("amy", True, notebooks=[nb]), 5, False)
+    [line] = result_lines(SubmissionResult("amy", True, notebooks=[nb]), 5, False)
     assert "未作答：a、b; 未通过：c" in line
-    [skipped] = _result_lines(SubmissionResult("amy", False, skipped=True, notebooks=[nb]), 5, False)
+    [skipped] = result_lines(SubmissionResult("amy", False, skipped=True, notebooks=[nb]), 5, False)
     assert "已自动评分（加 --force 可重新评分）" in skipped
 
 
