@@ -1,6 +1,7 @@
 """The `gradtutor grade` and `gradtutor classroom init` commands: arguments, progress bar, result lines."""
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import tempfile
@@ -17,7 +18,7 @@ from gradtutor.messages import say
 
 if TYPE_CHECKING:
     from gradtutor.classroom.grading.pool import Pool
-    from gradtutor.classroom.grading.results import Course, NotebookResult, SubmissionResult
+    from gradtutor.classroom.grading.results import Course, SubmissionResult
 
 # The grading modules load when a classroom verb runs: every `gradtutor` command builds these verbs'
 # parsers, and a learner's `gradtutor check` should not pay for the grader's imports.
@@ -141,6 +142,7 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
     from gradtutor.dev.release import tools_on_path
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
+    from gradtutor.classroom.grading.gradebook import graded_before
     from gradtutor.classroom.grading.nbgrader_glue import assignment_name, ensure_assignment, read_course
     from gradtutor.classroom.grading.pool import Pool
     from gradtutor.course.secret import require_secret
@@ -156,18 +158,23 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
         return _grade_on_cluster(scheduler, course_dir, assignment, students, force, timeout, console, verbose)
     if landlock.abi_version() < 1:
         console.print(f"[yellow]{say('classroom.grade.note')}[/] {say('classroom.grade.no_landlock')}")
-    planned = min(jobs, max(1, _count_submissions(course_dir, assignment, students)))
+    planned = min(jobs, _count_new(course_dir, assignment, students, force))
     logs = Path(tempfile.mkdtemp(prefix="gradtutor-grade-"))
-    pool = Pool(course_dir, logs, planned, timeout)  # the workers load nbgrader while this process does
+    # the workers load nbgrader (and their kernels' TensorFlow) while this process does; none for a re-run
+    pool = Pool(course_dir, logs, planned, timeout) if planned else None
     try:
         with console.status(say("classroom.grade.reading", folder=course_dir)) if console.is_terminal else _nothing():
             course_info = read_course(course_dir, assignment, students)
         todo = sorted(course_info.submissions)
-        pool.resize(min(jobs, len(todo)))
+        before = {} if force else graded_before(course_info, assignment, todo)
+        if len(before) < len(todo):
+            pool = pool or Pool(course_dir, logs, 1, timeout)
+            pool.resize(min(jobs, len(todo) - len(before)))
         ensure_assignment(course_info, assignment, console)
-        return _run(pool, course_info, assignment, todo, force, console, verbose)
+        return _run(pool, course_info, assignment, todo, before, force, console, verbose)
     finally:
-        pool.close()
+        if pool is not None:
+            pool.close()
         shutil.rmtree(logs, ignore_errors=True)
 
 
@@ -175,13 +182,16 @@ def _grade_on_cluster(scheduler: str, course_dir: Path, assignment: str, student
                       timeout: float, console, verbose: bool) -> list[SubmissionResult]:
     """The same grading on a Dask cluster (gradtutor.classroom.cluster.distributed): only the tasks run elsewhere."""
     from gradtutor.classroom.cluster.distributed import Cluster
+    from gradtutor.classroom.grading.gradebook import graded_before
     from gradtutor.classroom.grading.nbgrader_glue import ensure_assignment, read_course
 
     cluster = Cluster(scheduler, timeout)
     try:
         course_info = cluster.info = read_course(course_dir, assignment, students)
         ensure_assignment(course_info, assignment, console)
-        results = _run(cluster, course_info, assignment, sorted(course_info.submissions), force, console, verbose)
+        todo = sorted(course_info.submissions)
+        before = {} if force else graded_before(course_info, assignment, todo)
+        results = _run(cluster, course_info, assignment, todo, before, force, console, verbose)
     finally:
         cluster.close()
     for worker in cluster.unfenced():
@@ -189,12 +199,12 @@ def _grade_on_cluster(scheduler: str, course_dir: Path, assignment: str, student
     return results
 
 
-def _count_submissions(course_dir: Path, assignment: str, students: list[str] | None) -> int:
-    """A first count in nbgrader's default layout (submitted/<student>/<lesson>/), to size the pool early."""
-    found = [p for p in (course_dir / "submitted").glob(f"*/{assignment}") if any(p.glob("*.ipynb"))]
-    if students:
-        found = [p for p in found if p.parent.name in students]
-    return len(found)
+def _count_new(course_dir: Path, assignment: str, students: list[str] | None, force: bool) -> int:
+    """A first count of what is to grade in nbgrader's default layout (submitted/<student>/<lesson>/, not yet in
+    autograded/ unless `force`), to size the pool early; nbgrader's own reading of the course decides."""
+    found = [p for p in (course_dir / "submitted").glob(f"*/{assignment}") if any(p.glob("*.ipynb"))
+             and (force or not (course_dir / "autograded" / p.parent.name / assignment).exists())]
+    return len([p for p in found if p.parent.name in students] if students else found)
 
 
 @contextmanager
@@ -202,11 +212,13 @@ def _nothing():
     yield
 
 
-def _run(pool: "Pool", info: Course, assignment: str, todo: list[str], force: bool, console,
-         verbose: bool) -> list[SubmissionResult]:
+def _run(pool: "Pool | None", info: Course, assignment: str, todo: list[str], before: dict[str, SubmissionResult],
+         force: bool, console, verbose: bool) -> list[SubmissionResult]:
+    """Each of `todo` graded by `pool`, but those in `before` (graded before: their scores as they are)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from gradtutor.classroom.grading.gradebook import zero_submission, zeroed_notebooks
+    from gradtutor.classroom.report.result_lines import result_lines
 
     width = max(len(s) for s in todo)
     results: dict[str, SubmissionResult] = {}
@@ -214,65 +226,18 @@ def _run(pool: "Pool", info: Course, assignment: str, todo: list[str], force: bo
                TextColumn(f"[dim]{say('classroom.grade.elapsed')}"), TimeElapsedColumn(),
                TextColumn(f"[dim]{say('classroom.grade.left')}"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
-        where = say("classroom.grade.here", jobs=pool.size)
+        where = say("classroom.grade.here", jobs=pool.size if pool is not None else 0)
         task = progress.add_task(say("classroom.grade.progress", assignment=assignment, where=where), total=len(todo))
-        for result in pool.grade(assignment, todo, force):
+        new = [student for student in todo if student not in before]
+        for result in itertools.chain(before.values(), pool.grade(assignment, new, force) if new else ()):
             if result.stopped:  # killed after --timeout, or its worker died: nbgrader never finished it
                 zero_submission(info, assignment, result.student)
                 result.notebooks = zeroed_notebooks(info, assignment, result.student, result.problem)
             results[result.student] = result
-            for line in _result_lines(result, width, verbose):
+            for line in result_lines(result, width, verbose):
                 progress.console.print(line, highlight=False)
             progress.advance(task)
     return [results[s] for s in todo]
-
-
-def _result_lines(result: SubmissionResult, width: int, verbose: bool) -> list[str]:
-    from rich.markup import escape
-
-    lines = []
-    if result.skipped:
-        for nb in result.notebooks:
-            lines.append(f"[dim]= {escape(result.student):<{width}}  {escape(nb.notebook)}  "
-                         f"{_points(nb.score)}/{_points(nb.max_score)}  {say('classroom.grade.already_graded')}[/]")
-        return lines
-    if not result.notebooks:
-        problem = escape(result.problem or say("classroom.grade.not_graded"))
-        return [f"[yellow]! {escape(result.student):<{width}}  {say('classroom.grade.no_notebook')}  0  {problem}[/]"]
-    for nb in result.notebooks:
-        problems = list(nb.problems)
-        if result.problem and result.problem not in problems:
-            problems.insert(0, result.problem)
-        if problems:
-            mark, colour = "!", "yellow"
-        elif nb.full_marks:
-            mark, colour = "✓", "green"
-        else:
-            mark, colour = "✗", "red"
-        summary = "; ".join(problems + ([] if result.problem else _lost_points(nb)))
-        line = (f"[{colour}]{mark}[/] {escape(result.student):<{width}}  {escape(nb.notebook)}  "
-                f"[{colour}]{_points(nb.score)}/{_points(nb.max_score)}[/]")
-        if summary:
-            line += "  " + escape(summary)
-        if verbose:
-            line += f"  [dim]{say('classroom.grade.seconds', seconds=f'{result.seconds:.0f}')}[/]"
-        lines.append(line)
-        if verbose and not result.problem:
-            for cell in nb.cells:
-                if cell.score < cell.max_score and cell.why:
-                    lines.append(f"    [dim]{escape(cell.exercise)}:[/] {escape(cell.why)}")
-    return lines
-
-
-def _lost_points(nb: NotebookResult) -> list[str]:
-    groups: dict[str, list[str]] = {}
-    for cell in nb.cells:
-        if cell.score < cell.max_score and cell.status != "missing":
-            known = cell.status in ("not_attempted", "fail", "error", "missing")
-            groups.setdefault(say(f"classroom.grade.lost_label.{cell.status}") if known else cell.status,
-                              []).append(cell.exercise)
-    return [say("classroom.grade.lost", label=label, exercises=say("classroom.separator").join(names))
-            for label, names in groups.items()]
 
 
 def _where(args) -> str:
@@ -281,10 +246,6 @@ def _where(args) -> str:
     if scheduler:
         return say("classroom.grade.on_cluster", scheduler=scheduler)
     return say("classroom.grade.here", jobs=args.jobs)
-
-
-def _points(value: float) -> str:
-    return f"{value:g}"
 
 
 def _print_summary(console, args, results: list[SubmissionResult], seconds: float) -> None:

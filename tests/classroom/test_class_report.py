@@ -12,7 +12,7 @@ from gradtutor.classroom.report import report_html
 from gradtutor.classroom.report.class_report import ClassReport, Outcome, StudentReport, grade_rows, summary_lines
 from gradtutor.classroom.report.report_collect import outcome, student_report
 from gradtutor.classroom.grading.results import CellResult, NotebookResult, SubmissionResult
-from gradtutor.classroom.grading.similarity import SimilarityFlag, flags, normalised
+from gradtutor.classroom.grading.similarity import ExerciseSimilarity, SimilarityFlag, normalised
 from gradtutor.classroom.grading.verdicts import verdict_of
 from gradtutor.errors import ClassroomError
 from gradtutor.protocol import VERDICT_MIME, failure_for
@@ -53,14 +53,6 @@ def test_are_names_docstrings_comments_and_layout_set_aside():
 ])
 def test_is_a_different_program_a_different_answer(changed):
     assert normalised(changed, "first_class_gradient") != normalised(ANSWER, "first_class_gradient")
-
-
-def test_are_solution_copies_and_shared_answers_flagged_and_nothing_else():
-    answers = {"amy": "A", "bob": "A", "cat": "SOL", "dan": "SOL", "eve": "B", "fay": "START", "gus": "START",
-               "hal": None, "ian": None}
-    found = flags("ex", answers, solution="SOL", starter="START")
-    assert found == [SimilarityFlag("ex", ("cat", "dan"), True), SimilarityFlag("ex", ("amy", "bob"), False)]
-    assert flags("ex", {"amy": "A", "bob": "B"}, solution="A", starter=None) == [SimilarityFlag("ex", ("amy",), True)]
 
 
 # --------------------------------------------------------------------------- verdicts from check cells
@@ -141,7 +133,8 @@ def _class(n_wrong: int = 5) -> ClassReport:
         ex2 = Outcome("a_very_long_exercise_identifier_indeed", 2.0, 2.0, "pass", None, "")
         name = f"student-with-a-long-name-{number:02d}" if number else "new\nline"  # a folder name may hold anything
         students.append(StudentReport(name, ex1.points + 2.0, 3.0, (ex1, ex2)))
-    flagged = (SimilarityFlag("slice_inside", tuple(s.student for s in students[:5]), False),)
+    flagged = (ExerciseSimilarity("slice_inside", 3, 0, (SimilarityFlag("slice_inside",
+                                                                     tuple(s.student for s in students[:5])),)),)
     return ClassReport("lesson2", ("slice_inside", "a_very_long_exercise_identifier_indeed"), tuple(students), flagged)
 
 

@@ -68,6 +68,9 @@ def build_class(folder: Path, lesson: course.Lesson) -> dict[str, dict[str, str 
     add("twin_a", {twin_exercise.id: twin}, {e.id: None if e is twin_exercise else "not-attempted" for e in exercises})
     add("twin_b", {twin_exercise.id: renamed(twin, {"model": "m", "inp": "data", "x": "v", "tape": "g"})},
         {e.id: None if e is twin_exercise else "not-attempted" for e in exercises})
+    first_mistake = wrong[twin_exercise.id][0]  # wrong01 hands it in too: a mistake two students share
+    add("misled", {twin_exercise.id: renamed(first_mistake["code"], {"model": "mdl", "inp": "batch", "x": "xx"})},
+        {e.id: first_mistake["cause"] if e is twin_exercise else "not-attempted" for e in exercises})
     for student, _ in students:
         target = folder / "submitted" / student.id / LESSON / lesson.notebook
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -138,14 +141,23 @@ def test_the_grades_csv_opens_with_csv_and_sums_to_the_gradebook(graded):
     assert sum(float(r["total"]) for r in rows) == sum(b["score"] for b in book.values())
 
 
-def test_identical_answers_are_flagged_and_independent_ones_are_not(graded):
+def test_shared_answers_and_mistakes_are_flagged_and_solution_copies_only_counted(graded):
     _, report, _, output, lesson, _ = graded
-    flags = {(r["exercise"], r["identical to"], r["students"]) for r in _csv(report / "similar.csv")}
-    want = {(e.id, "the shipped solution", "copier") for e in lesson.exercises}
-    want.add((lesson.exercises[0].id, "each other", "twin_a; twin_b"))
-    assert flags == want
-    assert f"{lesson.exercises[0].id}, the same answer: twin_a, twin_b" in output
-    assert f"{lesson.exercises[0].id}, same as the shipped solution: copier" in output
+    rows = _csv(report / "similar.csv")
+    first = lesson.exercises[0].id
+    named = {(r["exercise"], r["same as"], r["students"], r["diagnosis"]) for r in rows if r["students"]}
+    cause = _first_mistake(lesson)["cause"]
+    assert named == {(first, "each other", "twin_a; twin_b", ""),
+                     (first, "a wrong answer of each other", "misled; wrong01", cause)}
+    counted = {(r["exercise"], r["same as"], r["count"]) for r in rows if not r["students"]}
+    assert counted == {(e.id, "the shipped solution", "1") for e in lesson.exercises}  # the copier, never named
+    assert f"{first}, the same answer: twin_a, twin_b" in output
+    assert f"{first}, the same wrong answer, {cause}: misled, wrong01" in output
+    assert f"Same as the shipped solution (counted, not flagged): {first} 1" in output
+
+
+def _first_mistake(lesson: course.Lesson) -> dict:
+    return [a for a in answers_of(LESSON) if a["exercise"] == lesson.exercises[0].id and a["expect"] != "pass"][0]
 
 
 def test_the_terminal_table_fits_80_columns_and_names_the_causes(graded):

@@ -16,12 +16,16 @@ from __future__ import annotations
 import csv
 import io
 import random
+import shutil
 import string
 
 import pytest
 
+from gradtutor import cli
 from gradtutor.course import manifest as course
-from gradtutor.classroom.lms import lms_export
+from gradtutor.classroom import commands
+from gradtutor.classroom.grading.course_folder import init_course
+from gradtutor.classroom.lms import lms_commands, lms_export
 from gradtutor.classroom.lms import roster
 from gradtutor.classroom.report.cause_lessons import TEACHES, lesson_for, readings
 from gradtutor.classroom.grading.grade_table import AssignmentColumn, GradeTable, StudentRecord
@@ -137,6 +141,43 @@ def test_export_arguments_are_checked_before_grading(tmp_path):
     shown = gradtutor("grade", str(tmp_path), "lesson2", "--export", "blackboard", str(tmp_path / "g.csv"),
                       cwd=tmp_path)
     assert shown.returncode != 0 and "blackboard" in shown.stderr and "Traceback" not in shown.stderr
+
+
+def test_an_export_whose_roster_lacks_lms_ids_is_refused_before_any_grading(tmp_path, monkeypatch, capsys):
+    """The issue's case: `--export canvas` with students the roster gave no Canvas id, refused in a second, not
+    after the class's grading. The course folder is `classroom init`'s; the submissions are the released notebook."""
+    seed = random.randrange(2**32)
+    rng = random.Random(seed)
+    folder = tmp_path / "course"
+    init_course(folder)
+    lesson = rng.choice([lesson.id for lesson in course.load().lessons if lesson.exercises])
+    students = [f"s{number:02d}{rng.choice(string.ascii_lowercase)}" for number in range(rng.randint(3, 8))]
+    for student in students:
+        handed_in = folder / "submitted" / student / lesson
+        handed_in.mkdir(parents=True)
+        shutil.copy(folder / "source" / lesson / f"{lesson}.ipynb", handed_in)
+    without_id = set(rng.sample(students, rng.randint(1, len(students) - 1)))
+    text = io.StringIO()
+    csv.writer(text).writerows([["id", "first_name", "lms_user_id"]] + [
+        [s, rng.choice(NAMES), "" if s in without_id else str(rng.randint(1000, 99999))] for s in students])
+    roster.import_roster(folder, roster.parse(text.getvalue(), "roster.csv"))
+    graded = []  # every grading, here or on a cluster, starts in commands.grade: its pool, its kernels, its checker
+    monkeypatch.setattr(commands, "grade", lambda *args, **kwargs: graded.append(args) or [])
+    export = tmp_path / "canvas.csv"
+
+    code = cli.main(["grade", str(folder), lesson, "--export", "canvas", str(export)])
+
+    said = capsys.readouterr().err
+    assert code != 0 and graded == [], f"seed {seed}: {said}"
+    assert said.count("\n") == 1 and "gradtutor classroom roster" in said and "lms_user_id" in said, said
+    named = {s for s in students if s in said}
+    assert named == without_id, f"seed {seed}: names {sorted(named)}, lack an id {sorted(without_id)}"
+    assert not export.exists() and not (folder / "autograded").exists()
+    # the same class with every id given passes the check (and its grading would start)
+    roster.import_roster(folder, roster.parse("id,lms_user_id\n" + "".join(f"{s},{n}\n" for n, s in
+                                                                        enumerate(without_id, 100)), "r.csv"))
+    lms_commands.check_matchable(folder, lesson, None, [("canvas", export)])
+    assert cli.main(["grade", str(folder), lesson, "--export", "canvas", str(export)]) == 0 and len(graded) == 1
 
 
 def test_a_roster_as_a_spreadsheet_saves_it_reads_with_its_byte_order_mark_and_header_words(tmp_path):

@@ -21,7 +21,7 @@ from gradtutor.classroom.report import report_files
 from gradtutor.classroom.report import report_html
 from gradtutor.classroom.report.class_report import ClassReport, Outcome, StudentReport, cells, summary_lines
 from gradtutor.classroom.grading.results import CellResult, NotebookResult, SubmissionResult
-from gradtutor.classroom.grading.similarity import SimilarityFlag
+from gradtutor.classroom.grading.similarity import ExerciseSimilarity, SimilarityFlag
 from gradtutor.errors import ClassroomError, UsageError
 from tests.support import REPO
 from tests.support.message_scan import MESSAGE_CALLS, name_of as _name, scan
@@ -74,7 +74,8 @@ def _report() -> ClassReport:
     bob = StudentReport("bob", 3.0, 3.0, (Outcome("slice_inside", 1.0, 1.0, "pass", None, ""),
                                           Outcome("two_targets", 2.0, 2.0, "pass", None, "")))
     return ClassReport("lesson2", ("slice_inside", "two_targets"), (amy, bob),
-                       (SimilarityFlag("slice_inside", ("amy", "bob"), True),))
+                       (ExerciseSimilarity("slice_inside", 7, 0, (SimilarityFlag("slice_inside", ("amy", "bob"), True,
+                                                                                 "outside-tape"),)),))
 
 
 def test_the_class_table_is_chinese_and_fits_80_columns(chinese):
@@ -83,7 +84,8 @@ def test_the_class_table_is_chinese_and_fits_80_columns(chinese):
     assert lines[1].startswith("练习") and "诊断" in lines[1]
     assert any("outside-tape" in line for line in lines)  # a cause id is never translated
     assert any("（未作答）" in line for line in lines)
-    assert any("slice_inside，与随附的参考答案相同：amy, bob" in line for line in lines)
+    assert any("slice_inside，相同的错误答案，outside-tape：amy, bob" in line for line in lines)
+    assert any(line.startswith("与随附的参考答案相同") and "slice_inside 7" in line for line in lines)
     assert all(cells(line) <= 80 for line in lines), max(lines, key=cells)
     assert cells(lines[1]) > len(lines[1])  # wide characters counted as two columns
 
@@ -114,14 +116,14 @@ def test_a_report_folder_that_is_a_file_is_said_in_chinese(chinese, tmp_path):
 
 
 def test_the_result_lines_and_the_lost_points_are_chinese(chinese):
-    from gradtutor.classroom.commands import _result_lines
+    from gradtutor.classroom.report.result_lines import result_lines
 
     cells_lost = [CellResult("check_a", 0.0, 1.0, "not_attempted"), CellResult("check_b", 0.0, 1.0, "not_attempted"),
                   CellResult("check_c", 0.0, 1.0, "fail", "why")]
     nb = NotebookResult("amy", "lesson2.ipynb", 0.0, 3.0, cells_lost, [])
-    [line] = _result_lines(SubmissionResult("amy", True, notebooks=[nb]), 5, False)
+    [line] = result_lines(SubmissionResult("amy", True, notebooks=[nb]), 5, False)
     assert "未作答：a、b; 未通过：c" in line
-    [skipped] = _result_lines(SubmissionResult("amy", False, skipped=True, notebooks=[nb]), 5, False)
+    [skipped] = result_lines(SubmissionResult("amy", False, skipped=True, notebooks=[nb]), 5, False)
     assert "已自动评分（加 --force 可重新评分）" in skipped
 
 

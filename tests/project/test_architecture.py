@@ -53,6 +53,12 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("front ends", ["__init__", "__main__", "cli", "cli.*", "learner", "learner.*", "classroom", "classroom.*",
                     "explain", "explain.*", "dev", "dev.*"]),
 ]
+# Front ends share a layer but not each other: a front end that imports another (the classroom
+# drawing with the learner's terminal and notebook views) ties a library's pages to one front end's
+# changes. (importer pattern, imported pattern, why) — each pair is forbidden at every depth.
+APART: list[tuple[str, str, str]] = [
+    ("classroom*", "learner*", "the classroom draws its own pages from checking's results"),
+]
 MAX_TOP_LEVEL = 8
 MAX_PACKAGE_MODULES = 12
 # Every `import gradtutor.x` runs the package's __init__ first, so importing the package itself
@@ -191,6 +197,19 @@ def test_no_module_imports_a_higher_layer():
                 wrong.append(f"{name} ({LAYERS[mine[0]][0]}) imports {target} ({LAYERS[theirs[0]][0]}) "
                              f"at {modules[name].relative_to(REPO)}:{line}")
     assert not wrong, "imports upwards (lower layers must not depend on higher ones):\n  " + "\n  ".join(wrong)
+
+
+def test_front_ends_kept_apart_do_not_import_each_other():
+    modules, graph = _graph()
+    wrong = [f"{name} imports {target} at {modules[name].relative_to(REPO)}:{line} ({why})"
+             for importer, imported, why in APART
+             for name, targets in sorted(graph.items()) if fnmatch.fnmatchcase(name, importer)
+             for target, line in sorted(targets.items()) if fnmatch.fnmatchcase(target, imported)]
+    assert not wrong, "imports between front ends kept apart:\n  " + "\n  ".join(wrong)
+    # the rule reads the real graph: each pair names modules that exist, so it cannot pass by naming nothing
+    for importer, imported, _ in APART:
+        assert any(fnmatch.fnmatchcase(name, importer) for name in modules), f"{importer} matches no module"
+        assert any(fnmatch.fnmatchcase(name, imported) for name in modules), f"{imported} matches no module"
 
 
 def test_the_house_is_shallow():

@@ -2,7 +2,9 @@
 
 Only the visible inputs are run (the serving process never holds the course's secret, so it
 cannot run hidden ones); the page says so, and that the instructor's grading decides. Every
-page is self-contained HTML (no scripts, nothing fetched), its text escaped.
+page is self-contained HTML (no scripts, nothing fetched), its text escaped. The page draws its
+verdicts itself, from checking's typed result: the classroom is a front end of its own and does
+not borrow the learner's (tests/project/test_architecture.py keeps it so).
 """
 from __future__ import annotations
 
@@ -11,11 +13,12 @@ import time
 
 from gradtutor.course import manifest as course
 from gradtutor.course import extract
-from gradtutor.learner import verdict_view as report
+from gradtutor.checking.verdict import ExerciseResult, comparison_rows
 from gradtutor.classroom.feedback.exchange import Submission, read_plain
 from gradtutor.classroom.report.report_html import STYLE
 from gradtutor.errors import UnreadableFile
 from gradtutor.messages import language, say
+from gradtutor.protocol import Status
 
 
 def page(lesson_id: str, paragraphs: list[str], body: str = "") -> str:
@@ -45,18 +48,33 @@ def verdict_page(checker, lesson: course.Lesson, cells, timestamp: str) -> tuple
     started = time.monotonic()
     result = checker.check_cells(lesson, cells, seeds="visible", source=lesson.notebook)
     seconds = time.monotonic() - started
-    verdicts = []
-    for exercise in result.exercises:
-        rows = report.comparison_rows(exercise.reports) if exercise.reports else []
-        cause = exercise.cause.value if exercise.cause else ""
-        verdicts.append(f'<section data-exercise="{html.escape(exercise.id)}" data-status="{exercise.status.value}" '
-                        f'data-cause="{cause}">'
-                        + report.verdict_html(lesson.id, exercise.id, exercise.status, exercise.message, rows)
-                        + "</section>")
+    verdicts = [exercise_section(exercise) for exercise in result.exercises]
     paragraphs = [say("classroom.instant.submitted", timestamp=timestamp, seconds=f"{seconds:.1f}"),
                   say("classroom.instant.summary", passed=result.passed, total=result.total),
                   say("classroom.instant.visible_only")]
     return page(lesson.id, paragraphs, "\n".join(verdicts)), f"{result.passed}/{result.total}"
+
+
+def exercise_section(exercise: ExerciseResult) -> str:
+    """One exercise's verdict: a line in its status's colour, and on a failure the comparison that failed.
+
+    The section's data-* attributes carry the verdict for a program reading the page.
+    """
+    status = Status(exercise.status)
+    shown = status.display
+    cause = exercise.cause.value if exercise.cause else ""
+    head = say("classroom.instant.verdict", mark=shown.mark, exercise=exercise.id, status=shown.label)
+    rows = comparison_rows(exercise.reports) if exercise.reports and status is Status.FAIL else []
+    table = ""
+    if rows:
+        columns = "".join(f"<th>{html.escape(column)}</th>" for column in rows[0])
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(str(value))}</td>" for value in row.values()) + "</tr>"
+                       for row in rows)
+        table = f"<table><tr>{columns}</tr>{body}</table>"
+    return (f'<section data-exercise="{html.escape(exercise.id)}" data-status="{status.value}" '
+            f'data-cause="{html.escape(cause)}" style="border-left:4px solid {shown.colour};padding:4px 10px">'
+            f'<b style="color:{shown.colour}">{html.escape(head)}</b>'
+            f'<p class="msg">{html.escape(exercise.message)}</p>{table}</section>')
 
 
 def other_notebook_page(lesson: course.Lesson, notebook_id: str) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gradtutor.course import conventions
 from gradtutor.classroom.grading.nbgrader_glue import busy_url
-from gradtutor.classroom.grading.results import CellResult, Course, NotebookResult
+from gradtutor.classroom.grading.results import CellResult, Course, NotebookResult, SubmissionResult
 from gradtutor.messages import say
 from gradtutor.protocol import Status, status_from_exception_name
 
@@ -39,6 +39,23 @@ def zeroed_notebooks(info: Course, assignment: str, student: str, problem: str |
 
     with Gradebook(info.db_url, info.course_id) as gb:
         return scores(gb, assignment, student, {}, {}, problem)
+
+
+def graded_before(info: Course, assignment: str, students: list[str]) -> dict[str, SubmissionResult]:
+    """The submissions among `students` nbgrader has autograded before, with the gradebook's scores.
+
+    What a grading worker answers for one without --force, read here: a re-run with nothing new
+    to grade starts no worker, no kernel and no checker.
+    """
+    from nbgrader.api import Gradebook
+
+    before = [student for student in students if student in info.autograded]
+    if not before:
+        return {}
+    with Gradebook(info.db_url, info.course_id) as gb:
+        return {student: SubmissionResult(student, graded=False, skipped=True,
+                                          notebooks=scores(gb, assignment, student, {}, {}, None))
+                for student in before}
 
 
 def plain(notebooks: list[NotebookResult]) -> list[dict]:

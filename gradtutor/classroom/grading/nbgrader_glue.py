@@ -102,7 +102,9 @@ def read_course(course_dir: Path, assignment: str, students: list[str] | None) -
             if notebooks:
                 found[match.group("student_id")] = notebooks
         source = Path(coursedir.format_path(coursedir.source_directory, ".", assignment)).resolve()
-        info = Course(root, coursedir.db_url, coursedir.course_id, source, found)
+        before = frozenset(s for s in found if os.path.exists(coursedir.format_path(coursedir.autograded_directory, s,
+                                                                                   assignment)))
+        info = Course(root, coursedir.db_url, coursedir.course_id, source, found, before)
     if not source.is_dir():
         raise ClassroomError(say("classroom.nbgrader.no_source", source=source, course=course_dir))
     if students:

@@ -61,3 +61,4 @@ class Course:
     course_id: str
     source: Path  # source/<assignment>
     submissions: dict[str, list[str]]  # student id -> notebook file names
+    autograded: frozenset[str] = frozenset()  # students whose autograded copy is there: graded before

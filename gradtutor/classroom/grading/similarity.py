@@ -7,23 +7,51 @@ comprehension variables, nested functions) renamed in order of first use, and
 the code printed back by `ast.unparse`. Global names (`tf`, `np`) and attributes
 keep theirs: using another API is a different answer.
 
-The result is a flag for the instructor to look at, never a score change: a
-short fix can be found independently by many. An answer equal to the starter
-(not attempted) is never flagged.
+For a 3–6-line exercise most correct answers are the same, so "identical" alone
+says nothing. Per exercise, the answers are sorted into:
+- the shipped solution: only counted (writing it is what the lesson teaches);
+- a correct form common in the class (COMMON_SHARE of the answers, at least
+  COMMON_AT_LEAST students): only counted, it is how many people write it;
+- a wrong answer shared by two or more students: a shared mistake, listed with
+  the diagnosis most of them got — a misconception to teach again;
+- any other answer shared by two or more students: the flag worth a look.
+A flag is for the instructor to look at, never a score change. An answer equal
+to the starter (not attempted) is never compared.
 """
 from __future__ import annotations
 
 import ast
 import dataclasses
+import math
+from collections import Counter
 
 from gradtutor.course import extract
+
+# A correct answer this share of the class's answers wrote (and at least this many students) is a
+# common way to write it, not a sign of copying: counted, not flagged. A class of 20 has no common
+# form but the solution unless 5 wrote it; a class of 600 needs 60.
+COMMON_SHARE = 0.1
+COMMON_AT_LEAST = 5
 
 
 @dataclasses.dataclass(frozen=True)
 class SimilarityFlag:
+    """Two or more students with the same answer, once names and layout are set aside."""
+
     exercise: str  # exercise id
-    students: tuple[str, ...]  # sorted; one student is enough when it is the solution that was matched
-    to_solution: bool  # identical to the solution shipped with the package (else: to each other)
+    students: tuple[str, ...]  # sorted
+    mistake: bool = False  # a wrong answer they share: a misconception to teach again (else: look at it)
+    diagnosis: str | None = None  # for a mistake: the diagnosis most of them got (a cause id or a label)
+
+
+@dataclasses.dataclass(frozen=True)
+class ExerciseSimilarity:
+    """One exercise's answers compared across the class."""
+
+    exercise: str
+    solution: int = 0  # students whose answer is the shipped solution: a count, no names
+    common: int = 0  # students whose answer is a form common in the class: a count, no names
+    flags: tuple[SimilarityFlag, ...] = ()  # shared answers first, then shared mistakes; bigger groups first
 
 
 def normalised(source: str, function: str) -> str | None:
@@ -115,20 +143,27 @@ def _drop_docstring(node) -> None:
         node.body = body[1:] or [ast.Pass()]
 
 
-def flags(exercise: str, answers: dict[str, str | None], solution: str | None,
-          starter: str | None) -> list[SimilarityFlag]:
-    """Flags for one exercise, from each student's normalised answer (None: no answer found).
+def compare(exercise: str, answers: dict[str, str | None], solution: str | None, starter: str | None,
+            wrong: dict[str, str]) -> ExerciseSimilarity:
+    """The exercise's answers sorted as the module says, from each student's normalised answer (None: none found).
 
-    Students matching the solution make one flag; every other group of two or more
-    students with the same answer makes one flag each.
+    `wrong`: student → the diagnosis of their answer, for the students it failed or raised for.
     """
     groups: dict[str, list[str]] = {}
     for student, answer in answers.items():
         if answer is not None and answer != starter:
             groups.setdefault(answer, []).append(student)
-    found = []
-    if solution is not None and solution != starter and solution in groups:
-        found.append(SimilarityFlag(exercise, tuple(sorted(groups.pop(solution))), True))
-    found.extend(SimilarityFlag(exercise, tuple(sorted(students)), False)
-                 for students in groups.values() if len(students) > 1)
-    return sorted(found, key=lambda f: (not f.to_solution, f.students))
+    common_at = max(COMMON_AT_LEAST, math.ceil(COMMON_SHARE * sum(map(len, groups.values()))))
+    as_solution = len(groups.pop(solution, ())) if solution is not None and solution != starter else 0
+    common, found = 0, []
+    for students in (tuple(sorted(group)) for group in groups.values() if len(group) > 1):
+        if all(student in wrong for student in students):
+            diagnoses = Counter(wrong[student] for student in students)
+            most = min(diagnoses, key=lambda name: (-diagnoses[name], name))
+            found.append(SimilarityFlag(exercise, students, mistake=True, diagnosis=most))
+        elif len(students) >= common_at:
+            common += len(students)
+        else:
+            found.append(SimilarityFlag(exercise, students))
+    found.sort(key=lambda flag: (flag.mistake, -len(flag.students), flag.students))
+    return ExerciseSimilarity(exercise, as_solution, common, tuple(found))

@@ -20,10 +20,39 @@ def add_roster_verb(sub) -> None:
 
 
 def prepare_exports(args) -> list[tuple[str, Path]]:
-    """Each --export checked (format known, file writable) before any grading starts."""
+    """Each --export checked (format known, file writable, every student matchable) before any grading starts."""
     from gradtutor.classroom.lms import lms_export
 
-    return [(lms_export.check_format(fmt), lms_export.prepare(Path(file))) for fmt, file in args.export or []]
+    exports = [(lms_export.check_format(fmt), lms_export.prepare(Path(file))) for fmt, file in args.export or []]
+    check_matchable(args.course, args.lesson, args.student, exports)
+    return exports
+
+
+def check_matchable(course_dir: Path, lesson: str, students: list[str] | None,
+                    exports: list[tuple[str, Path]]) -> None:
+    """Before any grading: every student the exports will hold has what their LMS matches rows by.
+
+    Those are the students with a grade in the gradebook and those about to be graded (a
+    submission of this lesson, among --student's); a student not in the gradebook has nothing.
+    Asked here, a missing id costs a second, not a class's grading.
+    """
+    from gradtutor.classroom.lms import lms_export
+
+    formats = [fmt for fmt, _ in exports if fmt in lms_export.MATCHED_BY]
+    course_dir = Path(course_dir).expanduser().resolve()
+    if not formats or not (course_dir / "nbgrader_config.py").is_file():
+        return  # nothing to match, or not a course folder: the grading's own checks say so
+    from gradtutor.classroom.grading.grade_table import StudentRecord, read_table
+    from gradtutor.classroom.grading.nbgrader_glue import assignment_name, read_course
+    from gradtutor.dev.release import tools_on_path
+
+    tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
+    about_to_grade = read_course(course_dir, assignment_name(lesson), students).submissions
+    table = read_table(course_dir)
+    records = {record.id: record for record in table.students}
+    exported = sorted({student for student, _ in table.scores} | set(about_to_grade))
+    for fmt in dict.fromkeys(formats):
+        lms_export.require_matchable([records.get(s, StudentRecord(s)) for s in exported], fmt, graded=False)
 
 
 def write_exports(console, course_dir: Path, exports: list[tuple[str, Path]]) -> None:

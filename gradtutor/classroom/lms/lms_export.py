@@ -17,7 +17,9 @@ UTF-8 without a byte-order mark (both import forms read UTF-8 by default), comma
 every row as long as the header (Moodle refuses a file whose rows differ). An assignment a
 student has no submission for is left empty, never written as a 0 nbgrader did not give.
 A student the LMS could not match (no lms_user_id for Canvas, no email for Moodle) stops
-the export with their names: a grade that is silently not imported is a grade lost.
+the export with their names: a grade that is silently not imported is a grade lost. The grade
+command asks the same of every student it is about to grade before it grades anyone
+(gradtutor.classroom.lms.lms_commands.check_matchable).
 """
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ from gradtutor.errors import ClassroomError, UsageError
 from gradtutor.messages import say
 
 FORMATS = ("canvas", "moodle", "csv")
+# what each LMS matches a row to its student by; the plain CSV matches nothing
+MATCHED_BY = {"canvas": "lms_user_id", "moodle": "email"}
 CANVAS_HEAD = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 CANVAS_POINTS = "Points Possible"
 MOODLE_HEAD = ["First name", "Surname", "ID number", "Institution", "Department", "Email address"]
@@ -64,13 +68,13 @@ def rows(table: GradeTable, fmt: str) -> list[list[str]]:
     """The file's rows, header first."""
     graded = [s for s in table.students if any(table.score(s.id, a.name) is not None for a in table.assignments)]
     if fmt == "canvas":
-        _require(graded, "lms_user_id", "canvas")
+        require_matchable(graded, fmt)
         out = [CANVAS_HEAD + [a.name for a in table.assignments],
                [CANVAS_POINTS] + [""] * (len(CANVAS_HEAD) - 1) + [_points(a.max_score) for a in table.assignments]]
         out.extend([_safe(sortable_name(s)), s.lms_user_id, "", "", "", *_scores(table, s, _points)] for s in graded)
         return out
     if fmt == "moodle":
-        _require(graded, "email", "moodle")
+        require_matchable(graded, fmt)
         out = [MOODLE_HEAD + [a.name for a in table.assignments]]
         out.extend([_safe(s.first_name or s.id), _safe(s.last_name), "", "", "", s.email,
                     *_scores(table, s, lambda v: f"{v:.2f}")] for s in graded)
@@ -114,11 +118,18 @@ def _scores(table: GradeTable, student: StudentRecord, shown) -> list[str]:
     return ["" if value is None else shown(value) for value in values]
 
 
-def _require(students: list[StudentRecord], field: str, fmt: str) -> None:
+def require_matchable(students: list[StudentRecord], fmt: str, graded: bool = True) -> None:
+    """Refuse, naming them, the students `fmt`'s LMS could not match to a row.
+
+    `graded`: the grades are in the gradebook (the line says to export again), or grading has
+    not started (it says to grade again once the roster has them).
+    """
+    field = MATCHED_BY[fmt]
     missing = [s.id for s in students if not getattr(s, field)]
     if missing:
         shown = ", ".join(missing[:10]) + (f" +{len(missing) - 10}" if len(missing) > 10 else "")
-        raise ClassroomError(say(f"classroom.lms.export.missing_{field}", format=fmt, count=len(missing),
+        kind = "missing" if graded else "unmatched"
+        raise ClassroomError(say(f"classroom.lms.export.{kind}_{field}", format=fmt, count=len(missing),
                                  students=shown))
 
 

@@ -11,7 +11,7 @@ import dataclasses
 import unicodedata
 from collections import Counter
 
-from gradtutor.classroom.grading.similarity import SimilarityFlag
+from gradtutor.classroom.grading.similarity import ExerciseSimilarity, SimilarityFlag
 from gradtutor.messages import say
 
 WIDTH = 80  # the terminal table fits a classic terminal
@@ -88,11 +88,21 @@ class ClassReport:
     assignment: str
     exercises: tuple[str, ...]  # exercise ids in the notebook's order
     students: tuple[StudentReport, ...]
-    flags: tuple[SimilarityFlag, ...] = ()
+    similarity: tuple[ExerciseSimilarity, ...] = ()
 
     @property
     def summaries(self) -> list[ExerciseSummary]:
         return [summarise(self, exercise) for exercise in self.exercises]
+
+    @property
+    def flags(self) -> list[SimilarityFlag]:
+        """Answers shared by two or more that are neither the shipped solution nor a common form: to look at."""
+        return [flag for compared in self.similarity for flag in compared.flags if not flag.mistake]
+
+    @property
+    def mistakes(self) -> list[SimilarityFlag]:
+        """Wrong answers shared by two or more: misconceptions to teach again."""
+        return [flag for compared in self.similarity for flag in compared.flags if flag.mistake]
 
 
 def summarise(report: ClassReport, exercise: str) -> ExerciseSummary:
@@ -131,9 +141,21 @@ def summary_lines(report: ClassReport) -> list[str]:
             lines.append(" " * cells(first) + say("classroom.report.more",
                                                   diagnoses=_many("classroom.report.more", len(hidden)),
                                                   students=_many("classroom.report.students", more)))
-    if report.flags:
-        lines.append(say("classroom.report.flags"))
-        lines.extend(fit("  " + flag_text(flag, WIDTH - 2), WIDTH) for flag in report.flags)
+    for heading, flags in (("classroom.report.flags", report.flags), ("classroom.report.mistakes", report.mistakes)):
+        if flags:
+            lines.append(say(heading))
+            lines.extend(fit("  " + flag_text(flag, WIDTH - 2), WIDTH) for flag in flags)
+    lines.extend(fit(line, WIDTH) for line in match_counts(report))
+    return lines
+
+
+def match_counts(report: ClassReport) -> list[str]:
+    """How many wrote the shipped solution or a common form, per exercise: counts, never names."""
+    lines = []
+    for kind in ("solution", "common"):
+        counts = [f"{c.exercise} {getattr(c, kind)}" for c in report.similarity if getattr(c, kind)]
+        if counts:
+            lines.append(say(f"classroom.report.as_{kind}", counts=say("classroom.separator").join(counts)))
     return lines
 
 
@@ -152,7 +174,8 @@ def examples(students: tuple[str, ...], room: int = WIDTH, shown: int = SHOWN_ST
 
 
 def flag_text(flag: SimilarityFlag, room: int = 10_000) -> str:
-    kind = say("classroom.report.same_as_solution" if flag.to_solution else "classroom.report.same_answer")
+    kind = (say("classroom.report.same_mistake", diagnosis=diagnosis_text(flag.diagnosis or ""))
+            if flag.mistake else say("classroom.report.same_answer"))
     head = say("classroom.report.flag", exercise=flag.exercise, kind=kind)
     return head + examples(flag.students, room - cells(head), shown=len(flag.students))
 
@@ -209,9 +232,14 @@ def summary_rows(report: ClassReport) -> list[list[str]]:
 
 
 def flag_rows(report: ClassReport) -> list[list[str]]:
-    rows = [["exercise", "identical to", "students"]]
-    rows.extend([f.exercise, "the shipped solution" if f.to_solution else "each other", "; ".join(f.students)]
-                for f in report.flags)
+    """similar.csv: each shared answer and shared mistake with its students; the solution and common forms as counts."""
+    rows = [["exercise", "same as", "count", "students", "diagnosis"]]
+    for compared in report.similarity:
+        rows.extend([f.exercise, "a wrong answer of each other" if f.mistake else "each other", str(len(f.students)),
+                     "; ".join(f.students), f.diagnosis or ""] for f in compared.flags)
+        rows.extend([compared.exercise, what, str(count), "", ""] for what, count in
+                    (("the shipped solution", compared.solution), ("a form common in the class", compared.common))
+                    if count)
     return rows
 
 

@@ -20,6 +20,9 @@ from gradtutor.classroom.grading.verdicts import CellVerdict, notebook_verdicts
 from gradtutor.errors import GradtutorError
 from gradtutor.messages import say
 
+# the statuses of an answer that ran and was wrong (a not-attempted or ungraded one says nothing of the answer)
+WRONG = ("fail", "error", "timeout")
+
 
 def collect(root: Path, assignment: str, results: list[SubmissionResult]) -> ClassReport:
     """The report on `results`, graded in the course folder `root`."""
@@ -31,12 +34,14 @@ def collect(root: Path, assignment: str, results: list[SubmissionResult]) -> Cla
         exercises.extend(o.exercise for o in student.outcomes if o.exercise not in exercises)
     students = tuple(dataclasses.replace(s, outcomes=tuple(sorted(s.outcomes, key=lambda o: exercises.index(o.exercise))))
                      for s in students)  # the lesson's order (the gradebook's is by name for a skipped submission)
-    flags = []
+    compared = []
     for exercise in lesson.exercises:
         answers = {r.student: answer_of(submitted(r.student) / lesson.notebook, exercise.function) for r in results}
-        flags.extend(similarity.flags(exercise.id, answers, answer_of(lesson.source_notebook(), exercise.function),
-                                      answer_of(lesson.release_notebook(), exercise.function)))
-    return ClassReport(assignment, tuple(exercises), students, tuple(flags))
+        wrong = {s.student: o.diagnosis for s in students for o in s.outcomes
+                 if o.exercise == exercise.id and o.status in WRONG and o.diagnosis}
+        compared.append(similarity.compare(exercise.id, answers, answer_of(lesson.source_notebook(), exercise.function),
+                                           answer_of(lesson.release_notebook(), exercise.function), wrong))
+    return ClassReport(assignment, tuple(exercises), students, tuple(compared))
 
 
 def student_report(result: SubmissionResult, autograded: Path) -> StudentReport:

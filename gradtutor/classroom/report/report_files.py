@@ -1,9 +1,9 @@
 """Writing the class report into a folder: CSV for spreadsheets and LMSs, HTML for people.
 
-DIR/index.html      the class table, the identical-answer flags, every student's points
+DIR/index.html      the class table, the shared answers and shared mistakes, every student's points
 DIR/summary.csv     one row per exercise and diagnosis (cause id, count, students)
 DIR/grades.csv      student_id, each exercise's points, total (the gradebook's) — for an LMS import
-DIR/similar.csv     the identical-answer flags
+DIR/similar.csv     the shared answers and mistakes; the solution and common forms as counts
 DIR/causes.csv      per student, each cause and the lesson that teaches it
 DIR/students/ID.html  each student's feedback
 The folder is checked before grading starts, so a typo does not cost a whole grading run.

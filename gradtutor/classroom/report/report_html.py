@@ -10,7 +10,8 @@ from html import escape
 from urllib.parse import quote
 
 from gradtutor.classroom.report.report_causes import reading_html
-from gradtutor.classroom.report.class_report import ClassReport, Outcome, StudentReport, diagnosis_text, flag_text
+from gradtutor.classroom.report.class_report import (ClassReport, Outcome, StudentReport, diagnosis_text, flag_text,
+                                                      match_counts)
 from gradtutor.messages import language, say
 from gradtutor.protocol import Status
 
@@ -72,14 +73,16 @@ def class_page(report: ClassReport) -> str:
             body.append(f"<tr>{head if index == 0 else ''}<td><code>{escape(diagnosis_text(diagnosis.name))}</code></td>"
                         f'<td class="n">{diagnosis.count}</td><td>{who}</td></tr>')
     body.append("</table>")
-    body.append(f"<h2>{text('classroom.report.html.identical')}</h2>")
-    if report.flags:
-        body.append(f"<p>{text('classroom.report.html.identical_intro')}</p><ul>")
-        body.extend(f'<li class="flag">{escape(flag_text(f))} ({", ".join(student_link(s) for s in f.students)})</li>'
-                    for f in report.flags)
-        body.append("</ul>")
-    else:
-        body.append(f"<p>{text('classroom.report.html.none_found')}</p>")
+    for kind, flags in (("identical", report.flags), ("mistakes", report.mistakes)):
+        body.append(f"<h2>{text(f'classroom.report.html.{kind}')}</h2>")
+        if flags:
+            body.append(f"<p>{text(f'classroom.report.html.{kind}_intro')}</p><ul>")
+            body.extend(f'<li class="flag">{escape(flag_text(f))} ({", ".join(student_link(s) for s in f.students)})'
+                        "</li>" for f in flags)
+            body.append("</ul>")
+        else:
+            body.append(f"<p>{text('classroom.report.html.none_found')}</p>")
+    body.extend(f"<p>{escape(line)}</p>" for line in match_counts(report))
     body.append(f"<h2>{text('classroom.report.html.students')}</h2><table>" + header("student", "points", "lost"))
     for student in report.students:
         lost = [o for o in student.outcomes if o.points < o.max_points]
