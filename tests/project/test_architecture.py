@@ -193,6 +193,18 @@ def test_no_module_imports_a_higher_layer():
     assert not wrong, "imports upwards (lower layers must not depend on higher ones):\n  " + "\n  ".join(wrong)
 
 
+def test_the_recording_never_imports_the_reading():
+    """evidence.recording observes, evidence.reading concludes from what was recorded: the seams hand what they see
+    to the reading through the record (gradtutor.evidence.Reader), never by importing it."""
+    modules, graph = _graph()
+    recording = sorted(name for name in modules if name == "evidence.recording" or name.startswith("evidence.recording."))
+    assert len(recording) > 5, f"found only {recording} in gradtutor/evidence/recording"
+    wrong = [f"{name} imports {target} at {modules[name].relative_to(REPO)}:{line}"
+             for name in recording for target, line in sorted(graph[name].items())
+             if target == "evidence.reading" or target.startswith("evidence.reading.")]
+    assert not wrong, "the recording imports the reading:\n  " + "\n  ".join(wrong)
+
+
 def test_the_house_is_shallow():
     """Few modules at the top, and no package a flat room of many: a newcomer finds a part by its package."""
     modules = _modules()
