@@ -173,11 +173,12 @@ def analyse(record: Record) -> list[Finding]:
 
 def report(record: Record) -> tuple[list[Finding], list[dict]]:
     """Everything `gradtutor explain` reports: the findings of the cause rules, then a finding for every symptom
-    and every raised call they left unexplained (cause not known); and the call sites whose gradients could not
-    be observed at all ({kind, file, line, why}). No findings and no unobserved site: every gradient was fine."""
+    and every raised call they left unexplained (cause not known), one per root cause; and the call sites whose
+    gradients could not be observed at all ({kind, file, line, why}). No findings and no unobserved site: every
+    gradient was fine."""
     from gradtutor.evidence.reading import unexplained
 
-    findings = analyse(record) + unexplained.findings(record)
+    findings = unexplained.one_per_root_cause(analyse(record) + unexplained.findings(record))
     return findings, unexplained.unobserved(record)
 
 

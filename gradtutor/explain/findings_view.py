@@ -68,7 +68,8 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
 
 def _unobserved(sites) -> str:
     named = [say("explain.report.unobserved_site", where=f"{_short(s['file'])}:{s['line']}", kind=s["kind"],
-                 calls=s["calls"], why=s["why"]) for s in sites]
+                 calls=s["calls"], why=say("explain.report.unobserved_compiled" if s["why"] == "compiled"
+                                           else "explain.report.unobserved_other")) for s in sites]
     return say("explain.report.unobserved", count=len(sites), sites="; ".join(named))
 
 

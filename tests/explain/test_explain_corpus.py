@@ -106,9 +106,19 @@ def test_keras_optimizer_errors_and_warnings_are_explained(results):
     wanted = {case.file.name: (m["cause"], int(m["line"])) for case in corpus.read_scripts(CORPUS)
               if (m := KERAS.fullmatch("expect-keras: " + case.context.get("expect-keras", "")))}
     assert len(wanted) >= 4
+    # the optimizer's own finding, or (one finding per root cause) the gradient call's that it joined
     got = {name: [(f["cause"], (f["broke_at"] or {}).get("line")) for f in results[name]["findings"]
-                  if f["call"] == "apply_gradients"] for name in wanted}
+                  if f["call"] == "apply_gradients" or f["facts"].get("optimizer_at")] for name in wanted}
     assert {name: got[name][:1] for name in wanted} == {name: [want] for name, want in wanted.items()}
+    joined = [name for name in wanted if any(f["facts"].get("optimizer_at") for f in results[name]["findings"])]
+    assert joined, "no gradient call's finding took in the optimizer that received its None"
+
+
+def test_one_finding_per_root_cause_a_none_and_the_optimizer_given_it(results):
+    for row in results.values():
+        calls = {(f["cause"], (f["broke_at"] or {}).get("line")) for f in row["findings"] if f["call"] != "apply_gradients"}
+        given = [f for f in row["findings"] if f["call"] == "apply_gradients"]
+        assert [f for f in given if (f["cause"], (f["broke_at"] or {}).get("line")) in calls] == [], row["script"]
 
 
 @pytest.mark.parametrize("name, cause", [("outside_seed002_slice.py", "outside-tape"),

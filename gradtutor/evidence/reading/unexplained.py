@@ -64,6 +64,24 @@ def findings(record) -> list[dict]:
     return out + ([] if any("then_raised" in f["facts"] for f in out) else raised)
 
 
+def one_per_root_cause(findings: list[dict]) -> list[dict]:
+    """An optimizer given the None a reported gradient call returned (same cause, same broken line) is that call's
+    finding, not a second one: its words join the call's finding (facts `optimizer_at`, `keras`)."""
+    out: list[dict] = []
+    for finding in findings:
+        broke = (finding["cause"], (finding["broke_at"] or {}).get("line"))
+        origin = next((f for f in out if f["call"] != "apply_gradients" and
+                       (f["cause"], (f["broke_at"] or {}).get("line")) == broke), None)
+        if finding["call"] != "apply_gradients" or origin is None or finding["broke_at"] is None:
+            out.append(finding)
+            continue
+        keras = finding["facts"].get("keras", "")
+        origin["facts"] = dict(origin["facts"], optimizer_at=f"{finding['file']}:{finding['line']}", keras=keras)
+        origin["message"] = say("finding.unexplained.then_given", finding=origin["message"], line=finding["line"],
+                                keras=keras)
+    return out
+
+
 def unobserved(record) -> list[dict]:
     """The call sites whose gradients were never seen, each {kind, file, line, calls, why}."""
     return [{"kind": s.kind, "file": s.file, "line": s.line, "calls": s.calls, "why": s.unobserved or "not read"}
