@@ -1,4 +1,6 @@
-"""`gradtutor explain` overhead on training loops: an eager custom loop, a `@tf.function` loop and `Model.fit`.
+"""`gradtutor explain` overhead on training loops: an eager custom loop, a `@tf.function` loop and `Model.fit`,
+and a small `@tf.function` step (a narrow MLP, batch 32: a step of about 2 ms, where the in-graph checks
+of each gradient weigh most).
 
 One three-layer MLP (batch 256, wide enough that a step takes more than 5 ms here), Adam. The
 loop's own time is measured inside the script after one warm-up step (TensorFlow's import and
@@ -7,8 +9,9 @@ and once as `gradtutor explain train.py MODE`, in alternated pairs; the figure i
 the pairs' ratios. The time is the process's CPU time over the loop: on a machine shared with
 other work, wall time swings by 2× from one run to the next, CPU time much less.
 
-Prints: explain overhead: eager X.XX×, tf.function Y.YY×, fit Z.ZZ×
-and one line per loop with its medians and the step time.
+Prints: explain overhead: eager X.XX×, tf.function Y.YY×, fit Z.ZZ×, small tf.function W.WW×
+and one line per loop with its medians and the step time. `python -m benchmarks.bench_explain MODE…`
+measures only the loops named (e.g. "small tf.function").
 """
 from __future__ import annotations
 
@@ -22,7 +25,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PAIRS = 3
-STEPS = {"eager": 40, "tf.function": 80, "fit": 80}
+STEPS = {"eager": 40, "tf.function": 80, "fit": 80, "small tf.function": 600}
+# (layer width, batch) of each loop's MLP
+SIZES = {"eager": (1024, 256), "tf.function": (1024, 256), "fit": (1024, 256), "small tf.function": (64, 32)}
 SCRIPT = '''
 import sys
 import time
@@ -30,14 +35,14 @@ import numpy as np
 import tensorflow as tf
 import keras
 
-mode, steps = sys.argv[1], int(sys.argv[2])
+mode, steps, width, batch = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 keras.utils.set_random_seed(0)
-model = keras.Sequential([keras.Input((256,)), keras.layers.Dense(1024, activation="relu"),
-                          keras.layers.Dense(1024, activation="relu"), keras.layers.Dense(10)])
+model = keras.Sequential([keras.Input((256,)), keras.layers.Dense(width, activation="relu"),
+                          keras.layers.Dense(width, activation="relu"), keras.layers.Dense(10)])
 optimizer = keras.optimizers.Adam(1e-3)
 loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-x_all = np.random.rand(steps * 256, 256).astype("float32")
-y_all = np.random.randint(0, 10, size=(steps * 256,))
+x_all = np.random.rand(steps * batch, 256).astype("float32")
+y_all = np.random.randint(0, 10, size=(steps * batch,))
 
 
 def step(x, y):
@@ -50,15 +55,15 @@ def step(x, y):
 
 if mode == "fit":
     model.compile(optimizer=optimizer, loss=loss_fn)
-    model.fit(x_all[:256], y_all[:256], batch_size=256, epochs=1, verbose=0)  # the trace
+    model.fit(x_all[:batch], y_all[:batch], batch_size=batch, epochs=1, verbose=0)  # the trace
     started = time.process_time()
-    model.fit(x_all, y_all, batch_size=256, epochs=1, verbose=0, shuffle=False)
+    model.fit(x_all, y_all, batch_size=batch, epochs=1, verbose=0, shuffle=False)
 else:
-    run = tf.function(step) if mode == "tf.function" else step
-    run(x_all[:256], y_all[:256])  # build the model and the optimizer (and trace) first
+    run = tf.function(step) if mode.endswith("tf.function") else step
+    run(x_all[:batch], y_all[:batch])  # build the model and the optimizer (and trace) first
     started = time.process_time()
     for i in range(steps):
-        loss = run(x_all[i * 256:(i + 1) * 256], y_all[i * 256:(i + 1) * 256])
+        loss = run(x_all[i * batch:(i + 1) * batch], y_all[i * batch:(i + 1) * batch])
         if i % 20 == 0:
             print("step", i, "loss", float(loss))
 print("LOOP", time.process_time() - started)
@@ -77,10 +82,12 @@ def loop_seconds(command: list[str], cwd: str) -> float:
 
 def main() -> int:
     ratios, lines = {}, []
+    chosen = [mode for mode in STEPS if mode in sys.argv[1:]] or list(STEPS)
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "train.py").write_text(SCRIPT)
-        for mode, steps in STEPS.items():
-            args = ["train.py", mode, str(steps)]
+        for mode in chosen:
+            steps = STEPS[mode]
+            args = ["train.py", mode, str(steps), *map(str, SIZES[mode])]
             alone, explained = [], []
             for _ in range(PAIRS):
                 alone.append(loop_seconds([sys.executable, *args], folder))

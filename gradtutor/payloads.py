@@ -200,6 +200,7 @@ class ExplainResult(TypedDict, total=False):
     findings: list[dict]  # gradtutor.evidence.Finding, as JSON
     script_exit: int  # the script's exit code (130 after Ctrl-C); the parent puts the child's own here
     gradient_calls: int
+    unobserved: list[dict]  # call sites whose gradients were never seen (gradtutor.evidence.report)
     died: bool  # the parent's: the child wrote nothing readable
     # the fix re-run's (gradtutor.explain.fix.rerun), by line of the patched copy:
     gradients: dict[str, list]  # what each gradient call's sources got: ok, none, nonfinite, zero, traced

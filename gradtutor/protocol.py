@@ -73,7 +73,7 @@ _DISPLAY = {
 
 # What the comparison found first, in the order it looks (None → type → shape → dtype → non-finite → values);
 # ERROR: the code raised instead of returning.
-# TINY: a gradient whose every element is below gradtutor.evidence.reading.symptoms.TINY (`gradtutor explain` only).
+# TINY: a gradient whose every element is below gradtutor.evidence.symptoms.TINY (`gradtutor explain` only).
 Symptom = Word("Symptom", [(word.upper(), word) for word in (
     "none", "type", "shape", "dtype", "nonfinite", "zeros", "values", "error", "tiny")])
 
@@ -109,6 +109,9 @@ class Cause(Word):
     TF_GRADIENTS_EAGER = "tf-gradients-eager"
     CANNOT_WATCH = "cannot-watch"
     WRONG_TAPE = "wrong-tape"
+    # a gradient seen None, zero or NaN (or a gradient call that raised) that no cause rule explains (`gradtutor
+    # explain` only: gradtutor.evidence.reading.unexplained)
+    NOT_KNOWN = "not-known"
     # what is wrong with an exercise's answer itself
     NO_RETURN = "no-return"
     WRONG_TYPE = "wrong-type"

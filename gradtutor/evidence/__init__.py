@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import collections
 import contextlib
-from typing import TypedDict
+import dataclasses
+from typing import Callable, TypedDict
 
 from gradtutor.evidence.reading import wording
 from gradtutor.evidence.recording.frames import where
@@ -60,13 +61,43 @@ class Finding(TypedDict):
     facts: dict[str, str]
 
 
-class Record:
-    """What one recording saw: the op graph, the tapes, and the findings so far."""
+@dataclasses.dataclass(frozen=True)
+class Reader:
+    """The reading's conclusions the recording's seams hand what they saw to, given to the recorder here: the
+    recording (gradtutor.evidence.recording) never imports the reading (tests/project/test_architecture.py)."""
 
-    def __init__(self, listeners=(), every_step: bool = False):
+    gradient: Callable  # checks.gradient: a tape's gradient call, checked (its None, zero, NaN, subtle misses)
+    jacobian: Callable
+    watch: Callable
+    tf_gradients_wrapper: Callable
+    numpy_function_wrapper: Callable
+    diagnose: Callable  # analysis.diagnose: why one gradient is wrong (forward.py's jvp)
+    cuts_back: Callable  # paths.cuts_back: do recorded ops lead from these nodes to those (custom_gradients.py)
+    variables_read: Callable  # paths.variables_read: the variables a target was computed from (optimizers.py)
+
+
+def reader() -> Reader:
+    from gradtutor.evidence.reading import analysis, checks, paths
+
+    return Reader(checks.gradient, checks.jacobian, checks.watch, checks.tf_gradients_wrapper,
+                  checks.numpy_function_wrapper, analysis.diagnose, paths.cuts_back, paths.variables_read)
+
+
+class Record:
+    """What one recording saw: the op graph, the tapes, every gradient call site, and the findings so far."""
+
+    def __init__(self, listeners=(), every_step: bool = False, read: Reader | None = None):
+        from gradtutor.evidence.observations import Observations
         from gradtutor.evidence.recording.graph import Graph
         from gradtutor.evidence.recording.sampling import Sampling
 
+        self.reader = read or reader()
+        self.observations = Observations()  # what each gradient call site returned or raised (observations.py)
+        # (frame, index) of a gradient whose None or zeros the reading judged intended (stop_gradient keeping a
+        # source out, unconnected_gradients=ZERO) -> (its cause, the source's name): a finding only if the program
+        # then broke on it (reading.unexplained)
+        self.excused: dict = {}
+        self.script_error: BaseException | None = None  # the exception that left the recorded block, if one did
         self.graph = Graph()
         # views fed by the same patches as the findings (instrument.tell): the checker's run facts are one
         self.listeners = tuple(listeners)
@@ -135,8 +166,20 @@ def recording(listeners=(), every_step: bool = False):
 
 
 def analyse(record: Record) -> list[Finding]:
-    """The findings, as plain JSON-ready dicts (file, line, call, sources, cause, broke_at, message, fix, …)."""
+    """The findings the cause rules made, as plain JSON-ready dicts (file, line, call, sources, cause, broke_at,
+    message, fix, …): what the checker's run facts read."""
     return [{k: v for k, v in finding.items() if not k.startswith("_")} for finding in record.findings]
 
 
-__all__ = ["Record", "analyse", "recording"]
+def report(record: Record) -> tuple[list[Finding], list[dict]]:
+    """Everything `gradtutor explain` reports: the findings of the cause rules, then a finding for every symptom
+    and every raised call they left unexplained (cause not known), one per root cause; and the call sites whose
+    gradients could not be observed at all ({kind, file, line, why}). No findings and no unobserved site: every
+    gradient was fine."""
+    from gradtutor.evidence.reading import unexplained
+
+    findings = unexplained.one_per_root_cause(analyse(record) + unexplained.findings(record))
+    return findings, unexplained.unobserved(record)
+
+
+__all__ = ["Reader", "Record", "analyse", "reader", "recording", "report"]

@@ -135,14 +135,15 @@ def cmd_explain(args) -> int:
     findings, code = payload["findings"], payload["script_exit"]
     sys.stdout.flush()
     if args.html:
-        args.html.write_text(report.as_html(findings, payload.get("gradient_calls", 0)), encoding="utf-8")
+        args.html.write_text(report.as_html(findings, payload.get("gradient_calls", 0), payload.get("unobserved", [])),
+                             encoding="utf-8")
     if payload.get("died"):
         print(say("explain.error.died", script=args.script, code=code), file=sys.stderr)
     if not args.json:
-        report.print_text(findings, args.script, code, payload.get("gradient_calls", 0))
+        report.print_text(findings, args.script, code, payload.get("gradient_calls", 0), payload.get("unobserved", []))
     plan = fix.run(args.script, list(args.args), findings, run_child, args.apply, not args.json) \
         if args.fix or args.apply else None
     if args.json:
         extra = {"fix": fix.as_dict(plan)} if plan else {}
-        print(report.as_json(findings, code, **extra), flush=True)
+        print(report.as_json(findings, code, unobserved=payload.get("unobserved", []), **extra), flush=True)
     return 1 if findings else 0

@@ -9,7 +9,8 @@ import sys
 def explaining(show: bool = True, fix: bool = False):
     """Instrument every tape inside the block; on the way out, show the findings (HTML in Jupyter).
 
-    Yields the evidence Record; `gradtutor.evidence.analyse(record)` gives the findings as dicts.
+    Yields the evidence Record; `gradtutor.evidence.report(record)` gives the findings as dicts and the call
+    sites that could not be observed.
     Outside the block nothing of TensorFlow is patched. With `fix`, the verified patch for the
     file the block is in is shown too (gradtutor.explain.fix.cell).
     """
@@ -22,7 +23,8 @@ def explaining(show: bool = True, fix: bool = False):
             yield record
     finally:
         if show:
-            display(evidence.analyse(record), record.gradient_calls)
+            findings, unobserved = evidence.report(record)
+            display(findings, record.gradient_calls, unobserved)
         if fix:
             from gradtutor.explain.fix import cell
 
@@ -31,7 +33,7 @@ def explaining(show: bool = True, fix: bool = False):
                 cell.display(plan, plan.original)
 
 
-def display(findings: list[dict], gradient_calls: int = 1) -> None:
+def display(findings: list[dict], gradient_calls: int = 1, unobserved=()) -> None:
     from gradtutor.explain import findings_view as report
 
     if report.in_a_kernel():
@@ -39,8 +41,8 @@ def display(findings: list[dict], gradient_calls: int = 1) -> None:
             from IPython.display import HTML
             from IPython.display import display as show
 
-            show(HTML(report.as_html(findings, gradient_calls)))
+            show(HTML(report.as_html(findings, gradient_calls, unobserved)))
             return
         except ImportError:
             pass
-    report.print_text(findings, None, 0, gradient_calls)
+    report.print_text(findings, None, 0, gradient_calls, unobserved=unobserved)

@@ -27,8 +27,10 @@ def _short(path: str | None) -> str:
     return path if relative.startswith("..") else relative
 
 
-def lines(findings: list[dict], script: str | None = None, script_exit: int = 0, gradient_calls: int = 1) -> list[str]:
-    """The report as rich markup lines (escape-safe)."""
+def lines(findings: list[dict], script: str | None = None, script_exit: int = 0, gradient_calls: int = 1,
+          unobserved=()) -> list[str]:
+    """The report as rich markup lines (escape-safe). The all-clear only when there is no finding and every call
+    site was observed (`unobserved`: the sites whose gradients were never seen, gradtutor.evidence.report)."""
     from rich.markup import escape
 
     name = escape(_short(script)) if script else None
@@ -51,22 +53,31 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
         out.append(f"  {say('explain.report.fix', fix=escape(finding['fix']))}")
     named = {"name": name} if script else {}
     ended = say(f"explain.report.{block}exited", code=script_exit, **named) if script_exit else ""
+    if unobserved:
+        out.append(f"[yellow]?[/yellow] {escape(_unobserved(unobserved))}")
     if findings:
         found = f"explain.report.{block}found_{'one' if len(findings) == 1 else 'many'}"
         out.append(say(found, count=len(findings), ended=ended, guide=say("explain.report.guide"), **named))
     elif not gradient_calls:
         out.append(say(f"explain.report.{block}no_gradient", ended=ended, **named))
-    else:
+    elif not unobserved:
         fine = f"explain.report.{block}fine_{'one' if gradient_calls == 1 else 'many'}"
         out.append(f"[green]✓[/green] {say(fine, count=gradient_calls, ended=ended, **named)}")
     return out
 
 
-def print_text(findings, script=None, script_exit=0, gradient_calls=1, file=None) -> None:
+def _unobserved(sites) -> str:
+    named = [say("explain.report.unobserved_site", where=f"{_short(s['file'])}:{s['line']}", kind=s["kind"],
+                 calls=s["calls"], why=say("explain.report.unobserved_compiled" if s["why"] == "compiled"
+                                           else "explain.report.unobserved_other")) for s in sites]
+    return say("explain.report.unobserved", count=len(sites), sites="; ".join(named))
+
+
+def print_text(findings, script=None, script_exit=0, gradient_calls=1, unobserved=(), file=None) -> None:
     from rich.console import Console
 
     console = Console(highlight=False, file=file, soft_wrap=True)
-    for line in lines(findings, script, script_exit, gradient_calls):
+    for line in lines(findings, script, script_exit, gradient_calls, unobserved):
         console.print(line)
 
 
@@ -74,7 +85,9 @@ def as_json(findings: list[dict], script_exit: int, **extra) -> str:
     return json.dumps({"findings": findings, "script_exit": script_exit, **extra})
 
 
-def as_html(findings: list[dict], gradient_calls: int = 1) -> str:
+def as_html(findings: list[dict], gradient_calls: int = 1, unobserved=()) -> str:
+    if not findings and unobserved:
+        return f"<p style='color:#9a6700'>? {html.escape(_unobserved(unobserved))}</p>"
     if not findings:
         text = say("explain.html.fine") if gradient_calls else say("explain.html.no_gradient")
         return f"<p style='color:#1a7f37'>✓ {html.escape(text)}</p>"

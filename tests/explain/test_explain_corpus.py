@@ -2,7 +2,9 @@
 
 Each script says where it comes from (`# source:`) and what explain must find (`# expect:
 cause=ID line=N`, or `# expect: clean`). The scripts run in three children (TensorFlow imported
-once in each, Keras 2 scripts in their own), each script under its own recording.
+once in each, Keras 2 scripts in their own), each script under its own recording; and once more
+plainly, without gradtutor, in two children (plain_runner.py): what their gradients really were
+is the referee of the acceptance test (no all-clear on a broken program).
 """
 from __future__ import annotations
 
@@ -24,12 +26,13 @@ pytestmark = pytest.mark.tf
 HERE = Path(__file__).resolve().parents[1]  # tests/
 CORPUS = HERE / "explain" / "corpus"
 RUNNER = HERE / "support" / "explain_runner.py"
+PLAIN = HERE / "explain" / "plain_runner.py"
 REPO = HERE.parent
 KERAS = re.compile(r"expect-keras: cause=(?P<cause>\S+) line=(?P<line>\d+)")  # a header's value, read by the schema
 REQUIRED = 0.95
 CAUSES = ["unwatched", "outside-tape", "leaves-tensorflow", "integer-path", "no-gradient-op", "stop-gradient",
           "variable-replaced", "state-breaks-path", "not-used", "softmax-sum", "non-finite", "saturation",
-          "dead-relu", "tape-reused", "tf-gradients-eager", "cannot-watch", "wrong-tape"]
+          "dead-relu", "tape-reused", "tf-gradients-eager", "cannot-watch", "wrong-tape", "not-known"]
 
 
 def expectations() -> dict[str, dict]:
@@ -39,11 +42,11 @@ def expectations() -> dict[str, dict]:
             for case in corpus.read_scripts(CORPUS)}
 
 
-def _run(scripts: list[str], out: Path, legacy: bool) -> subprocess.Popen:
+def _run(scripts: list[str], out: Path, legacy: bool, runner: Path = RUNNER) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     if legacy:
         env["TF_USE_LEGACY_KERAS"] = "1"
-    return subprocess.Popen([sys.executable, str(RUNNER), str(out), *scripts], cwd=CORPUS, env=env,
+    return subprocess.Popen([sys.executable, str(runner), str(out), *scripts], cwd=CORPUS, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -103,9 +106,19 @@ def test_keras_optimizer_errors_and_warnings_are_explained(results):
     wanted = {case.file.name: (m["cause"], int(m["line"])) for case in corpus.read_scripts(CORPUS)
               if (m := KERAS.fullmatch("expect-keras: " + case.context.get("expect-keras", "")))}
     assert len(wanted) >= 4
+    # the optimizer's own finding, or (one finding per root cause) the gradient call's that it joined
     got = {name: [(f["cause"], (f["broke_at"] or {}).get("line")) for f in results[name]["findings"]
-                  if f["call"] == "apply_gradients"] for name in wanted}
+                  if f["call"] == "apply_gradients" or f["facts"].get("optimizer_at")] for name in wanted}
     assert {name: got[name][:1] for name in wanted} == {name: [want] for name, want in wanted.items()}
+    joined = [name for name in wanted if any(f["facts"].get("optimizer_at") for f in results[name]["findings"])]
+    assert joined, "no gradient call's finding took in the optimizer that received its None"
+
+
+def test_one_finding_per_root_cause_a_none_and_the_optimizer_given_it(results):
+    for row in results.values():
+        calls = {(f["cause"], (f["broke_at"] or {}).get("line")) for f in row["findings"] if f["call"] != "apply_gradients"}
+        given = [f for f in row["findings"] if f["call"] == "apply_gradients"]
+        assert [f for f in given if (f["cause"], (f["broke_at"] or {}).get("line")) in calls] == [], row["script"]
 
 
 @pytest.mark.parametrize("name, cause", [("outside_seed002_slice.py", "outside-tape"),
@@ -153,3 +166,50 @@ def test_one_finding_per_call_cause_and_break_line_with_every_variable(results):
 def test_a_value_symptom_in_compiled_code_says_the_step_it_first_appeared_at(results):
     for name in ("compiled_fn_sqrt_zero.py", "compiled_fit_norm_zero_loss.py"):
         assert results[name]["findings"][0]["facts"]["first_step"] == "1", name
+
+
+@pytest.fixture(scope="module")
+def plain(results, tmp_path_factory) -> dict[str, dict]:
+    """Each script run plainly (after `results`: the two sets of children never share the cores)."""
+    expected = expectations()
+    folder = tmp_path_factory.mktemp("plain-corpus")
+    groups = [([n for n, e in expected.items() if not e["keras2"]], False), ([n for n, e in expected.items() if e["keras2"]], True)]
+    children = [(_run(names, folder / f"{i}.jsonl", flag, PLAIN), folder / f"{i}.jsonl")
+                for i, (names, flag) in enumerate(groups) if names]
+    rows = {}
+    for child, out in children:
+        assert child.wait(timeout=900) == 0
+        rows.update((r["script"], r) for r in map(json.loads, out.read_text().splitlines()))
+    return rows
+
+
+def _broken(row: dict) -> list[str]:
+    """What a plain run shows wrong: gradients None, all zero or NaN/inf, a gradient call that raised, a script that did."""
+    wrong = sorted(kind for kind in row["gradients"] if kind != "ok")
+    return wrong + [f"raised {name}" for name in row["raised"]] + \
+        ([f"script raised {row['script_error']}"] if row["script_error"] else [])
+
+
+def test_no_all_clear_on_a_program_whose_plain_run_is_broken(results, plain):
+    """The acceptance test: wherever the plain run's gradients are None, NaN or all zero, or a gradient call (or the
+    script) raised, explain reports a finding — unless the corpus calls the program correct, and then the plain
+    run shows only a None or zero the program meant (a stop_gradient kept out, a weight of 0, an exact minimum)
+    and never broke on."""
+    expected = expectations()
+    assert set(plain) == set(expected)
+    broken = {name: _broken(row) for name, row in plain.items() if _broken(row)}
+    intended = {name: wrong for name, wrong in broken.items() if not expected[name]["cause"]}
+    silent = {name: wrong for name, wrong in broken.items() if expected[name]["cause"] and not results[name]["findings"]}
+    print(f"\nplain runs: {len(broken)}/{len(plain)} broken; explain silent on {len(silent)}; "
+          f"meant by a correct program: {sorted(intended)}")
+    assert len(broken) >= 60  # the referee sees the corpus's mistakes
+    assert silent == {}
+    assert {name: wrong for name, wrong in intended.items() if not set(wrong) <= {"none", "zeros"}} == {}
+
+
+def test_a_correct_programs_plain_run_is_not_broken_by_what_explain_flags(results, plain):
+    """Every program explain finds nothing in ran plainly to its end (no gradient call or script raised)."""
+    quiet = [name for name, row in results.items() if not row["findings"]]
+    assert quiet
+    assert {name: _broken(plain[name]) for name in quiet
+            if plain[name]["raised"] or plain[name]["script_error"]} == {}

@@ -58,3 +58,12 @@ def test_no_findings_and_no_gradients_are_told_apart():
     assert report.lines([], "t.py", 3, 0) == [
         ("gradtutor explain: t.py asked TensorFlow for no gradient, so there was nothing to check; "
         "t.py itself exited with code 3.")]
+
+
+def test_no_all_clear_while_a_call_site_went_unobserved():
+    """Every gradient asked for must be seen before "came back fine" is said; an unseen site is named instead."""
+    site = {"kind": "compiled", "file": "train.py", "line": 21, "calls": 40, "why": "compiled"}
+    text = "\n".join(report.lines([], "train.py", 0, 40, [site]))
+    assert "came back fine" not in text and "train.py:21" in text and "could not be observed" in text
+    assert "came back fine" in "\n".join(report.lines([], "train.py", 0, 40, []))
+    assert "could not be observed" in report.as_html([], 40, [site]) and "✓" not in report.as_html([], 40, [site])

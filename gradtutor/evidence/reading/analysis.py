@@ -11,22 +11,13 @@ from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading import probe
 from gradtutor.evidence.reading.values import evidence_at, kept_value
+from gradtutor.evidence.recording.tapes import tf_object
 from gradtutor.protocol import Cause, Symptom
 
 
 FLOWING_STEPS = frozenset({"gradient", "custom_gradient"})  # steps gradtutor adds (checks.py, custom_gradients.link)
 SUMMING = frozenset({"Sum", "Transpose"})  # a total over every element, or its elements moved (softmax(axis=0))
 ROW_SLICES = frozenset({"StridedSlice", "Slice", "GatherV2"})
-
-
-def tf_object(source):
-    """A keras.Variable's tf.Variable; anything else as it is."""
-    import tensorflow as tf
-
-    if isinstance(source, (tf.Variable, tf.Tensor)):
-        return source
-    value = getattr(source, "value", None)
-    return value if isinstance(value, tf.Variable) else source
 
 
 def diagnose(record, info, targets, source, symptom):

@@ -5,6 +5,7 @@ import functools
 
 
 from gradtutor.evidence.reading import analysis
+from gradtutor.evidence.reading import paths
 from gradtutor.evidence.recording import optimizers
 from gradtutor.evidence.reading import raised
 from gradtutor.evidence.recording import sampling
@@ -12,7 +13,7 @@ from gradtutor.evidence.reading import subtle
 from gradtutor.evidence.reading import untracked
 from gradtutor.evidence.recording.frames import user_frame, user_frame_object
 from gradtutor.evidence.recording.listening import tell
-from gradtutor.evidence.reading.symptoms import gradient_symptom
+from gradtutor.evidence.symptoms import gradient_symptom
 from gradtutor.evidence.recording.tapes import tape_info
 from gradtutor.protocol import Cause, Symptom
 # The values of an eager call's gradients (zero? tiny? NaN?) are read on the first FIRST_CALLS calls of each
@@ -28,7 +29,7 @@ def sampled(record, frame) -> bool:
 
 
 def symptom(gradient) -> Symptom | None:
-    """none, nonfinite, zeros, tiny (gradtutor.evidence.reading.symptoms), or None for a gradient that looks fine."""
+    """none, nonfinite, zeros, tiny (gradtutor.evidence.symptoms), or None for a gradient that looks fine."""
     if gradient is None:
         return Symptom.NONE
     return gradient_symptom(analysis.kept_value(getattr(gradient, "values", gradient)))  # IndexedSlices: its rows
@@ -104,10 +105,13 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
         if found == Symptom.NONE:  # an optimizer given this None next says so with this cause (optimizers.py)
             record.none_sources[id(analysis.tf_object(source))] = cause
         if cause is not None and cause[0] == Cause.NOT_USED and found == Symptom.ZEROS and zero_fill:
+            record.excused[key] = (cause, _name(source, index))
             continue  # unconnected_gradients=ZERO asked for zeros where there is no path (batch_jacobian's own are not)
         if cause is not None and cause[0] == "stop-gradient" and found == "none" and trains_some:
             # the target trains other sources of this call: a stop_gradient keeping these out is the cut's
-            # documented use; their None is a finding only if it reaches an optimizer (optimizers.py)
+            # documented use; their None is a finding only if it reaches an optimizer (optimizers.py) or the
+            # program breaks on it (a clip_by_norm of None: unexplained.py)
+            record.excused[key] = (cause, _name(source, index))
             continue
         if cause is not None:
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
@@ -121,7 +125,7 @@ def _no_sources(record, info, call, frame, target_nodes) -> None:
     """tape.gradient(loss, []) while the loss reads variables: the list meant to name them came out empty. The tape
     watched them (trainable, read under it): the list is not theirs (a layer that does not track them); it did not:
     they are not trainable (add_weight(trainable=False))."""
-    read = optimizers.variables_read(target_nodes)
+    read = paths.variables_read(target_nodes)
     if not read:
         return
     tape = info.tape()

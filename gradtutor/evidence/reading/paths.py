@@ -201,3 +201,10 @@ def stops_gradient(op) -> Cause | str | None:
     if floats_in and op.outputs and all(out.dtype.is_integer for out in op.outputs):
         return Cause.INTEGER_PATH  # a cast (or any op) from floats to integers: integers carry no gradient
     return None
+
+
+def variables_read(target_nodes) -> list:
+    """The variables (their handle nodes) the target was computed from, in the order they were made."""
+    handles = {node.op.inputs[0] for node in ancestors(target_nodes, 0)
+               if node.op is not None and node.op.type == "ReadVariableOp" and node.op.inputs}
+    return sorted(handles, key=lambda node: node.seq)

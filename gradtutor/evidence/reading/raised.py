@@ -13,7 +13,7 @@ import re
 
 from gradtutor.evidence.reading import analysis
 from gradtutor.evidence.reading import paths
-from gradtutor.evidence.recording.frames import is_user_file
+from gradtutor.evidence.recording.frames import raised_at
 from gradtutor.evidence.recording.graph import Exit
 from gradtutor.protocol import Cause, Symptom
 
@@ -30,6 +30,7 @@ REFUSALS = (
 
 def note(record, error: BaseException) -> None:
     """A finding for an exception passing out of the recorded block, when it is one of TensorFlow's refusals."""
+    record.script_error = error  # an intended None the program then broke on is a finding (unexplained.py)
     text = _text(error)
     found = next(((cause, refused) for kind, pattern, cause, refused in REFUSALS
                   if type(error).__name__ == kind and re.search(pattern, text)), None)
@@ -47,23 +48,6 @@ def _text(error: BaseException) -> str:
         return str(error)
     except BaseException:  # noqa: BLE001 - anything a hostile __str__ raises
         return ""
-
-
-def raised_at(error: BaseException):
-    """(file, line) of the innermost frame of the user's code the exception passed through, or None. Inside a
-    tf.function, autograph's translated stack (the error's metadata) has the user's lines its code was converted from."""
-    translated = getattr(getattr(error, "ag_error_metadata", None), "translated_stack", None) or ()
-    mapped = [(frame.filename, frame.lineno) for frame in translated
-              if getattr(frame, "filename", None) and is_user_file(frame.filename)]
-    if mapped:
-        return mapped[-1]
-    found = None
-    trace = error.__traceback__
-    while trace is not None:
-        if is_user_file(trace.tb_frame.f_code.co_filename):
-            found = (trace.tb_frame.f_code.co_filename, trace.tb_lineno)
-        trace = trace.tb_next
-    return found
 
 
 def _outside_tensorflow(values) -> bool:

@@ -20,7 +20,7 @@ import numpy as np
 
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.reading import paths
-from gradtutor.evidence.reading import symptoms
+from gradtutor.evidence import symptoms
 from gradtutor.evidence.recording import variable_reads
 from gradtutor.evidence.reading.values import evidence_at, kept_value
 from gradtutor.messages import say

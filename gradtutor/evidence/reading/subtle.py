@@ -12,8 +12,8 @@ from __future__ import annotations
 import weakref
 
 from gradtutor.evidence.reading import paths
-from gradtutor.evidence.reading.analysis import tf_object
-from gradtutor.evidence.reading.symptoms import SATURATING, saturated_elements
+from gradtutor.evidence.recording.tapes import tf_object
+from gradtutor.evidence.symptoms import SATURATING, saturated_elements
 from gradtutor.evidence.reading.values import kept_value
 from gradtutor.protocol import Cause
 

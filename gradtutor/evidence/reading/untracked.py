@@ -13,8 +13,8 @@ once per call site.
 from __future__ import annotations
 
 from gradtutor.protocol import Cause
-from gradtutor.evidence.recording import optimizers
-from gradtutor.evidence.reading.analysis import tf_object
+from gradtutor.evidence.reading import paths
+from gradtutor.evidence.recording.tapes import tf_object
 from gradtutor.evidence.recording.frames import user_frame_object
 
 
@@ -23,7 +23,7 @@ def check(record, call, frame, target_nodes, sources) -> None:
     if frame in record.untracked:
         return
     record.untracked[frame] = True
-    read = optimizers.variables_read(target_nodes)
+    read = paths.variables_read(target_nodes)
     if not read:
         return
     if not sources:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradtutor.evidence.recording import opfacts
-from gradtutor.evidence.reading import symptoms
+from gradtutor.evidence import symptoms
 from gradtutor.protocol import Cause
 
 

@@ -33,34 +33,38 @@ def link(record) -> None:
     import tensorflow as tf
     from tensorflow.python.ops import custom_gradient as module
 
-    from gradtutor.evidence.recording.frames import user_frame
+    from gradtutor.evidence.recording.frames import raised_at, user_frame
 
     saved = module._eager_mode_decorator
     record.originals.append((module, {"_eager_mode_decorator": saved}))
     graph = record.graph
 
     def linked(f, args, kwargs):
-        result = saved(f, args, kwargs)
+        try:
+            result = saved(f, args, kwargs)
+        except Exception as error:  # its signature refused (a grad_fn without variables=): a gradient call's refusal
+            observations = record.observations
+            observations.raised(observations.called("custom_gradient", user_frame()), error, raised_at(error))
+            raise
         if graph.recording_tapes and not graph.paused and not graph.off:
             inputs = [getattr(t, "handle", t) if isinstance(t, tf.Variable) else t
                       for t in tf.nest.flatten((args, kwargs)) if tf.is_tensor(t)]
             outputs = [t for t in tf.nest.flatten(result) if tf.is_tensor(t) and not isinstance(t, tf.Variable)]
-            if inputs and outputs and not _computed_from(graph, outputs, inputs):
+            if inputs and outputs and not _computed_from(record, outputs, inputs):
                 graph.add_step(CUSTOM_STEP, inputs, outputs, user_frame())
         return result
 
     module._eager_mode_decorator = linked
 
 
-def _computed_from(graph, outputs, inputs) -> bool:
+def _computed_from(record, outputs, inputs) -> bool:
     """Do recorded ops whose gradient flows already lead from the inputs to the outputs (a custom gradient of
     TensorFlow ops)? Then the op graph needs no step of its own, and the ops stay there to be replayed
     (explain.fix.central). A tf.numpy_function inside does not count: its gradient is the custom one."""
-    from gradtutor.evidence.reading import paths
-
+    graph = record.graph
     wanted = {node for node in (graph.known(t) for t in inputs) if node is not None}
     made = [node for node in (graph.known(t) for t in outputs) if node is not None]
-    reached, _ = paths.cuts_back(made, wanted) if wanted and made else (False, [])
+    reached, _ = record.reader.cuts_back(made, wanted) if wanted and made else (False, [])
     return reached
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import functools
 
-from gradtutor.evidence.reading import analysis
-from gradtutor.evidence.recording.frames import user_frame, user_frame_object
+from gradtutor.evidence.recording.frames import raised_at, user_frame, user_frame_object
 from gradtutor.evidence.recording.listening import caller, tell
-from gradtutor.evidence.recording.tapes import TapeInfo
+from gradtutor.evidence.recording.tapes import TapeInfo, tf_object
 from gradtutor.protocol import Symptom
 
 
@@ -40,7 +39,7 @@ def patch(record) -> None:
             import tensorflow as tf
 
             for primal in tf.nest.flatten(primals):
-                primal = analysis.tf_object(primal)
+                primal = tf_object(primal)
                 node = graph.node_of(primal.handle if isinstance(primal, tf.Variable) else primal, info.frame)
                 info.watched.append(node)
             graph.recording_tapes.append(info)
@@ -55,9 +54,19 @@ def patch(record) -> None:
 
     def jvp(acc, primals, *args, **kwargs):
         tell(record, "jvp", primals, caller())
-        result = saved["jvp"](acc, primals, *args, **kwargs)
-        if not record.busy:
-            _check(record, acc, primals, result)
+        if record.busy:
+            return saved["jvp"](acc, primals, *args, **kwargs)
+        site = record.observations.called("jvp", user_frame())
+        try:
+            result = saved["jvp"](acc, primals, *args, **kwargs)
+        except Exception as error:
+            record.observations.raised(site, error, raised_at(error))
+            raise
+        import tensorflow as tf
+
+        flat = tf.nest.flatten(result) if result is not None else [None]
+        record.observations.gradients(site, flat, tf.executing_eagerly() and record.observations.reads_values(site))
+        _check(record, acc, primals, result)
         return result
 
     for name, function in (("__init__", init), ("__enter__", enter), ("__exit__", leave), ("jvp", jvp)):
@@ -80,7 +89,7 @@ def _check(record, acc, targets, result) -> None:
         for target, value in zip(flat_targets, flat_results):
             if value is not None or not tf.is_tensor(target):
                 continue
-            found = [analysis.diagnose(record, info, [target], primal, Symptom.NONE) for primal in tf.nest.flatten(primals)]
+            found = [record.reader.diagnose(record, info, [target], primal, Symptom.NONE) for primal in tf.nest.flatten(primals)]
             found = [cause for cause in found if cause is not None]
             if found and len(found) == len(tf.nest.flatten(primals)):
                 # the target depends on no primal: the first primal's cause speaks (they went wrong together)

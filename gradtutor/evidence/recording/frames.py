@@ -92,3 +92,20 @@ def where(frame) -> dict | None:
         return None
     filename, line = frame
     return {"file": filename, "line": line, "code": linecache.getline(filename, line).strip()}
+
+
+def raised_at(error: BaseException):
+    """(file, line) of the innermost frame of the user's code the exception passed through, or None. Inside a
+    tf.function, autograph's translated stack (the error's metadata) has the user's lines its code was converted from."""
+    translated = getattr(getattr(error, "ag_error_metadata", None), "translated_stack", None) or ()
+    mapped = [(frame.filename, frame.lineno) for frame in translated
+              if getattr(frame, "filename", None) and is_user_file(frame.filename)]
+    if mapped:
+        return mapped[-1]
+    found = None
+    trace = error.__traceback__
+    while trace is not None:
+        if is_user_file(trace.tb_frame.f_code.co_filename):
+            found = (trace.tb_frame.f_code.co_filename, trace.tb_lineno)
+        trace = trace.tb_next
+    return found

@@ -12,7 +12,7 @@ from gradtutor.evidence.recording import custom_gradients
 from gradtutor.evidence.recording import forward
 from gradtutor.evidence.recording import listening
 from gradtutor.evidence.recording import variable_reads
-from gradtutor.evidence.recording.frames import user_frame
+from gradtutor.evidence.recording.frames import raised_at, user_frame
 from gradtutor.evidence.recording.listening import caller, tell
 from gradtutor.evidence.recording.tapes import TapeInfo, tape_info
 
@@ -37,11 +37,11 @@ def install(record) -> None:
     from tensorflow.python.eager import backprop
     from tensorflow.python.framework import op_callbacks, ops
 
-    from gradtutor.evidence.reading import checks
     from gradtutor.evidence.recording import optimizers
     from gradtutor.evidence.recording import sampling
     from gradtutor.evidence.recording import traced
 
+    checks = record.reader  # what the gradients mean is decided by the reading (gradtutor.evidence)
     graph = record.graph
     tape_class = backprop.GradientTape
     originals = record.originals
@@ -79,18 +79,21 @@ def install(record) -> None:
     def gradient(tape, target, sources, output_gradients=None, unconnected_gradients=None):
         if record.listeners:
             tell(record, "gradient_asked", "gradient", tape, target, sources, unconnected_gradients, caller())
-        return checks.gradient(record, tape, target, sources, output_gradients, unconnected_gradients, saved)
+        return observed(record, "gradient", caller(), lambda: checks.gradient(
+            record, tape, target, sources, output_gradients, unconnected_gradients, saved))
 
     def jacobian(tape, target, sources, *args, **kwargs):
         if record.listeners:
             tell(record, "gradient_asked", "jacobian", tape, target, sources, kwargs.get("unconnected_gradients"), caller())
-        return checks.jacobian(record, "jacobian", tape, target, sources, args, kwargs, saved)
+        return observed(record, "jacobian", caller(), lambda: checks.jacobian(
+            record, "jacobian", tape, target, sources, args, kwargs, saved))
 
     def batch_jacobian(tape, target, source, *args, **kwargs):
         if record.listeners:
             tell(record, "gradient_asked", "batch_jacobian", tape, target, source, kwargs.get("unconnected_gradients"),
                  caller())
-        return checks.jacobian(record, "batch_jacobian", tape, target, source, args, kwargs, saved)
+        return observed(record, "batch_jacobian", caller(), lambda: checks.jacobian(
+            record, "batch_jacobian", tape, target, source, args, kwargs, saved))
 
     for name, function in (("__init__", init), ("_push_tape", push), ("_pop_tape", pop), ("watch", watch),
                            ("gradient", gradient), ("jacobian", jacobian), ("batch_jacobian", batch_jacobian)):
@@ -109,6 +112,32 @@ def install(record) -> None:
     custom_gradients.link(record)  # a custom gradient's outputs come from its inputs, whatever ran inside
     op_callbacks.add_op_callback(graph.callback)
     _patch_threads(record, op_callbacks)
+
+
+AUTOGRAPH = "tensorflow.python.autograph"  # converted_call: how a traced step calls the user's tape.gradient
+
+
+def observed(record, kind: str, asker: str, call):
+    """Run one gradient call and write what it returned or raised into the record's observations, whatever the
+    reading concludes: eager values on the site's sampled calls, a traced call's None now (its values are
+    checked in the graph, traced.py). The reading's own calls (record.busy) and TensorFlow's (forward mode's and
+    pfor's tapes inside the call the user made: `asker`, listening.caller) are not the user's."""
+    import tensorflow as tf
+
+    if record.busy or asker.startswith("tensorflow") and not asker.startswith(AUTOGRAPH):
+        return call()
+    eager = tf.executing_eagerly()
+    site = record.observations.called(kind if eager else "compiled", user_frame())
+    try:
+        result = call()
+    except Exception as error:
+        record.observations.raised(site, error, raised_at(error))
+        raise
+    flat = tf.nest.flatten(result, expand_composites=False) if result is not None else [None]
+    record.observations.gradients(site, flat, eager and record.observations.reads_values(site))
+    if not eager and any(g is not None for g in flat):
+        record.observations.unread(site, "compiled")  # until its in-graph check reports (traced.Tracing._check)
+    return result
 
 
 def _patch_threads(record, op_callbacks) -> None:
@@ -221,10 +250,9 @@ def _patch_fast_path(record) -> None:
 
 def _patch_tf_functions(record, tf) -> None:
     """tf.gradients (graph-only) and tf.numpy_function / py_func (Python on numpy arrays, no gradient)."""
-    from gradtutor.evidence.reading import checks
-
-    wrappers = {"gradients": checks.tf_gradients_wrapper, "numpy_function": checks.numpy_function_wrapper,
-                "py_func": checks.numpy_function_wrapper}
+    reader = record.reader
+    wrappers = {"gradients": reader.tf_gradients_wrapper, "numpy_function": reader.numpy_function_wrapper,
+                "py_func": reader.numpy_function_wrapper}
     # tf.compat.v2.compat.v1 is a module of its own: Keras 2's backend.gradients calls tf.compat.v1.gradients
     # through it (tf_keras imports tensorflow.compat.v2 as tf)
     modules = (tf, tf.compat.v1, tf.compat.v2, tf.compat.v2.compat.v1)

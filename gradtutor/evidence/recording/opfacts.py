@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from gradtutor.evidence.reading.symptoms import RELUS, SATURATING  # noqa: F401 - saturated and dead, defined once
+from gradtutor.evidence.symptoms import RELUS, SATURATING  # noqa: F401 - saturated and dead, defined once
 
 # registered gradient returns only None (math_grad.py: _ArgMaxGrad, _ArgMinGrad, _FloorDivGrad,
 # _TruncateDivGrad, _FloorGrad, _CeilGrad, _RoundGrad, _RintGrad)

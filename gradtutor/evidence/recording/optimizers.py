@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import sys
 
-from gradtutor.evidence.reading import paths
 from gradtutor.evidence.recording.frames import user_frame
 from gradtutor.protocol import Cause, Symptom
 
@@ -92,7 +91,7 @@ class _TrainerWarnings:
 def _report_untrained(record, loss) -> None:
     """fit's loss reads variables, but the model lists none as trainable: point at the first one made."""
     node = record.graph.known(loss) if loss is not None else None
-    read = variables_read([node]) if node is not None else []
+    read = record.reader.variables_read([node]) if node is not None else []
     if not read or read[0].frame is None:
         return
     record.add("fit", user_frame(4), [], Cause.NOT_USED, read[0].frame, Symptom.ERROR,
@@ -109,13 +108,15 @@ def _safely(report, *args) -> None:
 
 def _report_missing(record, variables, everything: bool) -> None:
     """None gradients reached the optimizer: name them, with the cause their tape call found."""
-    from gradtutor.evidence.reading.analysis import tf_object
+    from gradtutor.evidence.recording.tapes import tf_object
 
     frame = user_frame(4)
     found = next((record.none_sources[id(tf_object(v))] for v in variables
                   if record.none_sources.get(id(tf_object(v))) is not None), None)
-    if found is None:
-        return  # these None did not come from a tape call we saw: no evidence, no cause
+    if found is None:  # these None did not come from a tape call we saw: no evidence of a cause, only of None
+        observations = record.observations
+        observations.gradients(observations.called("apply_gradients", frame), [None] * len(variables), False)
+        return
     cause, broke_frame, facts = found
     names = [_variable_name(v) for v in variables]
     symptom = Symptom.ERROR if everything else Symptom.NONE
@@ -130,19 +131,12 @@ def _report_empty(record) -> None:
     if last is None or last["sources"]:
         return
     frame = user_frame(4)
-    read = variables_read(last["targets"])
+    read = record.reader.variables_read(last["targets"])
     broke = read[0].frame if read and read[0].frame else last["frame"]
     # the empty list reached the optimizer: that finding, not the tape call's, says what happened
     record.findings[:] = [f for f in record.findings if f["_key"] != record.no_sources]
     record.add("apply_gradients", frame, [], Cause.NOT_USED, broke, Symptom.ERROR,
                {"keras": "apply_gradients got an empty list", "variables_read_by_target": len(read)})
-
-
-def variables_read(target_nodes) -> list:
-    """The variables (their handle nodes) the target was computed from, in the order they were made."""
-    handles = {node.op.inputs[0] for node in paths.ancestors(target_nodes, 0)
-               if node.op is not None and node.op.type == "ReadVariableOp" and node.op.inputs}
-    return sorted(handles, key=lambda node: node.seq)
 
 
 def _variable_name(variable) -> str:

@@ -1,4 +1,4 @@
-"""What gradtutor knows of each GradientTape, kept on the tape itself while recording."""
+"""What gradtutor knows of each GradientTape, kept on the tape itself while recording, and the variable a source is."""
 from __future__ import annotations
 
 import weakref
@@ -28,3 +28,13 @@ def tape_info(record, tape) -> TapeInfo:
         info = TapeInfo(tape, None, tape._persistent, tape._watch_accessed_variables)
         tape.__dict__["_gradtutor"] = info
     return info
+
+
+def tf_object(source):
+    """A keras.Variable's tf.Variable; anything else as it is (a source is known by the variable it wraps)."""
+    import tensorflow as tf
+
+    if isinstance(source, (tf.Variable, tf.Tensor)):
+        return source
+    value = getattr(source, "value", None)
+    return value if isinstance(value, tf.Variable) else source

@@ -24,8 +24,8 @@ from __future__ import annotations
 import functools
 
 from gradtutor.evidence.recording import sampling
-from gradtutor.evidence.reading.symptoms import TINY  # the same threshold, checked inside the graph
-from gradtutor.evidence.recording.frames import user_frame
+from gradtutor.evidence.symptoms import TINY  # the same threshold, checked inside the graph
+from gradtutor.evidence.recording.frames import raised_at, user_frame
 
 CODES = {1: "tiny", 2: "zeros", 3: "nonfinite"}  # a monitor's worst code per gradient
 CALLS = ("PartitionedCall", "StatefulPartitionedCall")  # the one op a function call runs as
@@ -143,7 +143,12 @@ class Tracing:
         try:
             if state.replay_from is not None and _can_run_eagerly(function):
                 return self._replay(function, call, args, kwargs, state)
-            result = call(function, *args, **kwargs)
+            try:
+                result = call(function, *args, **kwargs)
+            except Exception as error:  # tracing or running it raised, perhaps before any gradient was asked for
+                observations = self.record.observations
+                observations.raised(observations.called("trace", user_frame()), error, raised_at(error))
+                raise
             if self.record.graph.recording_tapes and _traces(function) != traces:  # traced by this call
                 self._link_eager_call(function, args, kwargs, result, before)
             return result
@@ -236,6 +241,8 @@ class Tracing:
                     codes = monitor.variable.numpy().tolist()
                 except Exception:  # noqa: BLE001 - a monitor that cannot be read (a device gone) says nothing
                     continue
+                observations = self.record.observations  # every step's gradients, seen (observations.py)
+                observations.codes(observations.site("compiled", monitor.frame), codes)
                 if any(code > old for code, old in zip(codes, monitor.known)):
                     monitor.known = [max(code, old) for code, old in zip(codes, monitor.known)]
                     if state.replay_from is None and not self.record.every_step:  # a checked call runs once

@@ -4,7 +4,9 @@ Read by the checker's run facts (gradtutor.evidence.reading.run_facts: is an act
 *anywhere*, so that a gradient zero there is explained) and by `gradtutor explain`'s analysis
 (gradtutor.evidence.reading.values: is it saturated *everywhere*, so that the whole gradient is
 flat), and by the check of a returned gradient (gradtutor.evidence.reading.checks). Both questions
-ask of the same element: is its slope factor within SATURATED of zero?
+ask of the same element: is its slope factor within SATURATED of zero? It sits below both halves of
+the evidence: the recording checks TINY inside compiled graphs (traced.py) and keeps the values of
+SATURATING and RELUS ops (opfacts.py), the reading concludes from the same definitions.
 """
 from __future__ import annotations
 

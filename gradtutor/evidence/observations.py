@@ -1,0 +1,144 @@
+"""What the recording saw of every gradient call, before anything is concluded: typed records, one per call site.
+
+The recording (gradtutor.evidence.recording) writes them at each place a gradient is born or used
+— a tape's gradient, jacobian and batch_jacobian, a ForwardAccumulator's jvp, the gradients a
+compiled step returned (read from its in-graph monitor, traced.py), an optimizer given None —
+whatever the reading later makes of them. The reading (gradtutor.evidence.reading.unexplained)
+concludes from these records only: a symptom no cause rule explained is still a finding, and
+`gradtutor explain` says "every gradient came back fine" only when every site was observed
+and every gradient it returned was finite and not all zero. This module sits below both halves.
+
+A site is (kind, file, line): a training loop's ten thousand calls of one `tape.gradient` line are
+one record whose statuses are the worst each gradient ever had.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from gradtutor.evidence.symptoms import gradient_symptom
+
+# what one gradient of a call was seen to be, best first; a site keeps the worst of each gradient's
+FINITE, TINY, ZEROS, NONFINITE, NONE = "finite", "tiny", "zeros", "nonfinite", "none"
+WORSE = {FINITE: 0, TINY: 1, ZEROS: 2, NONFINITE: 3, NONE: 4}
+BAD = frozenset({ZEROS, NONFINITE, NONE})  # a tiny gradient is only reported when a cause explains it
+# the kinds of call a site can be
+KINDS = ("gradient", "jacobian", "batch_jacobian", "jvp", "compiled", "apply_gradients", "trace", "custom_gradient")
+RETURNS_GRADIENTS = KINDS[:5]  # the kinds whose gradients must be seen (the others are seen raising, or given None)
+# read the values of an eager call's gradients on its site's first FIRST_CALLS calls, then every EVERY-th
+FIRST_CALLS, EVERY = 20, 10
+
+
+@dataclasses.dataclass
+class Site:
+    """One place in the user's code where gradients were asked for, made by a compiled step, or given to an optimizer."""
+
+    kind: str
+    file: str | None
+    line: int | None
+    calls: int = 0
+    statuses: list[str] = dataclasses.field(default_factory=list)  # the worst seen, per gradient of the call
+    dtypes: list[str] = dataclasses.field(default_factory=list)
+    read: int = 0  # calls whose gradients' values were read (or checked in the graph)
+    error: str | None = None  # the first exception the call raised, as "Type: message"
+    error_at: tuple | None = None  # (file, line) of the innermost user line it passed through
+    unobserved: str | None = None  # why the values of its gradients could not be seen, if never read
+
+    def bad(self) -> list[tuple[int, str]]:
+        return [(index, status) for index, status in enumerate(self.statuses) if status in BAD]
+
+
+class Observations:
+    """Every site of a recording, in the order they were first seen."""
+
+    def __init__(self):
+        self.sites: dict[tuple, Site] = {}
+
+    def site(self, kind: str, frame) -> Site:
+        file, line = frame if frame else (None, None)
+        key = (kind, file, line)
+        found = self.sites.get(key)
+        if found is None:
+            found = self.sites[key] = Site(kind, file, line)
+        return found
+
+    def called(self, kind: str, frame) -> Site:
+        site = self.site(kind, frame)
+        site.calls += 1
+        return site
+
+    def reads_values(self, site: Site) -> bool:
+        """Are this call's values read? The first calls of a site and then every EVERY-th (a copy costs time)."""
+        return site.calls <= FIRST_CALLS or site.calls % EVERY == 0
+
+    def gradients(self, site: Site, results, values: bool) -> None:
+        """The gradients one call returned: None is always seen; values (eager tensors) when `values`."""
+        if len(site.statuses) < len(results):
+            site.statuses += [FINITE] * (len(results) - len(site.statuses))
+            site.dtypes += [""] * (len(results) - len(site.dtypes))
+        read = False
+        for index, gradient in enumerate(results):
+            if gradient is None:
+                status = NONE
+            else:
+                site.dtypes[index] = getattr(getattr(gradient, "dtype", None), "name", "") or ""
+                value = _value(gradient) if values else None
+                if value is None:
+                    continue
+                read = True
+                status = str(gradient_symptom(value) or FINITE)
+            if WORSE[status] > WORSE[site.statuses[index]]:
+                site.statuses[index] = status
+        if read or all(g is None for g in results):
+            site.read += 1
+
+    def codes(self, site: Site, codes: list[int]) -> None:
+        """A compiled step's gradients as its in-graph monitor left them (traced.CODES: 1 tiny, 2 zeros, 3 NaN/inf)."""
+        statuses = {0: FINITE, 1: TINY, 2: ZEROS, 3: NONFINITE}
+        if len(site.statuses) < len(codes):
+            site.statuses += [FINITE] * (len(codes) - len(site.statuses))
+            site.dtypes += [""] * (len(codes) - len(site.dtypes))
+        for index, code in enumerate(codes):
+            status = statuses.get(code, FINITE)
+            if WORSE[status] > WORSE[site.statuses[index]]:
+                site.statuses[index] = status
+        site.read += 1
+
+    def raised(self, site: Site, error: BaseException, at=None) -> None:
+        """The call raised `error`, passing through the user's line `at` (frames.raised_at)."""
+        if site.error is None:
+            said, kind = last_line(error), type(error).__name__
+            site.error, site.error_at = (said if said.startswith(kind + ":") else f"{kind}: {said}"), at
+
+    def unread(self, site: Site, why: str) -> None:
+        if site.unobserved is None:
+            site.unobserved = why
+
+    def unobserved(self) -> list[Site]:
+        """Sites whose gradients were never seen: neither read eagerly nor checked in a compiled graph."""
+        return [site for site in self.sites.values()
+                if site.kind in RETURNS_GRADIENTS and site.calls and not site.read and site.error is None]
+
+
+def last_line(error: BaseException) -> str:
+    """The exception's last line of text (a tf.function's error ends with the op's own), "" if it has none or its
+    __str__ raises (the user's exception passes on as it is, never one of its __str__'s)."""
+    try:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    except BaseException:  # noqa: BLE001 - anything a hostile __str__ raises
+        return ""
+    return lines[-1] if lines else ""
+
+
+def _value(gradient):
+    """The numpy value of an eager gradient (an IndexedSlices' rows), without the recording's own exit patches;
+    None for a symbolic tensor (a graph being traced)."""
+    values = getattr(gradient, "values", gradient)
+    read = getattr(values, "_numpy", None)
+    if read is None:
+        return None
+    try:
+        value = read()
+    except Exception:  # noqa: BLE001 - a value that cannot be copied (a symbolic tensor) is unread
+        return None
+    # bfloat16 is a numpy dtype of kind "V": its zeros and NaN are read as float32 (no value changes)
+    return value.astype("float32") if getattr(value, "dtype", None) is not None and value.dtype.kind == "V" else value

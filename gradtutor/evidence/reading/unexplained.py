@@ -1,0 +1,150 @@
+"""What the cause rules left unexplained, concluded from the recording's observations only (evidence.observations).
+
+Every gradient call site the recording saw is read here: a gradient that came back None, all zero or
+NaN/inf at a line no finding speaks for is still a finding — the line, the values seen, the causes
+ruled out and plainly "cause not known"; a gradient call (or a compiled step being traced) that
+raised is a finding with its exception; a None the reading judged intended (a stop_gradient keeping a
+source out, unconnected_gradients=ZERO) is one only when the program then broke. Sites whose
+gradients were never seen are listed apart (`unobserved`). One finding per root cause: an
+optimizer given None that a reported gradient call returned says nothing more.
+"""
+from __future__ import annotations
+
+from gradtutor.evidence import observations as seen
+from gradtutor.evidence.reading import wording
+from gradtutor.evidence.recording.frames import where
+from gradtutor.messages import join, say
+from gradtutor.protocol import Cause, Symptom
+
+NOT_KNOWN = Cause.NOT_KNOWN  # a finding's cause when no cause rule explained what was seen
+EAGER = ("gradient", "jacobian", "batch_jacobian", "jvp")
+# what the analysis (analysis.diagnose) looks for, by symptom: what a silent analysis has ruled out
+RULED_OUT = {
+    seen.NONE: (Cause.UNWATCHED, Cause.OUTSIDE_TAPE, Cause.LEAVES_TENSORFLOW, Cause.INTEGER_PATH,
+                Cause.NO_GRADIENT_OP, Cause.STOP_GRADIENT, Cause.VARIABLE_REPLACED, Cause.STATE_BREAKS_PATH,
+                Cause.NOT_USED),
+    seen.ZEROS: (Cause.NOT_USED, Cause.SATURATION, Cause.DEAD_RELU, Cause.SOFTMAX_SUM, Cause.INTEGER_PATH),
+    seen.NONFINITE: (Cause.NON_FINITE,),
+}
+SYMPTOM = {seen.NONE: Symptom.NONE, seen.ZEROS: Symptom.ZEROS, seen.NONFINITE: Symptom.NONFINITE}
+# A float32 gradient of exactly zero that no cause rule explains is a weight set to 0 on purpose or a minimum
+# reached exactly (the corpus's ok_aux_head_weight_zero.py, ok_tanh_fit_exactly.py): not reported. In half
+# precision it is what underflow leaves (about 6e-8 and below is 0 in float16): reported.
+UNDERFLOWS = frozenset({"float16", "bfloat16"})
+
+
+def findings(record) -> list[dict]:
+    """The findings the observations add to the cause rules' (gradtutor.evidence.analyse), in the order seen."""
+    explained = {(f["file"], f["line"]) for f in record.findings}
+    errors_explained = any(f["symptom"] == Symptom.ERROR for f in record.findings)
+    sites = list(record.observations.sites.values())
+    eager_at = {(s.file, s.line): s for s in sites if s.kind in EAGER}
+    reported_none = any(status == seen.NONE for s in sites if s.kind in EAGER + ("compiled",) for _, status in s.bad())
+    out: list[dict] = []
+    raised = []
+    for site in sites:
+        here = (site.file, site.line)
+        if site.error is not None:
+            if here not in explained and not errors_explained:
+                raised.append(_raised(record, site))
+            continue
+        if here in explained or not _reported(site):
+            continue
+        if site.kind == "apply_gradients" and reported_none:
+            continue  # the None it was given came from a gradient call that is a finding already
+        if site.kind == "compiled" and here in eager_at:
+            continue  # re-run eagerly at the same line (traced.Tracing._replay): the eager site speaks
+        excused = _excused(record, site)
+        if excused is not None:
+            if excused:
+                out.append(excused)
+            continue
+        out.append(_not_known(record, site, here in eager_at))
+    # an intended None the program then broke on is the root cause of the exception: said once, with it
+    return out + ([] if any("then_raised" in f["facts"] for f in out) else raised)
+
+
+def one_per_root_cause(findings: list[dict]) -> list[dict]:
+    """An optimizer given the None a reported gradient call returned (same cause, same broken line) is that call's
+    finding, not a second one: its words join the call's finding (facts `optimizer_at`, `keras`)."""
+    out: list[dict] = []
+    for finding in findings:
+        broke = (finding["cause"], (finding["broke_at"] or {}).get("line"))
+        origin = next((f for f in out if f["call"] != "apply_gradients" and
+                       (f["cause"], (f["broke_at"] or {}).get("line")) == broke), None)
+        if finding["call"] != "apply_gradients" or origin is None or finding["broke_at"] is None:
+            out.append(finding)
+            continue
+        keras = finding["facts"].get("keras", "")
+        origin["facts"] = dict(origin["facts"], optimizer_at=f"{finding['file']}:{finding['line']}", keras=keras)
+        origin["message"] = say("finding.unexplained.then_given", finding=origin["message"], line=finding["line"],
+                                keras=keras)
+    return out
+
+
+def unobserved(record) -> list[dict]:
+    """The call sites whose gradients were never seen, each {kind, file, line, calls, why}."""
+    return [{"kind": s.kind, "file": s.file, "line": s.line, "calls": s.calls, "why": s.unobserved or "not read"}
+            for s in record.observations.unobserved()]
+
+
+def _reported(site) -> list:
+    """The gradients of a site that went wrong in a way worth a finding: None, NaN/inf, zeros in half precision."""
+    return [(index, status) for index, status in site.bad()
+            if status != seen.ZEROS or site.dtypes[index] in UNDERFLOWS]
+
+
+def _excused(record, site) -> dict | None:
+    """None: not an intended symptom. {}: intended, and the program went on fine. A finding: it broke on it."""
+    causes = [record.excused.get(((site.file, site.line), index)) for index, _ in site.bad()]
+    if not all(causes):
+        return None
+    if record.script_error is None:
+        return {}
+    (cause, broke, facts), _ = causes[0]
+    status = site.bad()[0][1]
+    said, kind = seen.last_line(record.script_error), type(record.script_error).__name__
+    error = said if said.startswith(kind + ":") else f"{kind}: {said}"
+    sources = [name for _, name in causes]
+    message = say("finding.unexplained.then_raised",
+                  finding=wording.message(cause, SYMPTOM[status], sources, site.kind, facts), error=error)
+    found = _finding(site, cause, SYMPTOM[status], broke, message, wording.fix(cause, site.kind, sources, facts),
+                     len(sources), dict(facts, then_raised=error))
+    return dict(found, sources=sources)
+
+
+def _not_known(record, site, replayed: bool) -> dict:
+    bad = _reported(site)
+    worst = max((status for _, status in bad), key=seen.WORSE.get)
+    shown = say(f"finding.symptom.{SYMPTOM[worst]}")
+    which = join([_which(index, len(site.statuses)) for index, status in bad if status == worst])
+    dtypes = sorted({site.dtypes[index] for index, _ in bad if site.dtypes[index]})
+    values = say("finding.unexplained.values", which=which, symptom=shown, count=len(bad), total=len(site.statuses),
+                 dtype=", ".join(dtypes) or "?", calls=site.calls)
+    if site.kind == "compiled":
+        why = say("finding.unexplained.came_and_went" if replayed else "finding.unexplained.compiled_only")
+    else:
+        why = say("finding.unexplained.ruled_out", causes=", ".join(str(c) for c in RULED_OUT[worst]))
+    message = say("finding.unexplained.message", values=values, why=why)
+    return _finding(site, NOT_KNOWN, SYMPTOM[worst], (site.file, site.line) if site.file else None, message,
+                    say(f"finding.unexplained.fix_{worst}"), len(bad),
+                    {"statuses": ",".join(site.statuses), "dtypes": ",".join(site.dtypes), "calls": str(site.calls)})
+
+
+def _raised(record, site) -> dict:
+    key = "finding.unexplained.trace_raised" if site.kind == "trace" else "finding.unexplained.call_raised"
+    before = say("finding.unexplained.before_any") if site.kind == "trace" and not record.gradient_calls else ""
+    message = say(key, call=site.kind, error=site.error, before=before)
+    at = site.error_at or ((site.file, site.line) if site.file else None)
+    return _finding(site, NOT_KNOWN, Symptom.ERROR, at, message,
+                    say("finding.unexplained.fix_raised"), 1, {"error": site.error})
+
+
+def _which(index: int, total: int) -> str:
+    return say("finding.unexplained.which", number=index + 1, total=total)
+
+
+def _finding(site, cause, symptom, broke, message, fix, count, facts) -> dict:
+    return {"file": site.file, "line": site.line, "call": site.kind, "sources": [], "cause": str(cause),
+            "symptom": str(symptom), "broke_at": where(broke), "message": message, "fix": fix, "count": count,
+            "facts": {k: str(v) for k, v in facts.items()}}

@@ -1,0 +1,147 @@
+"""What the recording observes of each gradient call site, and what the reading concludes from that alone.
+
+No TensorFlow: a gradient here is anything with `_numpy()` and a `dtype` (what an eager tensor offers),
+drawn from a seeded generator as a course draws its inputs; the record is the few fields
+gradtutor.evidence.reading.unexplained reads.
+"""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+
+from gradtutor.evidence import observations as seen
+from gradtutor.evidence.reading import unexplained
+
+pytestmark = pytest.mark.unit
+
+SEEDS = range(6)
+
+
+class Gradient:
+    def __init__(self, value: np.ndarray):
+        self.value, self.dtype = value, types.SimpleNamespace(name=str(value.dtype))
+
+    def _numpy(self):
+        return self.value
+
+
+def _record(**fields):
+    return types.SimpleNamespace(**{"findings": [], "observations": seen.Observations(), "excused": {},
+                                    "script_error": None, "gradient_calls": 1, **fields})
+
+
+def _draw(rng, dtype="float32") -> np.ndarray:
+    return (rng.normal(size=rng.integers(1, 9)) + 3.0).astype(dtype)  # never exactly zero, always finite
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_site_keeps_the_worst_status_of_each_gradient_over_its_calls(seed):
+    rng = np.random.default_rng(seed)
+    observations = seen.Observations()
+    frame = ("train.py", int(rng.integers(1, 200)))
+    broken = int(rng.integers(0, 3))  # which of three gradients goes NaN on some call
+    bad_call = int(rng.integers(0, 5))
+    for call in range(5):
+        grads = [Gradient(_draw(rng)) for _ in range(3)]
+        if call == bad_call:
+            grads[broken].value[0] = np.nan
+        site = observations.called("gradient", frame)
+        observations.gradients(site, grads, observations.reads_values(site))
+    assert site.calls == 5 and site.read == 5
+    assert site.bad() == [(broken, seen.NONFINITE)]
+    assert observations.unobserved() == []
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_traced_call_is_unobserved_until_its_compiled_check_reports(seed):
+    rng = np.random.default_rng(seed)
+    observations = seen.Observations()
+    frame = ("step.py", int(rng.integers(1, 200)))
+    site = observations.called("compiled", frame)
+    observations.gradients(site, [object(), object()], False)  # symbolic: no values to read
+    assert observations.unobserved() == [site]
+    code = int(rng.integers(0, 4))
+    observations.codes(observations.site("compiled", frame), [0, code])
+    assert observations.unobserved() == []
+    assert site.statuses[1] == {0: seen.FINITE, 1: seen.TINY, 2: seen.ZEROS, 3: seen.NONFINITE}[code]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_unexplained_none_or_nan_is_a_finding_and_a_fine_run_has_none(seed):
+    rng = np.random.default_rng(seed)
+    record = _record()
+    observations = record.observations
+    line = int(rng.integers(1, 200))
+    fine = observations.called("gradient", ("a.py", line))
+    observations.gradients(fine, [Gradient(_draw(rng)) for _ in range(2)], True)
+    assert unexplained.findings(record) == [] and unexplained.unobserved(record) == []
+    wrong = observations.called("gradient", ("a.py", line + 1))
+    value = _draw(rng)
+    value[int(rng.integers(0, value.size))] = np.inf
+    observations.gradients(wrong, [None, Gradient(value)], True)
+    [finding] = unexplained.findings(record)
+    assert (finding["cause"], finding["line"], finding["symptom"]) == ("not-known", line + 1, "none")
+    assert "cause is not known" in finding["message"] and finding["fix"]
+    record.findings.append({"file": "a.py", "line": line + 1, "symptom": "none"})  # a cause rule spoke there
+    assert unexplained.findings(record) == []
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_zeros_are_a_finding_in_half_precision_only(seed):
+    rng = np.random.default_rng(seed)
+    record = _record()
+    observations = record.observations
+    for line, dtype in enumerate(("float32", "float16"), start=1):
+        site = observations.called("gradient", ("z.py", line))
+        observations.gradients(site, [Gradient(np.zeros(int(rng.integers(1, 9)), dtype))], True)
+    [finding] = unexplained.findings(record)
+    assert (finding["line"], finding["symptom"]) == (2, "zeros") and "float16" in finding["message"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_intended_none_is_a_finding_only_when_the_program_then_broke(seed):
+    rng = np.random.default_rng(seed)
+    record = _record()
+    line = int(rng.integers(2, 200))
+    site = record.observations.called("gradient", ("s.py", line))
+    record.observations.gradients(site, [None, Gradient(_draw(rng))], True)
+    record.excused[(("s.py", line), 0)] = (("stop-gradient", ("s.py", line - 1), {}), "embedding")
+    assert unexplained.findings(record) == []
+    record.script_error = ValueError("in user code:\n\n    ValueError: None values not supported.")
+    trace = record.observations.called("trace", ("s.py", line + 3))
+    record.observations.raised(trace, record.script_error, ("s.py", line + 2))
+    [finding] = unexplained.findings(record)  # one root cause: the None, with the exception it led to
+    assert (finding["cause"], finding["sources"]) == ("stop-gradient", ["embedding"])
+    assert finding["broke_at"]["line"] == line - 1 and "None values not supported" in finding["message"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_call_that_raised_is_a_finding_with_its_exception(seed):
+    rng = np.random.default_rng(seed)
+    record = _record(gradient_calls=0)
+    line = int(rng.integers(1, 200))
+    error = TypeError(f"grad_fn must accept keyword argument 'variables' ({line})")
+    site = record.observations.called(str(rng.choice(["custom_gradient", "trace", "gradient"])), ("c.py", line))
+    record.observations.raised(site, error, ("c.py", line))
+    [finding] = unexplained.findings(record)
+    assert finding["symptom"] == "error" and f"TypeError: grad_fn must accept keyword argument 'variables' ({line})" \
+        in finding["message"]
+    assert unexplained.unobserved(record) == []
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_optimizer_given_a_reported_none_joins_that_finding(seed):
+    rng = np.random.default_rng(seed)
+    asked, broke, applied = (int(n) for n in rng.choice(np.arange(1, 300), 3, replace=False))
+
+    def finding(call, line, cause="stop-gradient", broke_line=broke):
+        return {"file": "g.py", "line": line, "call": call, "cause": cause, "message": f"{call} went wrong",
+                "broke_at": {"file": "g.py", "line": broke_line, "code": "x"}, "facts": {"keras": "Gradients do not exist"}}
+
+    tape, optimizer = finding("gradient", asked), finding("apply_gradients", applied)
+    [one] = unexplained.one_per_root_cause([tape, optimizer])
+    assert one["facts"]["optimizer_at"] == f"g.py:{applied}" and f"line {applied}" in one["message"]
+    other = finding("apply_gradients", applied, "not-used")  # another cause: its own finding
+    assert len(unexplained.one_per_root_cause([finding("gradient", asked), other])) == 2
