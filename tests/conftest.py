@@ -225,7 +225,7 @@ def _leftovers() -> list[tuple[int, str]]:
     Ours: below this process, or carrying this session's LEFTOVER_MARK value in its environment (an
     orphan: a server whose starter is gone, a daemon in a session of its own). Nothing else is looked at.
     """
-    from gradtutor.learner import process_tree
+    from gradtutor.learner.lab import process_tree
 
     mark = f"{LEFTOVER_MARK}={os.environ[LEFTOVER_MARK]}".encode()
 

@@ -22,7 +22,7 @@ FINDING = {"file": "train.py", "line": 14, "call": "gradient", "sources": ["w"],
 # The modules whose printed and raised text comes from the catalogue's explain.* and lab.* ids.
 FILES = ["gradtutor/explain/findings_view.py", "gradtutor/explain/command.py", "gradtutor/explain/magic.py",
          "gradtutor/explain/context.py", "gradtutor/explain/__init__.py", "gradtutor/explain/child.py",
-         "gradtutor/learner/lab.py", "gradtutor/learner/watch.py", "gradtutor/learner/kernelspec.py"]
+         "gradtutor/learner/lab/__init__.py", "gradtutor/learner/watch.py", "gradtutor/learner/kernelspec.py"]
 ERRORS = {name for name, value in vars(errors).items()
           if inspect.isclass(value) and issubclass(value, errors.GradtutorError)}
 ENGLISH = re.compile(r"[A-Za-z]{2,}")
@@ -165,7 +165,7 @@ def test_no_english_is_printed_or_raised_straight_from_the_code():
         if english:
             found[name] = english
     assert not found, f"text for the catalogue (gradtutor/messages/en/explain.toml or lab.toml): {found}"
-    for name in ("gradtutor/explain/findings_view.py", "gradtutor/explain/command.py", "gradtutor/learner/lab.py",
+    for name in ("gradtutor/explain/findings_view.py", "gradtutor/explain/command.py", "gradtutor/learner/lab/__init__.py",
                  "gradtutor/learner/watch.py"):
         assert sinks[name] and says[name] >= 2, (name, sinks[name], says[name])  # the scan saw the call sites
     assert sum(says.values()) >= 30

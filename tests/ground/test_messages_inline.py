@@ -22,7 +22,7 @@ SENTENCE = re.compile(r"[A-Za-z]{2,}\W+[A-Za-z]{2,}")  # two words; one ('id', '
 LEARNER_FACING = ["cli/__init__.py", "learner/verdict_view.py", "learner/notebook.py", "learner/hints.py",
                   "learner/workspace.py", "checking/verdict.py", "checking/precheck.py", "checking/diagnose.py",
                   "checking/compare.py", "course/extract.py", "learner/judge.py", "course/manifest.py", "course/seeds.py",
-                  "checking/checker.py", "course/secret.py", "learner/watch.py", "learner/lab.py", "isolation/results.py",
+                  "checking/checker.py", "course/secret.py", "learner/watch.py", "learner/lab/__init__.py", "isolation/results.py",
                   "isolation/describe.py", "learner/daemon/client.py", "explain/command.py", "explain/findings_view.py",
                   "evidence/reading/wording.py"]
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gradtutor.learner import lab, process_tree
+from gradtutor.learner import lab
+from gradtutor.learner.lab import process_tree
 from gradtutor.learner.kernelspec import DISPLAY_NAME, KERNEL_NAME
 from tests.support import REPO
 from tests.support.cli import run_cli

@@ -17,14 +17,14 @@ import pytest
 from nbclient import NotebookClient
 
 from gradtutor.course import manifest as course
-from gradtutor.learner import process_tree
+from gradtutor.learner.lab import process_tree
 from tests.support import REPO
 from tests.support.cli import run_cli
 
 pytestmark = [pytest.mark.tf, pytest.mark.xdist_group("daemon")]
 
 # In the kernel, after its check: the commands of every process below it (a judge of its own would be one)
-BELOW_ME = ("import os\nfrom pathlib import Path\nfrom gradtutor.learner import process_tree\n"
+BELOW_ME = ("import os\nfrom pathlib import Path\nfrom gradtutor.learner.lab import process_tree\n"
             "print(sorted(Path(f'/proc/{p.pid}/cmdline').read_bytes().replace(b'\\0', b' ').decode()\n"
             "             for p in process_tree.descendants(os.getpid())))")
 

@@ -9,7 +9,7 @@ starts it without asking.
 The server listens on 127.0.0.1 only, with a fresh token, in a session of its
 own: Ctrl-C here stops it (no "shut down? y/n" question), and so do SIGINT, SIGTERM and
 SIGHUP sent to this process alone, even when it was started with SIGINT ignored (a background
-job of a script); the kernels the server started go with it (gradtutor.learner.process_tree), and so
+job of a script); the kernels the server started go with it (gradtutor.learner.lab.process_tree), and so
 does the learner's warm checker, which the kernels started or shared (the next check starts it again).
 GRADTUTOR_NO_LAB=1 (or --no-launch) installs the kernel spec and the workspace but starts nothing,
 for scripted set-ups.
@@ -27,7 +27,8 @@ import time
 from pathlib import Path
 
 from gradtutor.course import manifest as course
-from gradtutor.learner import process_tree, workspace
+from gradtutor.learner import workspace
+from gradtutor.learner.lab import process_tree
 from gradtutor.errors import GradtutorError, UsageError
 from gradtutor.learner.kernelspec import DISPLAY_NAME, KERNEL_NAME
 from gradtutor.messages import say
