@@ -10,12 +10,13 @@
 * `fresh_weights`: the Keras layer classes (not the learner's) that made new weights during the call:
   a `Dense(C)` built inside the function has new random weights, not those of the model it was given.
 
-The run facts of gradtutor.evidence record tapes and ops, not these; Keras's own methods are
-wrapped for the call only and restored after it, in the checker's child alone.
+The run facts of gradtutor.evidence record tapes and ops, not these; Layer.add_weight and each Keras
+input's own `call` are wrapped for the call only and restored after it, in the checker's child alone.
 """
 from __future__ import annotations
 
 import contextlib
+import inspect
 import sys
 
 LEARNER_MODULE = "__learner__"  # the module name the child's namespace gives the learner's classes
@@ -28,19 +29,25 @@ def recording(args, recorded: dict, labels: frozenset):
     import keras
 
     layer_class = keras.layers.Layer
-    inputs = {id(arg) for arg in args if isinstance(arg, layer_class)}
-    original_call, original_add = layer_class.__call__, layer_class.add_weight
+    inputs = [arg for arg in args if isinstance(arg, layer_class)]
+    original_add = layer_class.add_weight
     calls, made, fresh, depth = [0], [], [], [0]
 
-    def counting_call(self, *a, **k):
-        outermost = depth[0] == 0
-        if id(self) in inputs and outermost:
-            calls[0] += 1
-        depth[0] += id(self) in inputs
-        try:
-            return original_call(self, *a, **k)
-        finally:
-            depth[0] -= id(self) in inputs
+    def counting(call):
+        # each Keras input's own `call`, wrapped on the instance: Layer.__call__ itself stays untouched (the
+        # run facts read the stack through it), and a model calling its own layers is one call of the model
+        def counted(*a, **k):
+            calls[0] += depth[0] == 0
+            depth[0] += 1
+            try:
+                return call(*a, **k)
+            finally:
+                depth[0] -= 1
+        # The run facts place each op at the innermost frame outside the libraries (gradtutor.evidence.recording.
+        # frames), and this module is not among them: a frame of it would hide the learner's line that called
+        # the model. Its code is filed under Keras's Layer, whose call it stands in for (and so is add_weight's).
+        counted.__code__ = counted.__code__.replace(co_filename=inspect.getfile(layer_class))
+        return counted
 
     def noting_add_weight(self, *a, **k):
         if type(self).__module__ == LEARNER_MODULE:
@@ -49,11 +56,17 @@ def recording(args, recorded: dict, labels: frozenset):
             fresh.append(type(self).__name__)
         return original_add(self, *a, **k)
 
-    layer_class.__call__, layer_class.add_weight = counting_call, noting_add_weight
+    noting_add_weight.__code__ = noting_add_weight.__code__.replace(co_filename=inspect.getfile(layer_class))
+
+    for layer in inputs:
+        layer.__dict__["call"] = counting(layer.call)  # past Keras's __setattr__: nothing is tracked
+    layer_class.add_weight = noting_add_weight
     try:
         yield
     finally:
-        layer_class.__call__, layer_class.add_weight = original_call, original_add
+        layer_class.add_weight = original_add
+        for layer in inputs:
+            layer.__dict__.pop("call", None)
         recorded["forward_calls"] = calls[0]
         recorded["weights_made"] = made
         recorded["fresh_weights"] = sorted(set(fresh))
