@@ -78,6 +78,9 @@ class RunFacts(TypedDict, total=False):
     no_sources: bool  # a gradient call was given an empty list of sources
     frozen_variable: bool  # a layer made a weight with add_weight(trainable=False)
     inputs_modified: list[str]  # the inputs whose values or layers changed during the call
+    forward_calls: int  # calls of the Keras layers and models among the inputs (gradtutor.isolation.keras_calls)
+    fresh_weights: list[str]  # Keras layer classes that made new weights during the call (a layer built inside)
+    weights_made: list[str]  # per add_weight of a learner's layer class, the learner method it ran in ("build", …)
 
 
 class Tolerance(TypedDict):

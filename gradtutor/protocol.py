@@ -124,12 +124,15 @@ class Cause(Word):
     WRONG_FUNCTION = "wrong-function"  # connected, but the gradient of another function
     HARD_CODED = "hard-coded"  # right on the visible inputs only
     INPUTS_MODIFIED = "inputs-modified"
+    FRESH_WEIGHTS = "fresh-weights"  # wrong values from a layer the function built itself (new random weights)
     # right values, by a way the exercise rules out (lesson.toml `requires`, checked from the run's facts)
     NO_TAPE = "no-tape"  # "computed with a GradientTape": no tape.gradient / jacobian / jvp call ran
     NOT_NUMPY = "not-numpy"  # "computed by NumPy": the value never left TensorFlow
     NOT_ONE_JACOBIAN = "not-one-jacobian"  # "one tape, no loop": not exactly one tape and one Jacobian call
     NO_CUSTOM_GRADIENT = "no-custom-gradient"  # "tf.custom_gradient gives it its derivative": no such function ran
     NOT_FORWARD_MODE = "not-forward-mode"  # "use ForwardAccumulator, no Jacobian": a tape differentiated instead
+    NOT_ONE_PASS = "not-one-pass"  # "one forward pass and one tape": more tapes, or the model called again
+    WEIGHT_NOT_IN_BUILD = "weight-not-in-build"  # "in `build` with `self.add_weight`": weights made elsewhere
     UNDEFINED_NAME = "undefined-name"  # the function uses a name no loaded cell defines
     LOAD_FAILED = "load-failed"  # a top-level statement of a cell raised when loaded
     RAISED = "raised"

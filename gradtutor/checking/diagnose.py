@@ -38,6 +38,9 @@ ERRORS = (
     (r"has no setter|can't set attribute", Cause.UNWATCHED),
 )
 
+# TensorFlow's prefix naming the eager op's wrapper function and device, ahead of the op's own words
+OP_WRAPPER = re.compile(r"\{\{function_node [^}]*\}\}\s*")
+
 # A Keras layer's shape error (its own words, inside "Exception encountered when calling …"); raised
 # before any gradient call, it is the forward pass's (and so is every shape error of ERRORS then).
 KERAS_SHAPES = r"is incompatible with the layer|expected axis -?\d+ of input shape|expected shape=|Invalid input shape"
@@ -54,7 +57,11 @@ def cause_text(cause: Cause) -> str:
     if cause is Cause.FORWARD_SHAPE:
         return forward_shape_text(None, None)
     found = f"cause.{cause.value}.checker"
-    return say(found) if has(found) else say(f"cause.{Cause.WRONG_FUNCTION.value}.checker")
+    if has(found):
+        return say(found)
+    if has(f"cause.{cause.value}.what") and has(f"cause.{cause.value}.fix"):  # explain's words for the same cause
+        return say("diagnosis.what_and_fix", what=say(f"cause.{cause.value}.what"), fix=say(f"cause.{cause.value}.fix"))
+    return say(f"cause.{Cause.WRONG_FUNCTION.value}.checker")
 
 
 def visible_only() -> str:
@@ -89,8 +96,10 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str, blin
             and not _has_return(source):
         return Cause.NO_RETURN, say("diagnosis.no_return", subject=subject)
     cause = evidence(report, facts)
-    rule = _matching_rule(exercise.diagnoses, report.symptom, report.element, source, None, cause, facts)
     named = f"variant.{exercise.id}.{variant}"
+    if cause is Cause.WRONG_FUNCTION and (facts or {}).get("fresh_weights") and not (variant and has(named)):
+        cause = Cause.FRESH_WEIGHTS  # the run made new weights: a layer built inside, not the one given
+    rule = _matching_rule(exercise.diagnoses, report.symptom, report.element, source, None, cause, facts)
     if variant and has(named):  # what the code computed instead, from its values: ahead of any rule's guess
         why = say(named)
     else:
@@ -100,7 +109,8 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str, blin
 
 def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | None = None) -> tuple[Cause, str]:
     """The cause id, and one line for learner code that raised: the exception, where, the cause and the fix."""
-    text = f"{error.get('type', 'Exception')}: {error.get('message', '')}".strip().rstrip(":")
+    message = OP_WRAPPER.sub("", error.get("message", ""))  # TensorFlow's wrapper of the op, not its words
+    text = f"{error.get('type', 'Exception')}: {message}".strip().rstrip(":")
     where = f" ({error['where']}: {error['line'].strip()})" if error.get("where") and error.get("line") else (
         f" ({error['where']})" if error.get("where") else "")
     first = _headline(text) if text else "an exception"
@@ -182,8 +192,17 @@ def unmet_requirement(exercise: Exercise, facts: dict | None) -> tuple[Cause, st
     for need in exercise.requires:
         if not _met(need, facts or {}):
             return Cause(REQUIREMENTS[need]), say(f"diagnosis.requires.{need.replace('-', '_')}",
-                                                  function=exercise.function)
+                                                  function=exercise.function, **_observed(facts or {}))
     return None
+
+
+def _observed(facts: dict) -> dict:
+    """What the run did, for the sentence of a broken rule: the tapes, the model calls, where weights were made."""
+    made = [where for where in facts.get("weights_made") or [] if where != "build"]
+    where = (say("diagnosis.requires.add_weight_where.other", methods=join(sorted(set(made))))
+             if made else say("diagnosis.requires.add_weight_where.none"))
+    return {"tapes": (facts.get("learner_calls") or {}).get("tapes", 0), "calls": facts.get("forward_calls", 0),
+            "where": where}
 
 
 def _met(need: str, facts: dict) -> bool:
@@ -196,6 +215,11 @@ def _met(need: str, facts: dict) -> bool:
         return bool(facts.get("custom_gradient"))
     calls = facts.get("learner_calls") or {}
     tapes, jacobians, gradients, jvps = (calls.get(kind, 0) for kind in ("tapes", "jacobian", "gradient", "jvp"))
+    if need == "one-pass":  # "one forward pass and one tape": one tape of the learner's, the model called at most once
+        return tapes == 1 and facts.get("forward_calls", 0) <= 1  # (0: the layer's weights applied by hand, once)
+    if need == "add-weight-in-build":  # every weight of the learner's layer made by add_weight inside its build
+        made = facts.get("weights_made") or []
+        return bool(made) and all(where == "build" for where in made)
     if need == "forward-mode":  # "use ForwardAccumulator, no Jacobian": acc.jvp, and no backward call of the learner's
         return jvps >= 1 and not jacobians and not gradients
     # one-jacobian ("one tape, no loop over t"): one tape whose one differentiation call is a jacobian, or
@@ -260,6 +284,8 @@ def _generic(report: ElementReport, cause: Cause, shapes: dict | None = None, bl
         # is another function's: evidence.causes)
     if cause is Cause.SCALE:
         return scale_sentence(report.factor, shapes, elsewhere or (), blind)
+    if report.symptom == "none" and cause is Cause.WRONG_FUNCTION:  # None is no function's gradient: not connected
+        return say("diagnosis.none_unknown")
     return cause_text(cause)
 
 

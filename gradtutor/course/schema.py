@@ -40,7 +40,8 @@ HINT = {"id": (str, True), "say": (str, True)}  # the id keys its translations: 
 # gets the right values another way (gradtutor.checking.diagnose.unmet_requirement reads the run's facts).
 REQUIREMENTS = {"tape": "no-tape", "numpy": "not-numpy", "one-jacobian": "not-one-jacobian",
                 "custom-gradient": "no-custom-gradient",
-                "forward-mode": "not-forward-mode"}
+                "forward-mode": "not-forward-mode", "one-pass": "not-one-pass",
+                "add-weight-in-build": "weight-not-in-build"}
 DIAGNOSIS = {"id": (str, True), "when": (str, True), "say": (str, True), "cause": (str, True), "element": (int, False),
              "fact": (str, False), **{key: (str, False) for key in REGEX_KEYS}}
 _ITEMS = {"lessons": str, "exercises": dict, "diagnoses": dict, "hints": dict, "requires": str}

@@ -5,8 +5,9 @@ copy of the repository checks itself when its own gradtutor is imported:
 
 1. the manifest validates, and its points are those of the solutions notebooks;
    every lesson has its files and its translations (gradtutor.dev.lesson_files);
-2. every reference module defines exactly the manifest's exercises, and no diagnosis rule's
-   source pattern matches the unchanged starter (gradtutor.dev.rule_words);
+2. every reference module defines exactly the manifest's exercises, no diagnosis rule's
+   source pattern matches the unchanged starter (gradtutor.dev.rule_words), and every rule an
+   exercise's text states is in its `requires` (gradtutor.dev.rule_words);
 3. lessons/ is what nbgrader generates from solutions/ (skipped without nbgrader);
 4. the untouched starter is "not attempted", and stays short of a pass once edited;
 5. every solution passes;
@@ -133,10 +134,13 @@ def _lesson_files(lesson, report: Report) -> None:
 
 def _rule_words(lesson, report: Report) -> None:
     problems = list(rule_words.rule_word_problems(lesson, report.path))
-    for problem in problems:
+    unchecked = list(rule_words.unchecked_rule_problems(lesson, report.path))
+    for problem in problems + unchecked:
         report(PROBLEM, problem)
     if not problems:
         report(OK, f"{lesson.id}: no diagnosis rule's source pattern matches the unchanged starter")
+    if not unchecked:
+        report(OK, f"{lesson.id}: every rule its exercises' texts state is checked (requires)")
 
 
 def _notebook_text(lesson, report: Report) -> None:

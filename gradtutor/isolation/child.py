@@ -25,7 +25,7 @@ import traceback
 from gradtutor.course import extract
 from gradtutor.evidence.recording import custom_gradients
 from gradtutor.evidence.reading import run_facts
-from gradtutor.isolation import input_copies, landlock, policy
+from gradtutor.isolation import input_copies, keras_calls, landlock, policy
 from gradtutor.isolation.describe import describe_error, describe_value, describe_variants, input_shapes
 from gradtutor.protocol import CellSource, ChildResult, ErrorDescription, Job
 from gradtutor.course.seeds import is_hidden
@@ -151,8 +151,7 @@ def _warm_up() -> None:
 
 def _call(function, exercise_id: str, inputs: dict, labels: frozenset, load_errors=()) -> tuple[ChildResult, dict]:
     """Call the learner's function once per seed on fresh inputs, recording facts and checking the inputs after."""
-    arrays: dict = {}
-    results, seen = {}, {}
+    arrays, results, seen = {}, {}, {}
     import keras
 
     for seed, args in inputs.items():
@@ -160,7 +159,8 @@ def _call(function, exercise_id: str, inputs: dict, labels: frozenset, load_erro
         before = input_copies.snapshot(args)
         recorded: dict = {}
         try:
-            with _output_for(seed), run_facts.recording(args, recorded, labels), custom_gradients.recording(recorded):
+            with _output_for(seed), run_facts.recording(args, recorded, labels), custom_gradients.recording(recorded), \
+                    keras_calls.recording(args, recorded, labels):
                 value = function(*args)
         except NotImplementedError:
             return {"status": "not_attempted"}, {}

@@ -36,7 +36,10 @@ from typing import Any, Callable
 
 from gradtutor.course.seeds import ALL_SEEDS, HIDDEN_SEEDS, VISIBLE_SEEDS, seeds_for  # the seeds live apart from the answers
 
-__all__ = ["ALL_SEEDS", "HIDDEN_SEEDS", "VISIBLE_SEEDS", "Recipe", "exercises_of", "reference_module", "seeds_for"]
+__all__ = ["ALL_SEEDS", "HIDDEN_SEEDS", "VISIBLE_SEEDS", "Recipe", "exercises_of", "reference_module", "seeds_for",
+           "seed_weights"]
+
+WEIGHTS_STREAM = 0x5EED_3617  # the stream a lesson's Keras weights are drawn from, apart from the input's seed
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,3 +85,22 @@ def reference_module(lesson_id: str):
         raise
     setattr(sys.modules[__name__], lesson_id, module)  # as an ordinary submodule import would
     return module
+
+
+def seed_weights(seed: int) -> int:
+    """Seed Python, NumPy and TensorFlow for building an input's Keras layers or model, apart from `seed`.
+
+    The learner's function runs under keras.utils.set_random_seed(seed) (gradtutor.isolation.child), so
+    weights drawn under that same seed are the weights a learner's own fresh `Dense(C)` gets: an answer
+    that builds a twin of an input's layer instead of reading its kernel would match by coincidence.
+    Drawn under a seed derived from `seed` (a default_rng stream of its own, never `seed` itself), the
+    inputs are as deterministic as before and no layer the learner builds has their weights.
+    Returns the seed used.
+    """
+    import keras
+    import numpy as np
+
+    derived = int(np.random.default_rng([seed, WEIGHTS_STREAM]).integers(1, 2**31 - 1))
+    derived = derived + 1 if derived == seed else derived
+    keras.utils.set_random_seed(derived)
+    return derived

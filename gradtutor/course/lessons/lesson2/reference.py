@@ -11,12 +11,12 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from gradtutor.course.references import Recipe
+from gradtutor.course.references import Recipe, seed_weights
 
 
 def _classifier(seed: int, height: int, width: int, classes: int) -> keras.Model:
     """The seed's model (Flatten → Dense softmax), built deterministically."""
-    keras.utils.set_random_seed(seed)
+    seed_weights(seed)  # apart from the seed the learner's code runs under
     inputs = keras.Input(shape=(height, width))
     flat = keras.layers.Flatten()(inputs)
     outputs = keras.layers.Dense(classes, activation="softmax")(flat)
@@ -109,7 +109,7 @@ TARGETS_VARIANTS = {
 
 # --- no_predict ---------------------------------------------------------------
 def _regressor(seed: int, features: int, hidden: int, outputs: int) -> keras.Model:
-    keras.utils.set_random_seed(seed)
+    seed_weights(seed)  # apart from the seed the learner's code runs under
     return keras.Sequential(
         [
             keras.Input(shape=(features,)),

@@ -12,7 +12,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from gradtutor.course.references import Recipe
+from gradtutor.course.references import Recipe, seed_weights
 
 F32 = np.float32
 
@@ -109,7 +109,7 @@ TRACKED_VARIANTS = {
 def build_unused_head(seed: int) -> dict:
     rng = np.random.default_rng(seed)
     n, d, h, k = int(rng.integers(3, 7)), int(rng.integers(2, 5)), int(rng.integers(3, 6)), int(rng.integers(2, 4))
-    keras.utils.set_random_seed(seed)
+    seed_weights(seed)  # apart from the seed the learner's code runs under
     inputs = keras.Input(shape=(d,))
     trunk = keras.layers.Dense(h, activation="tanh", name="trunk")(inputs)
     main = keras.layers.Dense(1, name="main")(trunk)
