@@ -7,7 +7,9 @@ import sys
 import sysconfig
 import threading
 
-_GRADTUTOR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# the package's root (gradtutor/evidence/recording/frames.py → gradtutor/): every gradtutor frame is ours, not the
+# user's — the checker's wrappers in gradtutor/isolation as much as the recorder here
+_GRADTUTOR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 
 
 def _library_prefixes() -> tuple[str, ...]:
