@@ -18,21 +18,21 @@ import io
 import random
 import shutil
 import string
+import subprocess
+import sys
 
 import pytest
 
-from gradtutor import cli
 from gradtutor.course import manifest as course
-from gradtutor.classroom import commands
 from gradtutor.classroom.grading.course_folder import init_course
-from gradtutor.classroom.lms import lms_commands, lms_export
+from gradtutor.classroom.lms import lms_export
 from gradtutor.classroom.lms import roster
 from gradtutor.classroom.report.cause_lessons import TEACHES, lesson_for, readings
 from gradtutor.classroom.grading.grade_table import AssignmentColumn, GradeTable, StudentRecord
 from gradtutor.classroom.report.class_report import Outcome
 from gradtutor.errors import ClassroomError, UsageError
 from gradtutor.protocol import Cause
-from tests.support.classroom import gradtutor
+from tests.support.classroom import gradtutor, tool_env
 
 pytestmark = pytest.mark.unit
 
@@ -143,7 +143,7 @@ def test_export_arguments_are_checked_before_grading(tmp_path):
     assert shown.returncode != 0 and "blackboard" in shown.stderr and "Traceback" not in shown.stderr
 
 
-def test_an_export_whose_roster_lacks_lms_ids_is_refused_before_any_grading(tmp_path, monkeypatch, capsys):
+def test_an_export_whose_roster_lacks_lms_ids_is_refused_before_any_grading(tmp_path):
     """The issue's case: `--export canvas` with students the roster gave no Canvas id, refused in a second, not
     after the class's grading. The course folder is `classroom init`'s; the submissions are the released notebook."""
     seed = random.randrange(2**32)
@@ -161,23 +161,29 @@ def test_an_export_whose_roster_lacks_lms_ids_is_refused_before_any_grading(tmp_
     csv.writer(text).writerows([["id", "first_name", "lms_user_id"]] + [
         [s, rng.choice(NAMES), "" if s in without_id else str(rng.randint(1000, 99999))] for s in students])
     roster.import_roster(folder, roster.parse(text.getvalue(), "roster.csv"))
-    graded = []  # every grading, here or on a cluster, starts in commands.grade: its pool, its kernels, its checker
-    monkeypatch.setattr(commands, "grade", lambda *args, **kwargs: graded.append(args) or [])
     export = tmp_path / "canvas.csv"
+    # the command as the instructor runs it, in a process of its own (nbgrader's application is not started in
+    # the test runner's process)
+    shown = gradtutor("grade", str(folder), lesson, "--export", "canvas", str(export), cwd=tmp_path)
 
-    code = cli.main(["grade", str(folder), lesson, "--export", "canvas", str(export)])
-
-    said = capsys.readouterr().err
-    assert code != 0 and graded == [], f"seed {seed}: {said}"
+    said = shown.stderr
+    assert shown.returncode != 0 and "Traceback" not in said, f"seed {seed}: {said}"
     assert said.count("\n") == 1 and "gradtutor classroom roster" in said and "lms_user_id" in said, said
     named = {s for s in students if s in said}
     assert named == without_id, f"seed {seed}: names {sorted(named)}, lack an id {sorted(without_id)}"
+    # refused before any grading: nothing autograded, nothing in the gradebook, no export written
     assert not export.exists() and not (folder / "autograded").exists()
     # the same class with every id given passes the check (and its grading would start)
     roster.import_roster(folder, roster.parse("id,lms_user_id\n" + "".join(f"{s},{n}\n" for n, s in
                                                                         enumerate(without_id, 100)), "r.csv"))
-    lms_commands.check_matchable(folder, lesson, None, [("canvas", export)])
-    assert cli.main(["grade", str(folder), lesson, "--export", "canvas", str(export)]) == 0 and len(graded) == 1
+    passes = subprocess.run([sys.executable, "-c", CHECK_MATCHABLE, str(folder), lesson, str(export)],
+                            cwd=tmp_path, env=tool_env(), capture_output=True, text=True, timeout=300)
+    assert passes.returncode == 0 and passes.stdout == "ok\n", passes.stdout + passes.stderr
+
+
+CHECK_MATCHABLE = "\n".join(["import sys", "from pathlib import Path", "from gradtutor.classroom.lms import lms_commands",
+                              "lms_commands.check_matchable(Path(sys.argv[1]), sys.argv[2], None,"
+                              " [('canvas', Path(sys.argv[3]))])", "print('ok')"])
 
 
 def test_a_roster_as_a_spreadsheet_saves_it_reads_with_its_byte_order_mark_and_header_words(tmp_path):
