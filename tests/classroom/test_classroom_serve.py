@@ -18,11 +18,11 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from gradtutor.course import manifest as course
+from gradtutor.learner.lab import process_tree  # the worker is in a session of its own: found by parent, not group
 from tests.support.classroom import answers_of, solution_code, tool_env
 from tests.support.exchange import LESSON, make_classroom, nbgrader, submit_and_wait, with_answers
 FEEDBACK_WITHIN = 30.0  # seconds from `nbgrader submit` starting to the page being there
@@ -84,29 +84,12 @@ def stopped_or_stacks(serve: subprocess.Popen, within: float) -> str:
     serve.send_signal(signal.SIGUSR1)
     time.sleep(3)
     tree = subprocess.run(["ps", "-o", "pid,ppid,stat,wchan:24,etime,args", "-p",
-                           ",".join(map(str, [serve.pid, *descendants(serve.pid)]))],
+                           ",".join(str(p) for p in [serve.pid, *(child.pid for child in process_tree.descendants(serve.pid))])],
                           capture_output=True, text=True).stdout
     serve.kill()
     output = serve.communicate()[0]
     pytest.fail(f"serve did not stop within {within:g} s of Ctrl-C; its output, threads and processes:\n"
                 f"{output}\n{tree}")
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below `pid`, from /proc (the worker runs in a session of its own, so not by group)."""
-    parents: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, todo = [], [pid]
-    while todo:
-        children = parents.get(todo.pop(), [])
-        found += children
-        todo += children
-    return found
 
 
 def statuses(page: str) -> dict[str, tuple[str, str]]:
