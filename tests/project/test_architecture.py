@@ -33,7 +33,7 @@ PACKAGE = REPO / "gradtutor"
 LAYERS: list[tuple[str, list[str]]] = [
     # Definitions everything shares: error types and exit codes, the worker protocol and its payloads,
     # constants, TensorFlow's log silencing, the message catalogues (and reading the package's TOML files).
-    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "messages", "messages.*"]),
+    ("ground", ["errors", "protocol", "payloads", "defaults", "quiet", "stopping", "messages", "messages.*"]),
     # The one recorder of what TensorFlow ran around a tape (evidence.recording), and what it says
     # (evidence.reading): the checker's child records its run facts with it, `gradtutor explain` its findings.
     ("evidence", ["evidence", "evidence.*"]),

@@ -24,6 +24,7 @@ from gradtutor.course import manifest as course
 from gradtutor.classroom.feedback import exchange as ex
 from gradtutor.errors import ClassroomError, UnreadableFile, UsageError
 from gradtutor.messages import say
+from gradtutor import stopping
 
 HOUR = 3600.0
 STATE_FILE = ".gradtutor-serve.json"
@@ -130,21 +131,14 @@ def cmd_serve(args) -> int:
     return 0
 
 
+# Ctrl-C (SIGINT) and `kill` (SIGTERM, as JupyterHub stops a service) both end serve the way Ctrl-C does,
+# closing its checker; SIGHUP is left as it is (nohup ignores it on purpose).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 def stop_on_signals() -> None:
-    """Ctrl-C (SIGINT) and `kill` (SIGTERM, as JupyterHub stops a service) both end serve the way Ctrl-C does.
-
-    Set here rather than left to Python: a process started with SIGINT ignored — a background job of a
-    script, and every process below it, a test runner's included — keeps it ignored, and Python then never
-    raises KeyboardInterrupt, so serve ran on after Ctrl-C. SIGTERM would otherwise end it without closing
-    its checker. SIGHUP is left as it is (nohup ignores it on purpose).
-    """
-    def stop(number, frame):
-        for each in (signal.SIGINT, signal.SIGTERM):  # once: the checker's shutdown is not interrupted again
-            signal.signal(each, signal.SIG_IGN)
-        raise KeyboardInterrupt
-
-    for each in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(each, stop)
+    """Serve's stop signals raise KeyboardInterrupt, even in a process started with SIGINT ignored (gradtutor.stopping)."""
+    stopping.interrupt_on(STOP_SIGNALS)
 
 
 def released(exchange: ex.Exchange) -> list:

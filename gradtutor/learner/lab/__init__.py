@@ -32,6 +32,7 @@ from gradtutor.learner.lab import process_tree
 from gradtutor.errors import GradtutorError, UsageError
 from gradtutor.learner.kernelspec import DISPLAY_NAME, KERNEL_NAME
 from gradtutor.messages import say
+from gradtutor import stopping
 
 NO_LAB = "GRADTUTOR_NO_LAB"
 # Each stops Lab: Ctrl-C (or a `kill -INT`), `kill`, a closed terminal. SIGINT is set too: a process
@@ -152,8 +153,7 @@ def run(folder: Path | None, port: int | None = None, no_launch: bool = False, s
         import jupyterlab  # noqa: F401
     except ImportError:
         raise UsageError(say("lab.no_jupyterlab", kernel=KERNEL_NAME)) from None
-    for stop_signal in STOP_SIGNALS:  # before the server starts: a signal at any moment after stops it
-        signal.signal(stop_signal, _interrupt)
+    stopping.interrupt_on(STOP_SIGNALS)  # before the server starts: a signal at any moment after stops it
     process = None
     try:
         process, url = start(home, port, env=lab_environment(home))
@@ -165,8 +165,7 @@ def run(folder: Path | None, port: int | None = None, no_launch: bool = False, s
         show(say("lab.stopping"))
         return 0
     finally:
-        for stop_signal in STOP_SIGNALS:  # stopping already: a second Ctrl-C must not cut it short
-            signal.signal(stop_signal, signal.SIG_IGN)
+        stopping.ignore(STOP_SIGNALS)  # stopping already: a second Ctrl-C must not cut it short
         if process is not None:
             stop(process)
         from gradtutor.learner.daemon import client
@@ -186,5 +185,3 @@ def lab_environment(home: Path) -> dict:
     return env
 
 
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
