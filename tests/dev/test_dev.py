@@ -184,7 +184,7 @@ def test_add_verbs_registers_check_and_new_lesson():
 
 
 @pytest.mark.tf
-def test_a_demo_cell_that_defines_an_answers_name_is_one_line_and_the_prose_is_counted(tmp_path):
+def test_a_demo_cell_that_defines_an_answers_name_is_one_line_and_the_reading_time_is_shown(tmp_path):
     """Lesson 7's case on a copy of lesson 1: a demo cell defining the exercise's function replaces the answer."""
     import random
 
@@ -207,5 +207,34 @@ def test_a_demo_cell_that_defines_an_answers_name_is_one_line_and_the_prose_is_c
     assert shared == [f"FAIL lesson1: solutions/lesson1/lesson1.ipynb cell {where + 1} defines {exercise.function}, "
                       f"which the answer in cell {answer_number} defines: running it after the answer replaces the "
                       "learner's answer — rename it in that cell"], problems(done)
-    counted = [line for line in done.stdout.splitlines() if "words of prose" in line]
-    assert len(counted) == 1 and "(en)" in counted[0] and "(zh_CN)" in counted[0], done.stdout
+    timed = [line for line in done.stdout.splitlines() if " minutes (" in line]
+    assert [line.split(" (")[1].split(")")[0] for line in timed] == ["en", "zh_CN"], done.stdout
+
+
+@pytest.mark.tf
+def test_a_lesson_too_long_to_read_in_one_language_fails_dev_check_in_one_line(tmp_path):
+    """A copy of lesson 1 whose notebook in a drawn language gets a drawn number of minutes more prose."""
+    import random
+
+    from gradtutor import messages
+    from gradtutor.dev.notebook_lint import reading_time
+
+    draw = random.Random()
+    root = copy_course(tmp_path)
+    lang = draw.choice(messages.LANGUAGES)
+    notebook = root / "solutions" / "lesson1" / course.load().lesson("lesson1").source_notebook(lang).name
+    data = json.loads(notebook.read_text())
+    minutes = reading_time.MAX_MINUTES + draw.uniform(0.5, 10)  # the padding alone is over the limit
+    text = (" ".join(["gradient"] * round(minutes * reading_time.WORDS_PER_MINUTE)) if lang == messages.DEFAULT
+            else "梯度" * round(minutes * reading_time.CHARACTERS_PER_MINUTE / 2))
+    data["cells"].insert(draw.randrange(len(data["cells"]) + 1),
+                         {"cell_type": "markdown", "id": "padding", "metadata": {}, "source": text})
+    notebook.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    done = dev(root, "check", "--lesson", "lesson1")
+    assert done.returncode == 1
+    too_long = [line for line in problems(done) if "minutes to read" in line]
+    assert len(too_long) == 1 and too_long[0].startswith(
+        f"FAIL lesson1: solutions/lesson1/{notebook.name} ({lang}) takes "), problems(done)
+    assert too_long[0].endswith("— trim its prose") and f"more than {reading_time.MAX_MINUTES} (" in too_long[0]
+    took = float(too_long[0].split(" takes ")[1].split(" minutes")[0])
+    assert took > minutes  # the lesson's own prose and the padding
