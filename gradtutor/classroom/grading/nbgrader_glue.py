@@ -68,9 +68,9 @@ def without_iri_checks() -> None:
     (jupyter_events' format extra pulls it in), jsonschema imports it to check the "iri"
     formats, and importing it compiles 38 Lark grammars: ~1 s of CPU in each process that
     loads nbgrader (the grading command and every grading worker), on the way to the first
-    submission, or nbformat (the class report). No schema nbgrader, nbformat or gradtutor validates is checked for formats,
-    so nothing here ever used them. Only this process goes without: the kernels never
-    import jsonschema, and nbgrader's own commands are left as they are.
+    submission, or nbformat alone (the class report). No schema nbgrader, nbformat or gradtutor
+    validates is checked for formats, so nothing here ever used them. Only this process goes
+    without: the kernels never import jsonschema, and nbgrader's own commands are left as they are.
     """
     import sys
 
