@@ -8,16 +8,18 @@ the command reads, or not be offered, and `read_course` must find the class eith
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import string
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from gradtutor.classroom.coursedir import layout as course_layout
-from gradtutor.classroom.coursedir.submissions import read_course
-from gradtutor.classroom.grading.nbgrader_glue import inside, nbgrader_api
+from tests.support.classroom import tool_env
 
 pytestmark = pytest.mark.unit
 
@@ -57,39 +59,51 @@ def _draw_course(tmp_path: Path, rng: random.Random, moving: int | None):
     return folder, lesson, students, setting
 
 
-def _nbgraders(folder: Path):
-    with inside(folder):
-        coursedir = nbgrader_api().coursedir
-        coursedir.root  # noqa: B018 - read inside the folder, as nbgrader does
-    return coursedir
+# Both readings of the course, in a process of its own: nbgrader's application is not started in the test
+# runner's (its logging would keep the runner's captured output)
+READ_BOTH = """
+import json, sys
+from pathlib import Path
+from gradtutor.classroom.coursedir.layout import PlainLayout, layout
+from gradtutor.classroom.coursedir.submissions import read_course
+from gradtutor.classroom.grading.nbgrader_glue import inside, nbgrader_api
 
+folder, lesson, students = Path(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
 
-def _paths(layout, lesson: str, student: str) -> dict:
-    steps = (layout.submitted_directory, layout.autograded_directory, layout.source_directory)
-    return {"root": layout.root, "db_url": layout.db_url, "course_id": layout.course_id,
-            **{(step, escape): layout.format_path(step, student, lesson, escape=escape)
-               for step in steps for escape in (False, True)}}
+def paths(where):
+    steps = (where.submitted_directory, where.autograded_directory, where.source_directory)
+    return [where.root, where.db_url, where.course_id] + [where.format_path(step, student, lesson, escape=escape)
+            for student in students for step in steps for escape in (False, True)]
+
+with inside(folder):
+    nbgraders = nbgrader_api().coursedir
+    nbgraders.root  # read inside the folder, as nbgrader does
+read, info = layout(folder), read_course(folder, lesson, None)
+print(json.dumps({"plain": isinstance(read, PlainLayout), "read": paths(read), "nbgrader": paths(nbgraders),
+                  "found": sorted(info.submissions), "db_url": [info.db_url, nbgraders.db_url],
+                  "course_id": [info.course_id, nbgraders.course_id],
+                  "source": [str(info.source), str(Path(nbgraders.format_path(nbgraders.source_directory, ".",
+                                                                                lesson)).resolve())]}))
+"""
 
 
 @pytest.mark.parametrize("moving", [None, *range(len(MOVING))], ids=["default", *(s for s, _ in MOVING)])
 def test_the_layout_is_nbgraders_own(tmp_path, moving):
     rng = random.Random(random.randrange(2**32))
     folder, lesson, students, setting = _draw_course(tmp_path, rng, moving)
-    nbgraders = _nbgraders(folder)
 
     plain = course_layout.plain_layout(os.path.realpath(folder))
-    read = course_layout.layout(folder)
+    done = subprocess.run([sys.executable, "-c", READ_BOTH, str(folder), lesson,
+                           json.dumps([*students, "(?P<student_id>[^/]+)", "*"])],
+                          cwd=tmp_path, env=tool_env(), capture_output=True, text=True, timeout=300)
 
-    if moving is not None:
-        assert plain is None  # nbgrader's own CourseDirectory lays this course out
-    else:
-        assert isinstance(read, course_layout.PlainLayout)
-    for student in [*students, "(?P<student_id>[^/]+)", "*"]:
-        assert _paths(read, lesson, student) == _paths(nbgraders, lesson, student)
-    info = read_course(folder, lesson, None)
-    assert sorted(info.submissions) == students and info.db_url == nbgraders.db_url
-    assert info.course_id == nbgraders.course_id
-    assert info.source == Path(nbgraders.format_path(nbgraders.source_directory, ".", lesson)).resolve()
+    assert done.returncode == 0, done.stderr
+    both = json.loads(done.stdout.splitlines()[-1])
+    assert (plain is None) == (moving is not None) == (not both["plain"])  # nbgrader's own layout when moved
+    assert both["read"] == both["nbgrader"]  # every path the command reads, each student, escaped or not
+    assert both["found"] == students
+    for mine, nbgraders in (both["db_url"], both["course_id"], both["source"]):
+        assert mine == nbgraders
 
 
 def test_a_config_that_fails_to_load_is_left_to_nbgrader(tmp_path):
