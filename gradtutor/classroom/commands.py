@@ -143,7 +143,8 @@ def grade(course_dir: Path, lesson: str, jobs: int = 1, students: list[str] | No
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook
     from gradtutor.classroom.grading.gradebook import graded_before
-    from gradtutor.classroom.grading.nbgrader_glue import assignment_name, ensure_assignment, read_course
+    from gradtutor.classroom.coursedir.submissions import read_course
+    from gradtutor.classroom.grading.nbgrader_glue import assignment_name, ensure_assignment
     from gradtutor.classroom.grading.pool import Pool
     from gradtutor.course.secret import require_secret
     from gradtutor.isolation import landlock
@@ -183,7 +184,8 @@ def _grade_on_cluster(scheduler: str, course_dir: Path, assignment: str, student
     """The same grading on a Dask cluster (gradtutor.classroom.cluster.distributed): only the tasks run elsewhere."""
     from gradtutor.classroom.cluster.distributed import Cluster
     from gradtutor.classroom.grading.gradebook import graded_before
-    from gradtutor.classroom.grading.nbgrader_glue import ensure_assignment, read_course
+    from gradtutor.classroom.coursedir.submissions import read_course
+    from gradtutor.classroom.grading.nbgrader_glue import ensure_assignment
 
     cluster = Cluster(scheduler, timeout)
     try:

@@ -10,11 +10,10 @@ A lesson notebook (solutions/<id>/<id>.ipynb) is an nbgrader source notebook. Ea
   checks between `### BEGIN HIDDEN TESTS` and `### END HIDDEN TESTS`.
 
 What nbgrader itself decides about a cell (graded? a solution? locked? its score?)
-is asked of nbgrader.utils where nbgrader is installed (the `classroom` extra), so
-gradtutor reads a notebook exactly as nbgrader grades it; a learner's install has
-no nbgrader, and the fallback here applies the same rules (nbgrader 0.9's).
-nbgrader is imported on first use only: it takes seconds, and the CLI's learner
-verbs never need it.
+is asked of nbgrader.utils in a process that has loaded nbgrader (a grading one), so
+gradtutor reads a notebook there exactly as nbgrader grades it; elsewhere (a learner's
+install has no nbgrader; a reader that has not loaded it would pay seconds to) the
+fallback here applies the same rules (nbgrader 0.9's).
 
 The release form of a cell is what nbgrader's ClearSolutions and ClearHiddenTests
 make of it with their default settings: a line *containing* a delimiter opens or
@@ -23,8 +22,8 @@ line. tests/course/test_conventions.py pins the delimiters and stubs to nbgrader
 """
 from __future__ import annotations
 
-import functools
 import re
+import sys
 
 TEST_PREFIX = "check_"  # a test cell's grade_id is check_<exercise id>
 SCHEMA_VERSION = 3  # of metadata.nbgrader, as nbgrader 0.9 writes it
@@ -79,13 +78,15 @@ def check_metadata(exercise_id: str, points: float) -> dict:
             "schema_version": SCHEMA_VERSION, "solution": False}
 
 
-@functools.lru_cache(maxsize=None)
 def _nbgrader_utils():
-    try:
-        from nbgrader import utils
-    except ImportError:
-        return None
-    return utils
+    """nbgrader's helpers once this process has loaded nbgrader for its own work (a grading process has); else None.
+
+    Loading nbgrader only to ask these costs about 2 CPU-seconds (its package imports its server
+    extensions): a reader that has not loaded it (the class report of a re-run with nothing new
+    to grade, a learner's install) applies the rules here, which tests/course/test_conventions.py
+    holds to nbgrader's own.
+    """
+    return sys.modules.get("nbgrader.utils")
 
 
 def _node(cell):

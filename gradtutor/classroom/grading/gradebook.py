@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from gradtutor.course import conventions
+from gradtutor.classroom.coursedir import gradebook_sqlite
 from gradtutor.classroom.grading.nbgrader_glue import busy_url
 from gradtutor.classroom.grading.results import CellResult, Course, NotebookResult, SubmissionResult
 from gradtutor.messages import say
@@ -47,15 +48,18 @@ def graded_before(info: Course, assignment: str, students: list[str]) -> dict[st
     What a grading worker answers for one without --force, read here: a re-run with nothing new
     to grade starts no worker, no kernel and no checker.
     """
-    from nbgrader.api import Gradebook
-
     before = [student for student in students if student in info.autograded]
     if not before:
         return {}
-    with Gradebook(info.db_url, info.course_id) as gb:
-        return {student: SubmissionResult(student, graded=False, skipped=True,
-                                          notebooks=scores(gb, assignment, student, {}, {}, None))
-                for student in before}
+    rows = gradebook_sqlite.submission_rows(info.db_url, info.course_id, assignment, before)
+    if rows is None:  # not a gradebook sqlite3 reads: nbgrader's own reading
+        from nbgrader.api import Gradebook
+
+        with Gradebook(info.db_url, info.course_id) as gb:
+            rows = {student: submission_rows(gb, assignment, student) for student in before}
+    return {student: SubmissionResult(student, graded=False, skipped=True,
+                                      notebooks=notebook_results(student, rows[student], {}, {}, None))
+            for student in before}
 
 
 def plain(notebooks: list[NotebookResult]) -> list[dict]:
@@ -158,24 +162,37 @@ def why_not_graded(log: str, read_problems: dict) -> str:
 
 def scores(gb, assignment: str, student: str, cells: dict, problems: dict, problem: str | None) -> list[NotebookResult]:
     """Per notebook, the gradebook's scores, with what the autograded copy says about each lost point."""
+    return notebook_results(student, submission_rows(gb, assignment, student), cells, problems, problem)
+
+
+def submission_rows(gb, assignment: str, student: str) -> gradebook_sqlite.Rows:
+    """The submission's notebooks and grades, read with nbgrader's Gradebook `gb` ([] when it has none)."""
     from nbgrader.api import MissingEntry
 
-    results = []
     try:
         submission = gb.find_submission(assignment, student)
     except MissingEntry:
-        return results
-    for notebook in sorted(submission.notebooks, key=lambda n: n.name):
-        outcomes = cells.get(notebook.name, {})
-        order = {name: index for index, name in enumerate(outcomes)}  # the notebook's order, when it ran
+        return []
+    return [(notebook.name, notebook.score, notebook.max_score,
+             [(grade.name, grade.score, grade.max_score) for grade in notebook.grades])
+            for notebook in submission.notebooks]
+
+
+def notebook_results(student: str, rows: gradebook_sqlite.Rows, cells: dict, problems: dict,
+                     problem: str | None) -> list[NotebookResult]:
+    """The gradebook's rows of one submission as results, each lost point with what its autograded copy says."""
+    results = []
+    for name, notebook_score, notebook_max, grades in sorted(rows, key=lambda row: row[0]):
+        outcomes = cells.get(name, {})
+        order = {grade_id: index for index, grade_id in enumerate(outcomes)}  # the notebook's order, when it ran
         cell_results = []
-        for grade in sorted(notebook.grades, key=lambda g: (order.get(g.name, len(order)), g.name)):
-            status, why = outcomes.get(grade.name, ("missing" if cells else "error", problem or ""))
-            score = float(grade.score or 0)
-            if status == "pass" and score < float(grade.max_score):
+        for grade_name, grade_score, grade_max in sorted(grades, key=lambda g: (order.get(g[0], len(order)), g[0])):
+            status, why = outcomes.get(grade_name, ("missing" if cells else "error", problem or ""))
+            score = float(grade_score or 0)
+            if status == "pass" and score < float(grade_max):
                 status, why = "fail", say("classroom.problem.below_full_marks")
-            cell_results.append(CellResult(grade.name, score, float(grade.max_score), status, why))
-        found = list(problems.get(notebook.name, []))
-        results.append(NotebookResult(student, f"{notebook.name}.ipynb", float(notebook.score or 0),
-                                      float(notebook.max_score or 0), cell_results, found))
+            cell_results.append(CellResult(grade_name, score, float(grade_max), status, why))
+        found = list(problems.get(name, []))
+        results.append(NotebookResult(student, f"{name}.ipynb", float(notebook_score or 0),
+                                      float(notebook_max or 0), cell_results, found))
     return results

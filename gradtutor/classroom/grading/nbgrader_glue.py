@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,7 +42,7 @@ def nbgrader_api(kernels_over_ipc: bool = False):
     """
     import logging
 
-    _without_iri_checks()
+    without_iri_checks()
     from nbgrader.apps import NbGraderAPI
     from nbgrader.apps.baseapp import NbGrader
 
@@ -62,16 +61,16 @@ def nbgrader_api(kernels_over_ipc: bool = False):
     return api
 
 
-def _without_iri_checks() -> None:
-    """Import nbgrader here without jsonschema's optional IRI format checks.
+def without_iri_checks() -> None:
+    """Import nbgrader or nbformat here without jsonschema's optional IRI format checks.
 
     nbgrader imports nbformat, which imports jsonschema; when rfc3987_syntax is installed
     (jupyter_events' format extra pulls it in), jsonschema imports it to check the "iri"
     formats, and importing it compiles 38 Lark grammars: ~1 s of CPU in each process that
     loads nbgrader (the grading command and every grading worker), on the way to the first
-    submission. No schema nbgrader, nbformat or gradtutor validates is checked for formats,
-    so nothing here ever used them. Only this process goes without: the kernels never
-    import jsonschema, and nbgrader's own commands are left as they are.
+    submission, or nbformat alone (the class report). No schema nbgrader, nbformat or gradtutor
+    validates is checked for formats, so nothing here ever used them. Only this process goes
+    without: the kernels never import jsonschema, and nbgrader's own commands are left as they are.
     """
     import sys
 
@@ -84,45 +83,12 @@ def kernel_socket_dir(pid: int) -> str:
     return os.path.join(tempfile.gettempdir(), f"gradtutor-kernels-{pid}")
 
 
-def read_course(course_dir: Path, assignment: str, students: list[str] | None) -> Course:
-    with inside(course_dir):
-        api = nbgrader_api()
-        coursedir = api.coursedir
-        root = Path(coursedir.root).resolve()
-        pattern = coursedir.format_path(coursedir.submitted_directory, "*", assignment)
-        regexp = coursedir.format_path(coursedir.submitted_directory, "(?P<student_id>[^/]+)", assignment, escape=True)
-        found: dict[str, list[str]] = {}
-        import glob
-
-        for folder in sorted(glob.glob(pattern)):
-            match = re.fullmatch(regexp, folder)
-            if not match or not os.path.isdir(folder):
-                continue
-            notebooks = sorted(p.name for p in Path(folder).glob("*.ipynb"))
-            if notebooks:
-                found[match.group("student_id")] = notebooks
-        source = Path(coursedir.format_path(coursedir.source_directory, ".", assignment)).resolve()
-        before = frozenset(s for s in found if os.path.exists(coursedir.format_path(coursedir.autograded_directory, s,
-                                                                                   assignment)))
-        info = Course(root, coursedir.db_url, coursedir.course_id, source, found, before)
-    if not source.is_dir():
-        raise ClassroomError(say("classroom.nbgrader.no_source", source=source, course=course_dir))
-    if students:
-        missing = [s for s in students if s not in found]
-        if missing:
-            folder = os.path.relpath(os.path.dirname(os.path.dirname(pattern)), course_dir)
-            raise ClassroomError(say("classroom.nbgrader.no_submission_from", assignment=assignment,
-                                     students=", ".join(missing), folder=folder))
-        info.submissions = {s: found[s] for s in students}
-    if not info.submissions:
-        where = os.path.relpath(pattern, course_dir)
-        raise ClassroomError(say("classroom.nbgrader.no_submissions", assignment=assignment, course=course_dir,
-                                 pattern=where))
-    return info
-
-
 def ensure_assignment(info: Course, assignment: str, console) -> None:
     """nbgrader autograde needs the assignment in the gradebook; generate_assignment puts it there."""
+    from gradtutor.classroom.coursedir import gradebook_sqlite
+
+    if gradebook_sqlite.has_assignment(info.db_url, info.course_id, assignment):
+        return  # seen without loading nbgrader's Gradebook (SQLAlchemy): a re-run's usual case
     from nbgrader.api import Gradebook, MissingEntry
 
     with Gradebook(info.db_url, info.course_id) as gb:

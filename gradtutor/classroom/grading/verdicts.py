@@ -9,10 +9,12 @@ a cause is then given only where the exception's name itself says it.
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 from gradtutor.course import conventions
 from gradtutor.classroom.grading.gradebook import CELL_STATUS, cell_verdict
+from gradtutor.classroom.grading.nbgrader_glue import without_iri_checks
 from gradtutor.protocol import VERDICT_MIME, Cause, Status
 
 # Exceptions nbgrader records that are not check()'s, and the cause their name alone shows.
@@ -29,13 +31,48 @@ class CellVerdict:
 
 def notebook_verdicts(path: Path) -> dict[str, CellVerdict]:
     """grade_id -> verdict for every grade cell of one autograded notebook; {} if it cannot be read."""
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}  # what nbformat could not read either
+    if not _plain_format_4(nb):
+        nb = _read_with_nbformat(path)
+        if nb is None:
+            return {}
+    return {grade_id: verdict_of(cell) for grade_id, cell in conventions.grade_cells(nb).items()}
+
+
+def _plain_format_4(nb) -> bool:
+    """A format-4 notebook as nbformat would read it, once each stream's lines are joined (in place) as it joins them.
+
+    Read so, not with nbformat: importing nbformat (and its jsonschema) and validating
+    each notebook is most of the seconds a re-run with nothing new to grade spends.
+    The outputs read here are stream text, errors and check()'s JSON verdict, which
+    nbformat leaves as they are in the file but for joining a stream's lines.
+    """
+    if not isinstance(nb, dict) or nb.get("nbformat") != 4 or not isinstance(nb.get("cells"), list):
+        return False  # another format (nbformat converts it), or something only nbformat can say what it is
+    for cell in nb["cells"]:
+        outputs = cell.get("outputs", []) if isinstance(cell, dict) else None
+        if not isinstance(outputs, list) or not all(isinstance(output, dict) for output in outputs):
+            return False
+        for output in outputs if cell.get("cell_type") == "code" else ():
+            text = output.get("text")
+            if output.get("output_type") not in ("execute_result", "display_data") and isinstance(text, list):
+                if not all(isinstance(line, str) for line in text):
+                    return False
+                output["text"] = "".join(text)
+    return True
+
+
+def _read_with_nbformat(path: Path):
+    without_iri_checks()  # nbformat's jsonschema would spend a second compiling format grammars it never uses
     import nbformat
 
     try:
-        nb = nbformat.read(path, as_version=4)
+        return nbformat.read(path, as_version=4)
     except Exception:  # noqa: BLE001 - nbformat raises many kinds; an unreadable copy has no verdicts
-        return {}
-    return {grade_id: verdict_of(cell) for grade_id, cell in conventions.grade_cells(nb).items()}
+        return None
 
 
 def verdict_of(cell) -> CellVerdict:

@@ -43,7 +43,8 @@ def check_matchable(course_dir: Path, lesson: str, students: list[str] | None,
     if not formats or not (course_dir / "nbgrader_config.py").is_file():
         return  # nothing to match, or not a course folder: the grading's own checks say so
     from gradtutor.classroom.grading.grade_table import StudentRecord, read_table
-    from gradtutor.classroom.grading.nbgrader_glue import assignment_name, read_course
+    from gradtutor.classroom.coursedir.submissions import read_course
+    from gradtutor.classroom.grading.nbgrader_glue import assignment_name
     from gradtutor.dev.release import tools_on_path
 
     tools_on_path()  # nbgrader shells out to `alembic` when it creates a gradebook

@@ -8,12 +8,13 @@ skipped as already autograded is reported from the same files.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from pathlib import Path
 
 from gradtutor.course import manifest as course
 from gradtutor.course import extract
 from gradtutor.classroom.grading import similarity
-from gradtutor.classroom.grading.nbgrader_glue import inside, nbgrader_api
+from gradtutor.classroom.coursedir.layout import layout
 from gradtutor.classroom.report.class_report import ClassReport, Outcome, StudentReport
 from gradtutor.classroom.grading.results import CellResult, SubmissionResult
 from gradtutor.classroom.grading.verdicts import CellVerdict, notebook_verdicts
@@ -35,12 +36,15 @@ def collect(root: Path, assignment: str, results: list[SubmissionResult]) -> Cla
     students = tuple(dataclasses.replace(s, outcomes=tuple(sorted(s.outcomes, key=lambda o: exercises.index(o.exercise))))
                      for s in students)  # the lesson's order (the gradebook's is by name for a skipped submission)
     compared = []
+    cells = functools.cache(notebook_cells)  # each notebook read once, though every exercise looks in it
     for exercise in lesson.exercises:
-        answers = {r.student: answer_of(submitted(r.student) / lesson.notebook, exercise.function) for r in results}
+        answers = {r.student: answer_of(cells(submitted(r.student) / lesson.notebook), exercise.function)
+                   for r in results}
         wrong = {s.student: o.diagnosis for s in students for o in s.outcomes
                  if o.exercise == exercise.id and o.status in WRONG and o.diagnosis}
-        compared.append(similarity.compare(exercise.id, answers, answer_of(lesson.source_notebook(), exercise.function),
-                                           answer_of(lesson.release_notebook(), exercise.function), wrong))
+        compared.append(similarity.compare(exercise.id, answers,
+                                           answer_of(cells(lesson.source_notebook()), exercise.function),
+                                           answer_of(cells(lesson.release_notebook()), exercise.function), wrong))
     return ClassReport(assignment, tuple(exercises), students, tuple(compared))
 
 
@@ -69,10 +73,19 @@ def outcome(cell: CellResult, verdict: CellVerdict | None, not_graded: str | Non
     return Outcome(cell.exercise, cell.score, cell.max_score, verdict.status, verdict.cause, verdict.message)
 
 
-def answer_of(notebook: Path, function: str) -> str | None:
-    """The normalised definition of `function` in a notebook; None when it has none or cannot be read."""
+def notebook_cells(notebook: Path) -> list[extract.Cell] | None:
+    """A notebook's code cells; None when it cannot be read (its answers are not compared)."""
     try:
-        cells = extract.read_cells(notebook)
+        return extract.read_cells(notebook)
+    except (GradtutorError, OSError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def answer_of(cells: list[extract.Cell] | None, function: str) -> str | None:
+    """The normalised definition of `function` in a notebook's cells; None when it has none or cannot be read."""
+    if cells is None:
+        return None
+    try:
         definition = extract.find_function(cells, function)
         return similarity.canonical(definition.node) if definition.node is not None else None
     except (GradtutorError, OSError, ValueError, RecursionError, MemoryError):
@@ -81,9 +94,7 @@ def answer_of(notebook: Path, function: str) -> str | None:
 
 def _folders(root: Path, assignment: str):
     """student -> submitted folder, student -> autograded folder, as the course's nbgrader config lays them out."""
-    with inside(root):
-        coursedir = nbgrader_api().coursedir
-        coursedir.root  # noqa: B018 - its default is the working directory when first read: read it here
+    coursedir = layout(root)
 
     def submitted(student: str) -> Path:
         return Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
