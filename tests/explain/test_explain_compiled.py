@@ -6,12 +6,14 @@ and an eager loop's gradient values are read on sampled calls (checks.FIRST_CALL
 """
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import gradtutor.quiet  # noqa: F401 - before TensorFlow: its start-up noise stays out of the output
 import tensorflow as tf
 from gradtutor import evidence
 from gradtutor.evidence.reading import checks
+from gradtutor.evidence.recording import traced
 
 pytestmark = pytest.mark.tf
 
@@ -57,6 +59,58 @@ def test_a_nan_that_appears_at_a_late_compiled_step_is_reported_with_that_step(j
     assert finding["symptom"] == "nonfinite" and finding["cause"] == "non-finite"
     assert finding["broke_at"]["code"].startswith("loss = tf.reduce_sum(tf.sqrt(w))")
     assert finding["facts"]["first_step"] == "21"
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_nan_born_after_the_dense_reads_is_replayed_and_said_at_its_exact_step(seed):
+    late = int(np.random.default_rng(seed).integers(traced.DENSE_READS + 2, 6 * traced.DENSE_READS))
+    w = tf.Variable([(late - 1) / 16] * 2)  # falls by 1/16 a step (exact in float32): 0 at step `late`
+    optimizer = tf.keras.optimizers.SGD(0.125)
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.sqrt(w))
+        grads = tape.gradient(loss, [w])
+        optimizer.apply_gradients(zip([tf.ones_like(w) * 0.5], [w]))
+        return grads
+
+    with evidence.recording() as record:
+        for _ in range(late + traced.MAX_GAP + 1):  # read at most MAX_GAP calls later, replayed at the next
+            step()
+    [finding] = evidence.analyse(record)
+    assert (finding["symptom"], finding["cause"]) == ("nonfinite", "non-finite")
+    assert finding["facts"]["first_step"] == str(late)
+
+
+def _unread_calls(upto: int) -> list[int]:
+    """The calls after which a function's monitors are not read (traced.FunctionState.due)."""
+    state, unread = traced.FunctionState(), []
+    for state.calls in range(1, upto):
+        if state.due():
+            state.read_at = state.calls
+        else:
+            unread.append(state.calls)
+    return unread
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_nan_in_a_last_step_that_no_read_followed_is_a_finding_when_the_recording_ends(seed):
+    rng = np.random.default_rng(seed)
+    last = int(rng.choice(_unread_calls(8 * traced.DENSE_READS)))
+    w = tf.Variable(rng.uniform(0.5, 2.0, size=3).astype("float32"))
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.sqrt(w * x))  # x = 0: d/dw = x / (2 sqrt(w x)) = 0 / 0
+        return tape.gradient(loss, w)
+
+    with evidence.recording() as record:
+        for call in range(1, last + 1):
+            step(tf.constant(0.0 if call == last else 1.0))
+    findings, unobserved = evidence.report(record)
+    assert [f["symptom"] for f in findings] == ["nonfinite"] and unobserved == []
 
 
 def test_an_eager_loop_reads_gradient_values_on_sampled_calls():

@@ -267,6 +267,8 @@ def uninstall(record) -> None:
     import tensorflow as tf
     from tensorflow.python.framework import op_callbacks
 
+    if record.graph.traced is not None:  # the compiled steps run since their monitors were last read (traced.py)
+        record.graph.traced.flush()
     try:
         op_callbacks.remove_op_callback(record.graph.callback)
     except KeyError:

@@ -9,13 +9,18 @@ same frames (autograph's generated lines mapped back to the user's, frames.py), 
 analysis (analysis.py, paths.py) finds the same cause and break line as for eager code, once
 per trace. Every later call runs compiled.
 
-What only values show (a gradient all zero, tiny or NaN/inf) is watched in the graph: each
-gradient a traced call returns gets a few reductions (finite? largest magnitude?) whose worst
-code is kept in a small variable (`Monitor`), read after each top-level call of the function —
-every step is checked. The first time a code gets worse, the function's next call runs
-eagerly, under the full eager recording, and what that call finds is reported with the step at
-which the symptom first appeared (`facts["first_step"]`). A symptom that is gone by the next
-call is not explained (its cause can no longer be seen).
+What only values show (a gradient all zero, tiny or NaN/inf) is watched in the graph: the gradients
+a traced call returns get one sum and one largest magnitude each, and one vectorised comparison
+of them all (`_codes`) whose worst code per gradient is kept in a small variable (`Monitor`),
+with the step at which each code first got that bad — every step is checked. The step comes from a
+counter of the function's calls kept in the graph too (`FunctionState.counter`, one increment per
+compiled call). Python reads the monitors lazily (`due`: after each of the first DENSE_READS calls,
+then every few calls, at most MAX_GAP apart, and when the recording ends): a read is an eager op and
+a copy out of the device, which on a small step costs more than the checks themselves. When a code got worse, the function's
+next call runs eagerly, under the full eager recording, and what that call finds is reported with
+the step at which the symptom first appeared (`facts["first_step"]`), exact however late it is read.
+A symptom that is gone by the replayed call is not explained (its cause can no longer be seen), but
+it was observed: the monitor's codes go into the record's observations at every read.
 
 Everything here is reached through `Graph.traced` and `instrument`; nothing is printed.
 """
@@ -29,27 +34,38 @@ from gradtutor.evidence.recording.frames import raised_at, user_frame
 
 CODES = {1: "tiny", 2: "zeros", 3: "nonfinite"}  # a monitor's worst code per gradient
 CALLS = ("PartitionedCall", "StatefulPartitionedCall")  # the one op a function call runs as
+# monitors are read after each of a function's first DENSE_READS calls (a short script's symptom is replayed at
+# once), then after every calls // 16-th call, at most MAX_GAP apart (a read costs ~50 µs, a small step ~1 ms)
+DENSE_READS, MAX_GAP = 32, 32
 
 
 class Monitor:
-    """The worst symptom code seen so far for each gradient one traced `tape.gradient` returned."""
+    """For each gradient one traced `tape.gradient` returned: the worst symptom code seen so far (`codes`, in the
+    graph; `known`, as last read) and the step it first reached it at (`steps`, in the graph)."""
 
-    __slots__ = ("frame", "known", "variable")
+    __slots__ = ("codes", "frame", "known", "steps")
 
-    def __init__(self, variable, frame, size):
-        self.variable, self.frame, self.known = variable, frame, [0] * size
+    def __init__(self, codes, steps, frame, size):
+        self.codes, self.steps, self.frame, self.known = codes, steps, frame, [0] * size
 
 
 class FunctionState:
     """One `tf.function` called from Python: how often, its monitors, and whether its next call runs eagerly."""
 
-    __slots__ = ("calls", "monitors", "per_call", "replay_from")
+    __slots__ = ("calls", "counted", "counter", "monitors", "per_call", "read_at", "replay_from")
 
     def __init__(self):
         self.calls = 0
         self.per_call = 0  # the tape calls one call makes (seen when it was traced): counted as checked
         self.monitors: list[Monitor] = []
+        self.counter = None  # a variable: the function's calls, as its compiled graphs count them (monitors read it)
+        self.counted: set = set()  # id() of the traced graphs given the counter's increment during this call
+        self.read_at = 0  # the call after which the monitors were last read
         self.replay_from = None  # the step a new symptom first appeared at: the next call runs eagerly
+
+    def due(self) -> bool:
+        """Are the monitors read after this call? Every call at first, then further apart (DENSE_READS, MAX_GAP)."""
+        return self.calls - self.read_at >= min(MAX_GAP, max(1, self.calls // (DENSE_READS // 2)))
 
 
 class Tracing:
@@ -94,33 +110,50 @@ class Tracing:
 
     # ------------------------------------------------------------ gradients a trace returns
     def watch_gradients(self, frame, results) -> None:
-        """Add the in-graph checks for the gradients a traced tape.gradient returns (worst code per gradient)."""
+        """Add the in-graph checks for the gradients a traced tape.gradient returns (worst code per gradient, and
+        the step it first reached it at)."""
         from tensorflow.python.framework import ops
 
-        traced = id(ops.get_default_graph())
-        self.traced_calls[traced] = self.traced_calls.get(traced, 0) + 1
+        here = ops.get_default_graph()
+        self.traced_calls[id(here)] = self.traced_calls.get(id(here), 0) + 1
         state = self.current
         floats = [(i, g) for i, g in enumerate(results) if g is not None and _is_float(g)]
         if state is None or not floats:
             return
         import tensorflow as tf
-        from tensorflow.python.ops import resource_variable_ops
 
         graph = self.record.graph
         graph.paused += 1
         try:
+            step = self._count(tf, state, here)
             with ops.init_scope():  # made eagerly, outside every variable creator (a function may not make one)
-                variable = resource_variable_ops.ResourceVariable(
-                    tf.zeros([len(results)], tf.int32), trainable=False, name="gradtutor_monitor")
-            codes = [tf.constant(0, tf.int32)] * len(results)
-            for index, gradient in floats:
-                codes[index] = _code(tf, getattr(gradient, "values", gradient))
-            variable.assign(tf.maximum(variable, tf.stack(codes)))
+                codes_kept, steps_kept = (_variable(tf, [len(results)], name) for name in ("monitor", "monitor_steps"))
+            codes = _codes(tf, floats, len(results))
+            old = codes_kept.read_value()
+            codes_kept.assign(tf.maximum(old, codes))
+            steps_kept.assign(tf.where(codes > old, step, steps_kept.read_value()))
         except Exception:  # noqa: BLE001 - no check for this call; the user's function is unchanged
             return
         finally:
             graph.paused -= 1
-        state.monitors.append(Monitor(variable, frame, len(results)))
+        state.monitors.append(Monitor(codes_kept, steps_kept, frame, len(results)))
+
+    def _count(self, tf, state, here):
+        """The function's step number in the graph being traced: one increment in the function's outermost graph
+        (once, however many gradient calls and nested functions it traces), read where the gradients are."""
+        from tensorflow.python.framework import func_graph, ops
+
+        if state.counter is None:
+            with ops.init_scope():  # the calls before this one, this one counted by its graph
+                state.counter = _variable(tf, [], "steps", state.calls - 1)
+        top = here
+        while isinstance(getattr(top, "outer_graph", None), func_graph.FuncGraph):
+            top = top.outer_graph
+        if id(top) not in state.counted:
+            state.counted.add(id(top))
+            with top.as_default():
+                state.counter.assign_add(1)
+        return state.counter.read_value()
 
     # ------------------------------------------------------------ calls from Python
     def call(self, function, call, args, kwargs):
@@ -137,6 +170,7 @@ class Tracing:
             state = self.functions[id(function)] = FunctionState()
             self.keep.append(function)
         state.calls += 1
+        state.counted.clear()
         self.depth, self.current = self.depth + 1, state
         asked, before, traces = self.record.gradient_calls, self.record.graph.seq, _traces(function)
         self.traced_calls.clear()
@@ -158,7 +192,7 @@ class Tracing:
                 state.per_call = max(self.traced_calls.values(), default=self.record.gradient_calls - asked)
             else:  # run compiled: the same tape calls, checked in the graph
                 self.record.gradient_calls += state.per_call
-            if state.monitors:
+            if state.monitors and state.due():
                 self._check(state)
 
     def _link_nested(self, result) -> None:
@@ -233,22 +267,44 @@ class Tracing:
                     finding["facts"]["first_step"] = str(first)
 
     def _check(self, state) -> None:
+        """Read the monitors: every step since the last read was checked in the graph; a code worse than known
+        makes the next call a replay, said to show the step the code first got that bad."""
+        state.read_at = state.calls
         graph = self.record.graph
         graph.paused += 1
         try:
             for monitor in state.monitors:
                 try:
-                    codes = monitor.variable.numpy().tolist()
+                    codes = monitor.codes.numpy().tolist()
                 except Exception:  # noqa: BLE001 - a monitor that cannot be read (a device gone) says nothing
                     continue
                 observations = self.record.observations  # every step's gradients, seen (observations.py)
                 observations.codes(observations.site("compiled", monitor.frame), codes)
-                if any(code > old for code, old in zip(codes, monitor.known)):
-                    monitor.known = [max(code, old) for code, old in zip(codes, monitor.known)]
-                    if state.replay_from is None and not self.record.every_step:  # a checked call runs once
-                        state.replay_from = state.calls
+                worse = [i for i, (code, old) in enumerate(zip(codes, monitor.known)) if code > old]
+                if not worse:
+                    continue
+                monitor.known = [max(code, old) for code, old in zip(codes, monitor.known)]
+                if state.replay_from is None and not self.record.every_step:  # a checked call runs once
+                    state.replay_from = self._first_step(state, monitor, worse)
         finally:
             graph.paused -= 1
+
+    @staticmethod
+    def _first_step(state, monitor, worse) -> int:
+        """The call at which these gradients first got worse: the graph's count then, shifted by how far it is
+        behind the calls now (a replayed call runs no graph; a concrete function called directly runs no
+        Python), so only the steps since the symptom need be counted by the graph alike."""
+        try:
+            steps, counted = monitor.steps.numpy().tolist(), int(state.counter.numpy())
+        except Exception:  # noqa: BLE001 - not readable: the step of this read
+            return state.calls
+        return min(steps[i] for i in worse) + state.calls - counted
+
+    def flush(self) -> None:
+        """The recording ends: what the monitors saw since their last read goes into the observations."""
+        for state in self.functions.values():
+            if state.monitors and state.read_at < state.calls:
+                self._check(state)
 
 
 def _traces(function) -> int | None:
@@ -268,13 +324,36 @@ def _is_float(tensor) -> bool:
     return dtype is not None and dtype.is_floating
 
 
-def _code(tf, gradient):
-    """0 fine, 1 tiny, 2 all zero, 3 NaN or inf (an empty gradient is fine). Three reads of the gradient and no
-    copy of it: a sum (NaN and inf reach it on every backend; XLA's max drops a NaN), its largest and smallest."""
-    total = tf.cast(tf.reduce_sum(gradient), tf.float32)
-    largest = tf.cast(tf.maximum(tf.reduce_max(gradient), -tf.reduce_min(gradient)), tf.float32)
-    code = tf.where(tf.math.is_finite(total), tf.where(largest == 0, 2, tf.where(largest < TINY, 1, 0)), 3)
-    return tf.where(tf.size(gradient) > 0, code, 0)
+def _codes(tf, floats, size):
+    """One code per gradient: 0 fine, 1 tiny, 2 all zero, 3 NaN or inf (an empty gradient is fine). Per gradient a sum
+    (NaN and inf reach it on every backend; XLA's max drops a NaN) and its largest magnitude; then one comparison of
+    them all, so that a step of many gradients pays two reductions each and a few ops in all."""
+    totals, largest, where = [], [], []
+    for index, gradient in floats:
+        values = getattr(gradient, "values", gradient)  # IndexedSlices: its rows
+        elements = values.shape.num_elements()
+        if elements == 0:
+            continue
+        top = tf.cast(tf.reduce_max(tf.abs(values)), tf.float32)
+        if elements is None:  # the largest of nothing is -inf: a gradient whose size is known only when run
+            top = tf.where(tf.size(values) > 0, top, 1.0)
+        totals.append(tf.cast(tf.reduce_sum(values), tf.float32))
+        largest.append(top)
+        where.append(index)
+    if not where:
+        return tf.zeros([size], tf.int32)
+    totals, largest = tf.stack(totals), tf.stack(largest)
+    codes = tf.where(tf.math.is_finite(totals), tf.where(largest == 0, 2, tf.where(largest < TINY, 1, 0)), 3)
+    if where == list(range(size)):
+        return codes
+    return tf.scatter_nd([[index] for index in where], codes, [size])
+
+
+def _variable(tf, shape, name, value=0):
+    from tensorflow.python.ops import resource_variable_ops
+
+    return resource_variable_ops.ResourceVariable(tf.constant(value, tf.int32, shape), trainable=False,
+                                                  name=f"gradtutor_{name}")
 
 
 def _can_run_eagerly(function) -> bool:
