@@ -109,6 +109,32 @@ def test_the_probe_reports_a_saturated_op_only_when_the_target_depends_on_it(wei
     assert [f["cause"] for f in evidence.analyse(record)] == causes
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_an_all_zero_gradient_is_reported_and_says_whether_the_target_moves_with_the_source(seed):
+    """No all-clear for an all-zero gradient: a factor of 0 leaves the target flat (zero is exact); a gradient
+    function that returns zeros for a function that does move is not the slope."""
+    rng = np.random.default_rng(seed)
+    v = tf.Variable(rng.normal(size=int(rng.integers(2, 9))).astype("float32"))
+
+    @tf.custom_gradient
+    def scaled(x):
+        return float(rng.uniform(0.5, 2.0)) * x, lambda dy: dy * 0.0
+
+    with evidence.recording() as record:
+        with tf.GradientTape(persistent=True) as tape:
+            ignored = tf.reduce_sum(tf.square(v) * 0.0)
+            hidden = tf.reduce_sum(tf.square(scaled(v)))
+        assert not tape.gradient(ignored, v).numpy().any()
+        assert not tape.gradient(hidden, v).numpy().any()
+    assert evidence.analyse(record) == []  # no cause rule speaks for either
+    findings, unobserved = evidence.report(record)
+    assert unobserved == []
+    assert [(f["cause"], f["symptom"], f["facts"]["probe"]) for f in findings] == \
+        [("not-known", "zeros", "flat"), ("not-known", "zeros", "moves")]
+    assert "zero is the exact gradient here" in findings[0]["message"]
+    assert "not its true slope" in findings[1]["message"]
+
+
 def test_keras_no_gradients_is_explained_even_when_caught():
     import keras
     from keras.src.optimizers.base_optimizer import BaseOptimizer

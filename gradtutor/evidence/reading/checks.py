@@ -6,6 +6,7 @@ import functools
 
 from gradtutor.evidence.reading import analysis
 from gradtutor.evidence.reading import paths
+from gradtutor.evidence.reading import probe
 from gradtutor.evidence.recording import optimizers
 from gradtutor.evidence.reading import raised
 from gradtutor.evidence.recording import sampling
@@ -115,6 +116,8 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
             continue
         if cause is not None:
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
+        elif found == Symptom.ZEROS:  # no rule explains it: is zero the exact slope (reading.unexplained says which)?
+            record.zero_probes[key] = probe.source_moves(record.graph, info, flat_targets, source)
     untracked.check(record, call, frame, step.inputs[:len(flat_targets)], flat_sources)
     if eager and not record.every_step:
         sampling.after_gradient(record, info)

@@ -260,7 +260,27 @@ def _patch_tf_functions(record, tf) -> None:
         saved = {name: module.__dict__.get(name) for name in wrappers if module.__dict__.get(name) is not None}
         record.originals.append((module, saved))
         for name, original in saved.items():
-            setattr(module, name, wrappers[name](record, original))
+            wrapped = wrappers[name](record, original)
+            setattr(module, name, _graph_gradients(record, wrapped) if name == "gradients" else wrapped)
+
+
+def _graph_gradients(record, gradients):
+    """tf.gradients in a graph being traced is a gradient call like a traced tape's: its None is seen now, its values
+    by the same in-graph check (traced.Tracing.watch_gradients), so a compiled step's tf.gradients is observed.
+    Called eagerly it raises, and the reading names that (checks.tf_gradients_wrapper)."""
+    import tensorflow as tf
+
+    @functools.wraps(gradients)
+    def observed_gradients(*args, **kwargs):
+        if tf.executing_eagerly():
+            return gradients(*args, **kwargs)
+        result = observed(record, "gradient", caller(), lambda: gradients(*args, **kwargs))
+        traced = record.graph.traced
+        if traced is not None and isinstance(result, (list, tuple)) and not record.busy:
+            traced.watch_gradients(user_frame(), list(result))
+        return result
+
+    return observed_gradients
 
 
 def uninstall(record) -> None:
