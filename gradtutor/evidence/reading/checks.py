@@ -131,6 +131,12 @@ def _no_sources(record, info, call, frame, target_nodes) -> None:
     read = paths.variables_read(target_nodes)
     if not read:
         return
+    frozen = [record.frozen[id(node.ref())] for node in read if id(node.ref()) in record.frozen]
+    if frozen:  # Keras left them out of trainable_variables: the line that froze their layer is the one to change
+        record.add(call, frame, [], Cause.UNWATCHED, frozen[0], Symptom.ERROR,
+                   {"why": "frozen", "variables_read_by_target": len(read)})
+        record.no_sources = (call, frame, Cause.UNWATCHED, frozen[0], Symptom.ERROR)
+        return
     tape = info.tape()
     watched = {id(v.handle) for v in (tape.watched_variables() if tape is not None else ())}
     cause = Cause.NOT_USED if any(id(node.ref()) in watched for node in read) else Cause.UNWATCHED

@@ -1,5 +1,5 @@
 # source: https://github.com/cleverhans-lab/cleverhans/issues/432 (leaves_numpy_function.py's kind: a Python function wrapped by tf.py_function inside a compiled training step)
-# expect: cause=leaves-tensorflow line=16
+# expect: cause=leaves-tensorflow line=11
 import numpy as np
 import tensorflow as tf
 
@@ -14,7 +14,7 @@ def sinh_filter(values):
 @tf.function
 def train_step():
     with tf.GradientTape() as tape:
-        filtered = tf.py_function(sinh_filter, [tf.matmul(x, w)], tf.float32)
+        filtered = tf.ensure_shape(tf.py_function(sinh_filter, [tf.matmul(x, w)], tf.float32), (8, 1))
         loss = tf.reduce_mean(tf.square(filtered))
     return tape.gradient(loss, w)
 
