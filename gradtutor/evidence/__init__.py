@@ -97,6 +97,10 @@ class Record:
         # source out, unconnected_gradients=ZERO) -> (its cause, the source's name): a finding only if the program
         # then broke on it (reading.unexplained)
         self.excused: dict = {}
+        # (frame, index) of an all-zero gradient no cause rule explained -> does the target move when the source is
+        # moved a little (probe.source_moves: True, False, None when it could not be run again)
+        self.zero_probes: dict = {}
+        self.frozen: dict = {}  # id(variable handle) -> the user's line whose `layer.trainable = False` froze it
         self.script_error: BaseException | None = None  # the exception that left the recorded block, if one did
         self.graph = Graph()
         # views fed by the same patches as the findings (instrument.tell): the checker's run facts are one

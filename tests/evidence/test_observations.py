@@ -29,7 +29,7 @@ class Gradient:
 
 def _record(**fields):
     return types.SimpleNamespace(**{"findings": [], "observations": seen.Observations(), "excused": {},
-                                    "script_error": None, "gradient_calls": 1, **fields})
+                                    "script_error": None, "gradient_calls": 1, "zero_probes": {}, **fields})
 
 
 def _draw(rng, dtype="float32") -> np.ndarray:
@@ -89,15 +89,42 @@ def test_an_unexplained_none_or_nan_is_a_finding_and_a_fine_run_has_none(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_zeros_are_a_finding_in_half_precision_only(seed):
+def test_all_zeros_are_a_finding_in_every_dtype_and_say_what_moving_the_source_did(seed):
+    """The all-clear is only for gradients that are not all zero; the finding says whether zero is the exact slope
+    (the target stayed flat when the source moved), is not (it moved), or was not probed."""
     rng = np.random.default_rng(seed)
     record = _record()
     observations = record.observations
-    for line, dtype in enumerate(("float32", "float16"), start=1):
+    dtypes = [str(rng.choice(["float32", "float64", "float16", "bfloat16"])) for _ in range(3)]
+    probes = [False, True, None]
+    order = rng.permutation(3)
+    for line, index in enumerate(order, start=1):
         site = observations.called("gradient", ("z.py", line))
+        dtype = "float32" if dtypes[index] == "bfloat16" else dtypes[index]  # numpy has no bfloat16: read as float32
         observations.gradients(site, [Gradient(np.zeros(int(rng.integers(1, 9)), dtype))], True)
-    [finding] = unexplained.findings(record)
-    assert (finding["line"], finding["symptom"]) == (2, "zeros") and "float16" in finding["message"]
+        site.dtypes[0] = dtypes[index]
+        record.zero_probes[(("z.py", line), 0)] = probes[index]
+    found = unexplained.findings(record)
+    assert [(f["line"], f["cause"], f["symptom"]) for f in found] == [(n, "not-known", "zeros") for n in (1, 2, 3)]
+    said = {int(index): found[line].get("facts", {}).get("probe") for line, index in enumerate(order)}
+    assert said == {0: "flat", 1: "moves", 2: "not run"}
+    flat, moves, unprobed = (found[list(order).index(index)] for index in range(3))
+    assert "zero is the exact gradient here" in flat["message"] and "not known" in flat["message"]
+    assert "zero is not its true slope" in moves["message"] and "not known" in moves["message"]
+    assert "the cause is not known" in unprobed["message"] and "exact" not in unprobed["message"]
+    assert all(dtypes[index] in found[line]["message"] for line, index in enumerate(order))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_zeros_asked_for_where_there_is_no_path_are_no_finding(seed):
+    """unconnected_gradients=ZERO: the program said a missing path is meant (checks.py excuses it)."""
+    rng = np.random.default_rng(seed)
+    record = _record()
+    line = int(rng.integers(1, 200))
+    site = record.observations.called("gradient", ("u.py", line))
+    record.observations.gradients(site, [Gradient(_draw(rng)), Gradient(np.zeros(int(rng.integers(1, 9))))], True)
+    record.excused[(("u.py", line), 1)] = (("not-used", ("u.py", line), {}), "extra")
+    assert unexplained.findings(record) == []
 
 
 @pytest.mark.parametrize("seed", SEEDS)

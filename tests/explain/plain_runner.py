@@ -5,8 +5,9 @@
 The referee of the explain corpus's acceptance test (test_explain_corpus.py): one JSON line per script,
 {"script", "gradients": {ok|none|zeros|nonfinite: count}, "raised": the exceptions a gradient call raised,
 "script_error": the exception that ended the script, or null}. Only TensorFlow's own API is wrapped here
-(GradientTape's gradient, jacobian and batch_jacobian, ForwardAccumulator's jvp), and compiled functions
-run eagerly so that their gradients have values to look at. Calls TensorFlow makes itself (pfor's,
+(GradientTape's gradient, jacobian and batch_jacobian, ForwardAccumulator's jvp, tf.gradients), and compiled
+functions run eagerly so that their gradients have values to look at (tf.gradients runs only in a graph: its None
+is seen, its values are not). Calls TensorFlow makes itself (pfor's,
 forward mode's) are not the script's and are not counted; Keras's (fit's train_step) are.
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ import tensorflow as tf  # noqa: E402
 from tensorflow.python.eager import backprop, forwardprop  # noqa: E402
 
 SEEN: dict = {"gradients": collections.Counter(), "raised": []}
+AUTOGRAPH = "tensorflow.python.autograph"  # how a traced function calls what the user's code calls
 
 
 def health(gradient) -> str:
@@ -52,7 +54,8 @@ def _wrap(owner, name: str) -> None:
 
     @functools.wraps(original)
     def wrapped(*args, **kwargs):
-        mine = not sys._getframe(1).f_globals.get("__name__", "").startswith("tensorflow")
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        mine = not caller.startswith("tensorflow") or caller.startswith(AUTOGRAPH)  # a traced step's call is the user's
         try:
             result = original(*args, **kwargs)
         except Exception as error:
@@ -101,7 +104,7 @@ def _run(script: str) -> dict:
 def main() -> None:
     out, scripts = sys.argv[1], sys.argv[2:]
     for owner, names in ((backprop.GradientTape, ("gradient", "jacobian", "batch_jacobian")),
-                         (forwardprop.ForwardAccumulator, ("jvp",))):
+                         (forwardprop.ForwardAccumulator, ("jvp",)), (tf, ("gradients",))):
         for name in names:
             _wrap(owner, name)
     tf.config.run_functions_eagerly(True)

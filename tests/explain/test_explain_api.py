@@ -109,6 +109,78 @@ def test_the_probe_reports_a_saturated_op_only_when_the_target_depends_on_it(wei
     assert [f["cause"] for f in evidence.analyse(record)] == causes
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_an_all_zero_gradient_is_reported_and_says_whether_the_target_moves_with_the_source(seed):
+    """No all-clear for an all-zero gradient: a factor of 0 leaves the target flat (zero is exact); a gradient
+    function that returns zeros for a function that does move is not the slope."""
+    rng = np.random.default_rng(seed)
+    v = tf.Variable(rng.normal(size=int(rng.integers(2, 9))).astype("float32"))
+
+    @tf.custom_gradient
+    def scaled(x):
+        return float(rng.uniform(0.5, 2.0)) * x, lambda dy: dy * 0.0
+
+    with evidence.recording() as record:
+        with tf.GradientTape(persistent=True) as tape:
+            ignored = tf.reduce_sum(tf.square(v) * 0.0)
+            hidden = tf.reduce_sum(tf.square(scaled(v)))
+        assert not tape.gradient(ignored, v).numpy().any()
+        assert not tape.gradient(hidden, v).numpy().any()
+    assert evidence.analyse(record) == []  # no cause rule speaks for either
+    findings, unobserved = evidence.report(record)
+    assert unobserved == []
+    assert [(f["cause"], f["symptom"], f["facts"]["probe"]) for f in findings] == \
+        [("not-known", "zeros", "flat"), ("not-known", "zeros", "moves")]
+    assert "zero is the exact gradient here" in findings[0]["message"]
+    assert "not its true slope" in findings[1]["message"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_layer_frozen_by_trainable_false_is_named_at_the_line_that_froze_it(seed):
+    """Keras leaves a frozen layer out of trainable_variables: the empty list's cause is the freezing line, and a
+    layer unfrozen again before its loop is no finding."""
+    import inspect
+
+    import keras
+
+    rng = np.random.default_rng(seed)
+    width = int(rng.integers(2, 7))
+    model = keras.Sequential([keras.Input((width,)), keras.layers.Dense(int(rng.integers(1, 4)))])
+    x = tf.constant(rng.normal(size=(4, width)), tf.float32)
+    unfreeze = bool(rng.integers(0, 2))
+    with evidence.recording() as record:
+        model.trainable = False; froze_at = inspect.currentframe().f_lineno  # noqa: E702 - the line to name
+        if unfreeze:
+            model.trainable = True
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(model(x))
+        tape.gradient(loss, model.trainable_variables)
+    findings = evidence.analyse(record)
+    if unfreeze:
+        assert findings == []
+        return
+    [finding] = findings
+    assert (finding["cause"], finding["broke_at"]["line"], finding["facts"]["why"]) == ("unwatched", froze_at, "frozen")
+    assert "trainable = False" in finding["message"] and "trainable = True" in finding["fix"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_value_given_to_np_argmax_is_cut_by_the_argmax_not_by_leaving_tensorflow(seed):
+    rng = np.random.default_rng(seed)
+    w = tf.Variable(rng.normal(size=(3, int(rng.integers(2, 6)))).astype("float32"))
+    x = tf.constant(rng.normal(size=(5, 3)), tf.float32)
+    through_copy = bool(rng.integers(0, 2))  # np.argmax(t) or np.argmax(t.numpy()): the same cut
+    with evidence.recording() as record:
+        with tf.GradientTape() as tape:
+            scores = tf.matmul(x, w)
+            picked = np.argmax(scores.numpy() if through_copy else scores, axis=1)
+            loss = tf.reduce_sum(tf.cast(picked, tf.float32))
+        assert tape.gradient(loss, w) is None
+    [finding] = evidence.analyse(record)
+    assert (finding["cause"], finding["facts"]["op"]) == ("no-gradient-op", "np.argmax")
+    assert "np.argmax" in finding["broke_at"]["code"] and "logits" in finding["fix"]
+
+
 def test_keras_no_gradients_is_explained_even_when_caught():
     import keras
     from keras.src.optimizers.base_optimizer import BaseOptimizer

@@ -125,3 +125,29 @@ def test_an_eager_loop_reads_gradient_values_on_sampled_calls():
                 assert evidence.analyse(record) == []  # not read on this call
     [finding] = evidence.analyse(record)
     assert finding["cause"] == "non-finite" and finding["broke_at"]["code"].startswith("loss = tf.sqrt(w * 0.0)")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tf_gradients_in_a_compiled_step_is_observed_its_none_now_its_nan_at_the_call_it_appears(seed):
+    """tf.gradients in a graph is a gradient call like a traced tape's: never an all-clear it did not earn."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    start = rng.normal(size=int(rng.integers(2, 6))).astype("float32")
+    a, unused = tf.Variable(start), tf.Variable(1.0)
+    nan_at = int(rng.integers(2, 5))  # the call whose norm is taken at 0
+
+    @tf.function
+    def step(target):
+        return tf.gradients(tf.norm(a - target), [a, unused])
+
+    with evidence.recording() as record:
+        for call in range(1, 6):
+            grads = step(tf.constant(start if call == nan_at else start + 1.0))
+            assert grads[1] is None
+    findings, unobserved = evidence.report(record)
+    assert unobserved == []
+    [finding] = findings
+    assert (finding["cause"], finding["symptom"], finding["count"]) == ("not-known", "none", 2)  # None is the worst
+    assert finding["broke_at"]["code"] == "return tf.gradients(tf.norm(a - target), [a, unused])"
+    assert finding["facts"]["statuses"] == "nonfinite,none"  # the NaN its in-graph check saw, on the call it came

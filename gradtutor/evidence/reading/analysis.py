@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence.recording.graph import WRITES
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading import probe
 from gradtutor.evidence.reading.values import evidence_at, kept_value
@@ -116,7 +117,7 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False
         if node.op is None:
             exit = paths.exits_before(graph, reached, node)
             if exit is not None:
-                return Cause.LEAVES_TENSORFLOW, exit.frame, {}
+                return (*_left(exit), {"op": exit.into} if exit.into else {})
     if is_variable and tnodes and _copied_variable(graph, snode, tnodes):
         return Cause.VARIABLE_REPLACED, snode.frame, {}
     if fresh and info.gradient_frame is not None:  # a new object made for the call (tf.convert_to_tensor(x) again)
@@ -144,10 +145,11 @@ def _breaks(steps, info):
     record or cannot differentiate.
     """
     if steps and steps[-1][1].via is not None and steps[-1][1].via[0] == "exit":
-        return Cause.LEAVES_TENSORFLOW, steps[-1][1].via[1].frame
+        copied = _copied_into_variable(steps, steps[-1][1].via[1])
+        return copied or _left(steps[-1][1].via[1])
     for node, reach in steps:
         if reach.via is not None:
-            return (Cause.STATE_BREAKS_PATH if reach.via[0] == "state" else Cause.LEAVES_TENSORFLOW), reach.via[1].frame
+            return (Cause.STATE_BREAKS_PATH, reach.via[1].frame) if reach.via[0] == "state" else _left(reach.via[1])
         if reach.op is not None and (any(out.dtype.name == "variant" for out in reach.op.outputs)
                                      or "Dataset" in reach.op.type):
             return Cause.STATE_BREAKS_PATH, reach.op.frame  # into a tf.data dataset, or through one (Dataset.reduce)
@@ -174,11 +176,26 @@ def _breaks(steps, info):
     return None
 
 
+def _copied_into_variable(steps, exit):
+    """(state-breaks-path, line) when the value that left TensorFlow was written into a variable at the same line
+    (`copy.set_weights(model.get_weights())`, `v.assign(t.numpy())`): the write is the cut to remove, since keeping
+    the value a tensor would still not carry a gradient through the variable; else None."""
+    write = next((reach.op for _, reach in steps if reach.op is not None and reach.op.type in WRITES), None)
+    return (Cause.STATE_BREAKS_PATH, write.frame) if write is not None and write.frame == exit.frame else None
+
+
+def _left(exit):
+    """(cause, frame) of a value that left TensorFlow: into np.argmax and its kin, the indices are the cut (they have
+    no slope in TensorFlow either: staying in tf ops would not help); else the exit itself."""
+    return (Cause.NO_GRADIENT_OP if exit.into else Cause.LEAVES_TENSORFLOW), exit.frame
+
+
 def _broken(steps, info, target):
     found = _breaks(steps, info)
     if found is None:
         return Cause.NOT_USED, target.frame, {}
-    return found[0], found[1], {}
+    into = next((reach.via[1].into for _, reach in steps if reach.via and reach.via[0] == "exit"), None)
+    return found[0], found[1], {"op": into} if into and found[0] == Cause.NO_GRADIENT_OP else {}
 
 
 def _flat(graph, reached, snode, tnodes, symptom):

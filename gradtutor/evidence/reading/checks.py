@@ -6,6 +6,7 @@ import functools
 
 from gradtutor.evidence.reading import analysis
 from gradtutor.evidence.reading import paths
+from gradtutor.evidence.reading import probe
 from gradtutor.evidence.recording import optimizers
 from gradtutor.evidence.reading import raised
 from gradtutor.evidence.recording import sampling
@@ -115,6 +116,8 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
             continue
         if cause is not None:
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
+        elif found == Symptom.ZEROS:  # no rule explains it: is zero the exact slope (reading.unexplained says which)?
+            record.zero_probes[key] = probe.source_moves(record.graph, info, flat_targets, source)
     untracked.check(record, call, frame, step.inputs[:len(flat_targets)], flat_sources)
     if eager and not record.every_step:
         sampling.after_gradient(record, info)
@@ -127,6 +130,12 @@ def _no_sources(record, info, call, frame, target_nodes) -> None:
     they are not trainable (add_weight(trainable=False))."""
     read = paths.variables_read(target_nodes)
     if not read:
+        return
+    frozen = [record.frozen[id(node.ref())] for node in read if id(node.ref()) in record.frozen]
+    if frozen:  # Keras left them out of trainable_variables: the line that froze their layer is the one to change
+        record.add(call, frame, [], Cause.UNWATCHED, frozen[0], Symptom.ERROR,
+                   {"why": "frozen", "variables_read_by_target": len(read)})
+        record.no_sources = (call, frame, Cause.UNWATCHED, frozen[0], Symptom.ERROR)
         return
     tape = info.tape()
     watched = {id(v.handle) for v in (tape.watched_variables() if tape is not None else ())}

@@ -15,6 +15,10 @@ would not do: float32 rounds a saturated sigmoid flat on both sides of any small
 replay runs TensorFlow's kernels directly (`execute.quick_execute`), outside every tape and
 unseen by the op callback, and only after a gradient already came back small, so its cost
 is paid by suspicious gradients alone.
+
+`source_moves` asks the same of the source itself, for an all-zero gradient no cause rule explained:
+moved a little in a random direction, does the target change? If not, zero is the exact slope there
+(a factor of 0, a mask, a minimum), and the report says so; if it does, zero is not the slope.
 """
 from __future__ import annotations
 
@@ -23,9 +27,11 @@ import numpy as np
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading.values import kept_value
+from gradtutor.evidence.recording.tapes import tf_object
 
 STEP = 1e-3  # relative to the op's largest output (at least 1)
 FLAT = 1e-4  # a slope of the target below this (relative to the target's size, at least 1) is flat
+HALF = frozenset({"float16", "bfloat16"})  # a source or target of these is not probed (see source_moves)
 MAX_OPS = 500  # a longer path is not replayed (its cost would not be bounded); the evidence stands alone
 
 
@@ -38,15 +44,75 @@ def depends(graph, op, target) -> bool | None:
     if value is None or value.dtype.kind != "f" or not value.size:
         return None
     into = _into_range(op, value)
-    chain = _chain(graph, op, target)
+    chain = _chain(graph, set(op.outputs), op.seq, target)
     if into is None or chain is None:
         return None
     rng = np.random.default_rng(0)  # never the script's own random state
-    direction = into * (0.5 + rng.random(value.shape))
+    return _moves(graph, chain, op.outputs[:1], value, into * (0.5 + rng.random(value.shape)), target)
+
+
+def source_moves(graph, info, targets, source) -> bool | None:
+    """True when the target changes as the source is moved a little (in a random direction: a source has no limit
+    to move away from), False when it stays flat, None when the ops between cannot be run again. The source's
+    value enters the target where it was recorded: the tensor itself, or each read of the variable."""
+    import tensorflow as tf
+
+    source = tf_object(source)
+    nodes = [graph.known(getattr(t, "handle", t) if isinstance(t, tf.Variable) else t) for t in targets]
+    if len(nodes) != 1 or nodes[0] is None:
+        return None  # several targets are summed by the tape: not replayed
+    target = nodes[0]
+    if target.dtype.name in HALF or source.dtype.name in HALF:
+        return None  # a small move rounds away in half precision: flat there says nothing of the true slope
+    if isinstance(source, tf.Variable):
+        starts = _reads(graph.known(source.handle), target)
+        values = [_kept_output(node) for node in starts or ()]
+    else:
+        starts, values = [graph.known(source)], [kept_value(source)]
+    if not starts or starts[0] is None:
+        return None
+    value = values[0]
+    if value is None or value.dtype.kind != "f" or not value.size or \
+            any(v is None or v.shape != value.shape or not np.array_equal(v, value) for v in values):
+        return None  # a read after an assign sees another value: one move cannot stand for both
+    chain = _chain(graph, set(starts), min(node.seq for node in starts) - 1, target)
+    if chain is None:
+        return None
+    rng = np.random.default_rng(0)  # never the script's own random state
+    return _moves(graph, chain, starts, value, rng.choice([-1.0, 1.0], value.shape) * (0.5 + rng.random(value.shape)),
+                  target)
+
+
+def _reads(handle, target) -> list | None:
+    """The reads of a variable's value the target was computed from; None when the target takes the variable some
+    other way (a gather of its rows reads the handle itself, and cannot be given a moved value)."""
+    if handle is None:
+        return None
+    reads = []
+    for node in paths.ancestors([target], 0):
+        op = node.op
+        if op is not None and handle in op.inputs:
+            if op.type != "ReadVariableOp":
+                return None
+            reads.append(node)
+    return reads
+
+
+def _kept_output(node):
+    values = node.op.values
+    if values is None or not values[1]:
+        return None
+    return kept_value(values[1][node.op.outputs.index(node)])
+
+
+def _moves(graph, chain, starts, value, direction, target) -> bool | None:
+    """Replay the chain with every start node moved by a half and a full step along `direction`: does the target's
+    sum move?"""
     step = STEP * max(1.0, float(np.abs(value).max()))
+    dtype = starts[0].dtype
     graph.paused += 1
     try:
-        base, half, full = (_replay(chain, op.outputs[0], value + t * step * direction, output.dtype, target)
+        base, half, full = (_replay(chain, {node: value + t * step * direction for node in starts}, dtype, target)
                             for t in (0.0, 0.5, 1.0))
     except Exception:  # noqa: BLE001 - an op that cannot run again: no probe, the evidence stands alone
         return None
@@ -76,20 +142,21 @@ def _into_range(op, value):
     return None
 
 
-def _chain(graph, op, target):
-    """The recorded ops between `op` and the target that take a value computed from `op`, in order."""
-    if target in op.outputs:
+def _chain(graph, starts: set, after: int, target):
+    """The recorded ops after op number `after` and up to the target that take a value computed from the `starts`
+    nodes, in order."""
+    if target in starts:
         return []
     later = []
-    for item in reversed(graph.log):  # only the ops after `op`: read from the end of the log
-        if item.seq <= op.seq:
+    for item in reversed(graph.log):  # only the ops after the start: read from the end of the log
+        if item.seq <= after:
             break
         if len(later) > 20 * MAX_OPS:
             return None
         if item.seq <= target.seq and hasattr(item, "inputs"):
             later.append(item)
-    feeds_target = paths.ancestors([target], op.seq)  # an assign or a metric update is never run again
-    moved = set(op.outputs)
+    feeds_target = paths.ancestors([target], after)  # an assign or a metric update is never run again
+    moved = set(starts)
     chain = []
     for item in reversed(later):
         if not any(node in moved for node in item.inputs) or not any(n in feeds_target for n in item.outputs):
@@ -102,14 +169,14 @@ def _chain(graph, op, target):
     return chain if target in moved else None
 
 
-def _replay(chain, start, value, dtype, target):
-    """Run the chain again with `start` replaced by `value`; the sum of the new target (what tape.gradient
-    differentiates), or None."""
+def _replay(chain, moved: dict, dtype, target):
+    """Run the chain again with each node of `moved` replaced by its value; the sum of the new target (what
+    tape.gradient differentiates), or None."""
     import tensorflow as tf
     from tensorflow.python.eager import context, execute
 
     ctx = context.context()
-    new = {start: tf.constant(value, dtype=dtype)}
+    new = {node: tf.constant(value, dtype=dtype) for node, value in moved.items()}
     for op in chain:  # quick_execute records nothing on a tape (the op wrappers call record_gradient)
         inputs = [new.get(node, tensor) for node, tensor in zip(op.inputs, op.values[0])]
         outputs = execute.quick_execute(op.type, len(op.outputs), inputs, op.attrs, ctx)

@@ -27,10 +27,13 @@ RULED_OUT = {
     seen.NONFINITE: (Cause.NON_FINITE,),
 }
 SYMPTOM = {seen.NONE: Symptom.NONE, seen.ZEROS: Symptom.ZEROS, seen.NONFINITE: Symptom.NONFINITE}
-# A float32 gradient of exactly zero that no cause rule explains is a weight set to 0 on purpose or a minimum
-# reached exactly (the corpus's ok_aux_head_weight_zero.py, ok_tanh_fit_exactly.py): not reported. In half
-# precision it is what underflow leaves (about 6e-8 and below is 0 in float16): reported.
-UNDERFLOWS = frozenset({"float16", "bfloat16"})
+# A gradient of exactly zero that no cause rule explains is reported in every dtype (issue 35: the all-clear is
+# only for gradients that are finite and not all zero). The finite-difference probe of the source (checks.py,
+# probe.source_moves) says which: the target does not move with the source (a loss weight of 0, example weights
+# of 0, a minimum reached exactly: zero is the exact slope, and why the target ignores the source is not known),
+# or it does (zero is not the slope: float16 underflow, a piecewise-constant op). Only a zero the program asked
+# for is no finding: unconnected_gradients=ZERO where there is no path (checks.py, record.excused).
+PROBED = {False: "flat", True: "moves", None: "not run"}
 
 
 def findings(record) -> list[dict]:
@@ -89,9 +92,8 @@ def unobserved(record) -> list[dict]:
 
 
 def _reported(site) -> list:
-    """The gradients of a site that went wrong in a way worth a finding: None, NaN/inf, zeros in half precision."""
-    return [(index, status) for index, status in site.bad()
-            if status != seen.ZEROS or site.dtypes[index] in UNDERFLOWS]
+    """The gradients of a site that went wrong in a way worth a finding: None, NaN/inf, all zero."""
+    return site.bad()
 
 
 def _excused(record, site) -> dict | None:
@@ -121,14 +123,29 @@ def _not_known(record, site, replayed: bool) -> dict:
     dtypes = sorted({site.dtypes[index] for index, _ in bad if site.dtypes[index]})
     values = say("finding.unexplained.values", which=which, symptom=shown, count=len(bad), total=len(site.statuses),
                  dtype=", ".join(dtypes) or "?", calls=site.calls)
+    probed = _probed(record, site, [index for index, status in bad if status == seen.ZEROS])
+    causes = ", ".join(str(c) for c in RULED_OUT[worst])
+    fix = say(f"finding.unexplained.fix_{worst}")
     if site.kind == "compiled":
         why = say("finding.unexplained.came_and_went" if replayed else "finding.unexplained.compiled_only")
+    elif worst == seen.ZEROS and probed != PROBED[None]:
+        why = say(f"finding.unexplained.zeros_{probed}", causes=causes)
+        fix = say("finding.unexplained.fix_zeros_flat") if probed == PROBED[False] else fix
     else:
-        why = say("finding.unexplained.ruled_out", causes=", ".join(str(c) for c in RULED_OUT[worst]))
+        why = say("finding.unexplained.ruled_out", causes=causes)
     message = say("finding.unexplained.message", values=values, why=why)
+    facts = {"statuses": ",".join(site.statuses), "dtypes": ",".join(site.dtypes), "calls": str(site.calls)}
     return _finding(site, NOT_KNOWN, SYMPTOM[worst], (site.file, site.line) if site.file else None, message,
-                    say(f"finding.unexplained.fix_{worst}"), len(bad),
-                    {"statuses": ",".join(site.statuses), "dtypes": ",".join(site.dtypes), "calls": str(site.calls)})
+                    fix, len(bad), dict(facts, probe=probed) if worst == seen.ZEROS else facts)
+
+
+def _probed(record, site, zeros: list[int]) -> str:
+    """What moving each all-zero gradient's source did to the target (probe.source_moves): "moves" if it moved
+    for one of them, "flat" if it stayed flat for every one, else "not run"."""
+    found = [record.zero_probes.get(((site.file, site.line), index)) for index in zeros]
+    if True in found:
+        return PROBED[True]
+    return PROBED[False] if found and all(moved is False for moved in found) else PROBED[None]
 
 
 def _raised(record, site) -> dict:

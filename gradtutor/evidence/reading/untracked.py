@@ -27,6 +27,8 @@ def check(record, call, frame, target_nodes, sources) -> None:
     if not read:
         return
     if not sources:
+        if any(f["_key"] == record.no_sources and f["facts"].get("why") == "frozen" for f in record.findings):
+            return  # checks._no_sources named the line that froze them: one finding per root cause
         if read[0].frame is not None:
             record.add(call, frame, [], Cause.NOT_USED, read[0].frame, "none", {"sources": "empty list"})
         return

@@ -47,6 +47,8 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
         subject = say("explain.finding.subject_many", count=len(sources), sources=names)
     else:
         subject = say("finding.subject_sources", sources=names) if sources else say("finding.subject_tape")
+    if call == "gradient" and not sources and (facts or {}).get("why") == "frozen":  # checks._no_sources
+        return say("finding.no_sources.frozen")
     if call == "gradient" and not sources and cause in (Cause.NOT_USED, Cause.UNWATCHED):
         return say(f"finding.no_sources.{Cause(cause).name.lower()}")  # tape.gradient(loss, []): checks._no_sources
     if (facts or {}).get("restarted"):  # analysis.restarted: a variable made again from its first value each step
@@ -68,6 +70,8 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
 def fix(cause: str, call: str = "gradient", sources: list[str] | None = None, facts=None) -> str:
     if (facts or {}).get("restarted"):
         return say("finding.restarted_fix")
+    if (facts or {}).get("why") == "frozen" and not sources:
+        return say("finding.no_sources.frozen_fix")
     if (facts or {}).get("refused"):  # raised.py: TensorFlow refused the step; its own fix
         return say(f"finding.refused.{facts['refused']}_fix")
     if call == "fit" or call == "apply_gradients" and not sources or _unasked(facts) is not None:

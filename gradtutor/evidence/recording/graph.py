@@ -23,6 +23,9 @@ SWEEP_EVERY = 20_000
 
 
 WRITES = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
+# numpy functions that return positions, not values: what left TensorFlow into one of them has no slope to lose
+INDICES = frozenset({"np.argmax", "np.argmin", "np.argsort", "np.nanargmax", "np.nanargmin", "np.argpartition"})
+RECENT_EXITS = 50  # log entries looked back through for the exit a numpy index function took at the same line
 FINGERPRINTED = 1 << 20  # elements of a variable's first value hashed; a larger one is known by its tensor only
 
 
@@ -73,12 +76,14 @@ class Node:
 
 
 class Exit:
-    """A tensor's value left TensorFlow: `.numpy()`, `np.asarray`, `float()`, `int()`."""
+    """A tensor's value left TensorFlow: `.numpy()`, `np.asarray`, `float()`, `int()`. `into`: the numpy function
+    with no slope (np.argmax, …) the same line then gave it to, if one (instrument._Indices)."""
 
-    __slots__ = ("frame", "kind", "node", "seq")
+    __slots__ = ("frame", "into", "kind", "node", "seq")
 
     def __init__(self, seq, node, frame, kind):
         self.seq, self.node, self.frame, self.kind = seq, node, frame, kind
+        self.into = kind if kind in INDICES else None
 
 
 class Graph:
@@ -177,6 +182,15 @@ class Graph:
         op.outputs = tuple(outs)
         self.log.append(op)
         return op
+
+    def went_into(self, frame, name: str) -> None:
+        """A numpy index function ran at the user's line `frame`: the values that left TensorFlow at that line went
+        into it (np.argmax(logits.numpy())), whatever array numpy was given."""
+        for index, item in enumerate(reversed(self.log)):
+            if index >= RECENT_EXITS:
+                return
+            if isinstance(item, Exit) and item.frame == frame and item.into is None:
+                item.into = name
 
     def exit(self, tensor, kind: str) -> None:
         """Note that a tensor's value left TensorFlow (integer values too are indices, not a path: skipped)."""

@@ -13,6 +13,7 @@ from gradtutor.evidence.recording import forward
 from gradtutor.evidence.recording import listening
 from gradtutor.evidence.recording import variable_reads
 from gradtutor.evidence.recording.frames import raised_at, user_frame
+from gradtutor.evidence.recording.graph import INDICES
 from gradtutor.evidence.recording.listening import caller, tell
 from gradtutor.evidence.recording.tapes import TapeInfo, tape_info
 
@@ -108,6 +109,7 @@ def install(record) -> None:
     record.eager_functions = tf.config.functions_run_eagerly()
     if record.listeners:
         listening.patch(record)
+    optimizers.watch_freezing(record)  # `layer.trainable = False`: the line a frozen weight's empty list comes from
     forward.patch(record)  # ForwardAccumulator: its jvp is a gradient call, checked like a tape's
     custom_gradients.link(record)  # a custom gradient's outputs come from its inputs, whatever ran inside
     op_callbacks.add_op_callback(graph.callback)
@@ -227,15 +229,38 @@ class _Ufunc:
 CONVERTERS = ("array", "asarray", "asanyarray", "ascontiguousarray")  # C functions: no __array_function__
 
 
+class _Indices:
+    """np.argmax and its kin: given the numpy copy of a tensor (np.argmax(t.numpy())), nothing of TensorFlow sees
+    the call; the copy's exit at the same line is told what it went into (graph.Graph.went_into)."""
+
+    def __init__(self, record, function):
+        self._record, self._function = record, function
+        self.__name__, self.__doc__ = function.__name__, function.__doc__
+
+    def __call__(self, *args, **kwargs):
+        graph = self._record.graph
+        if not graph.paused and not graph.off:
+            frame = user_frame()
+            if frame is not None:
+                graph.went_into(frame, f"np.{self._function.__name__}")
+        return self._function(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._function, name)
+
+
 def _patch_numpy(record, tensor_class) -> None:
     """np.log(t), np.array(t), …: numpy reads a tensor through the buffer protocol, which nothing sees."""
     import numpy as np
 
     names = [name for name in dir(np) if not name.startswith("_") and isinstance(getattr(np, name), np.ufunc)]
     names += [name for name in CONVERTERS if hasattr(np, name)]
-    record.originals.append((np, {name: getattr(np, name) for name in names}))
+    indices = [name for name in (kind[3:] for kind in INDICES) if hasattr(np, name)]
+    record.originals.append((np, {name: getattr(np, name) for name in names + indices}))
     for name in names:
         setattr(np, name, _Ufunc(record, tensor_class, getattr(np, name)))
+    for name in indices:
+        setattr(np, name, _Indices(record, getattr(np, name)))
 
 
 def _patch_fast_path(record) -> None:
@@ -260,7 +285,27 @@ def _patch_tf_functions(record, tf) -> None:
         saved = {name: module.__dict__.get(name) for name in wrappers if module.__dict__.get(name) is not None}
         record.originals.append((module, saved))
         for name, original in saved.items():
-            setattr(module, name, wrappers[name](record, original))
+            wrapped = wrappers[name](record, original)
+            setattr(module, name, _graph_gradients(record, wrapped) if name == "gradients" else wrapped)
+
+
+def _graph_gradients(record, gradients):
+    """tf.gradients in a graph being traced is a gradient call like a traced tape's: its None is seen now, its values
+    by the same in-graph check (traced.Tracing.watch_gradients), so a compiled step's tf.gradients is observed.
+    Called eagerly it raises, and the reading names that (checks.tf_gradients_wrapper)."""
+    import tensorflow as tf
+
+    @functools.wraps(gradients)
+    def observed_gradients(*args, **kwargs):
+        if tf.executing_eagerly():
+            return gradients(*args, **kwargs)
+        result = observed(record, "gradient", caller(), lambda: gradients(*args, **kwargs))
+        traced = record.graph.traced
+        if traced is not None and isinstance(result, (list, tuple)) and not record.busy:
+            traced.watch_gradients(user_frame(), list(result))
+        return result
+
+    return observed_gradients
 
 
 def uninstall(record) -> None:

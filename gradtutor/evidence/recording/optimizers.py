@@ -1,4 +1,5 @@
-"""Keras 3's optimizer, watched: "No gradients provided for any variable" and "Gradients do not exist for variables".
+"""Keras 3, watched: its optimizer ("No gradients provided for any variable", "Gradients do not exist for variables")
+and its layers' `trainable = False` (watch_freezing, at the end).
 
 Keras 3 (keras/src/optimizers/base_optimizer.py) checks gradients in one place:
 `BaseOptimizer.apply` calls `_filter_empty_gradients`, which drops the None gradients,
@@ -14,6 +15,8 @@ the finding repeats that tape's evidence with the line where its path broke.
 from __future__ import annotations
 
 import functools
+import importlib.abc
+import importlib.util
 import sys
 
 from gradtutor.evidence.recording.frames import user_frame
@@ -130,6 +133,11 @@ def _report_empty(record) -> None:
     last = record.last_call
     if last is None or last["sources"]:
         return
+    frozen = next((f for f in record.findings if f["_key"] == record.no_sources and f["facts"].get("why") == "frozen"),
+                  None)
+    if frozen is not None:  # the tape call's finding names the line that froze them: the optimizer adds no cause
+        frozen["facts"]["keras"] = "apply_gradients got an empty list"
+        return
     frame = user_frame(4)
     read = record.reader.variables_read(last["targets"])
     broke = read[0].frame if read and read[0].frame else last["frame"]
@@ -142,3 +150,92 @@ def _report_empty(record) -> None:
 def _variable_name(variable) -> str:
     name = getattr(variable, "path", None) or getattr(variable, "name", None) or "a variable"
     return str(name).split(":")[0]
+
+
+# ---------------------------------------------------------------- a layer's `trainable = False`
+LAYER_MODULE = "keras.src.layers.layer"
+
+
+def watch_freezing(record) -> None:
+    """Where a Keras layer was frozen: `layer.trainable = False` at the user's line, for each weight it held then.
+
+    Keras 3 keeps a frozen layer's weights out of `trainable_variables`, so a loop that asks the tape for them gets
+    an empty list and nothing trains; the line to change is the one that froze the layer, not the one that built it
+    (reading.checks names it). Keras's layer module may be imported after the recording starts (a script's own
+    `import keras`): then a finder on sys.meta_path patches it as it loads."""
+    module = sys.modules.get(LAYER_MODULE)
+    if module is not None:
+        _patch_layer(record, module)
+        return
+    finder = _Finder(record)
+    sys.meta_path.insert(0, finder)
+    record.originals.append((_Removal(finder), {"finder": True}))
+
+
+def _patch_layer(record, module) -> None:
+    layer_class = getattr(module, "Layer", None)
+    trainable = getattr(layer_class, "__dict__", {}).get("trainable")
+    if not isinstance(trainable, property) or trainable.fset is None:
+        return
+    record.originals.append((layer_class, {"trainable": trainable}))
+
+    def set_trainable(layer, value):
+        trainable.fset(layer, value)
+        try:
+            _note(record, layer, bool(value))
+        except Exception:  # noqa: BLE001 - a layer whose weights cannot be listed is only unseen
+            pass
+
+    layer_class.trainable = property(trainable.fget, set_trainable, trainable.fdel, trainable.__doc__)
+
+
+def _note(record, layer, trainable: bool) -> None:
+    """Every weight of the layer (its sublayers' too) -> the user's line that froze it; unfreezing forgets it."""
+    frame = user_frame()
+    for weight in layer.weights:
+        handle = getattr(weight, "handle", None)
+        if handle is None:
+            continue
+        if trainable:
+            record.frozen.pop(id(handle), None)
+        elif frame is not None:
+            record.frozen[id(handle)] = frame
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds Keras's layer module as the import system would, and patches it once it has run."""
+
+    def __init__(self, record):
+        self.record, self.busy = record, False
+
+    def find_spec(self, name, path, target=None):
+        if name != LAYER_MODULE or self.busy:
+            return None
+        self.busy = True
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            self.busy = False
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return None
+        run = loader.exec_module
+        record = self.record
+
+        def exec_module(module):
+            run(module)
+            _patch_layer(record, module)
+
+        loader.exec_module = exec_module
+        return spec
+
+
+class _Removal:
+    """What uninstall sets back (record.originals: every patch is undone by a setattr): takes the finder out."""
+
+    def __init__(self, finder):
+        self.__dict__["finder"] = finder
+
+    def __setattr__(self, name, value):
+        if self.__dict__["finder"] in sys.meta_path:
+            sys.meta_path.remove(self.__dict__["finder"])

@@ -24,6 +24,8 @@ UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "recipro
 
 def unwatched(c: Context) -> Repair:
     """`tape.watch(SOURCES)` as the first line of the `with` block; `watch_accessed_variables=False` dropped."""
+    if c.finding.get("facts", {}).get("why") == "frozen":  # `trainable = False`: when to unfreeze is a choice
+        raise NoRepair("frozen")
     call, tape = c.gradient_call()
     if c.finding.get("facts", {}).get("why") == "not trainable" and isinstance(call.args[1], ast.Attribute):
         return not_used(c)  # model.variables holds the non-trainable ones (BatchNormalization's moving mean)

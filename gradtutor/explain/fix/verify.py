@@ -31,7 +31,9 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
     for item in plan.items:
         line = plan.moved(item.line)
         item.verified, item.why_params = False, {"subject": item.subject, "line": line, "code": rerun["script_exit"]}
-        still = [f for f in rerun.get("findings", []) if f.get("line") == line and f.get("file") == copy]
+        # an all-zero gradient no rule explains (a bias that cancels) is judged below with the call's other gradients
+        still = [f for f in rerun.get("findings", []) if f.get("line") == line and f.get("file") == copy
+                 and (f.get("cause"), f.get("symptom")) != ("not-known", "zeros")]
         calls = rerun.get("gradients", {}).get(str(line), [])
         if rerun.get("died"):
             item.why = "died"

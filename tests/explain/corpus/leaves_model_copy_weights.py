@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/34335
-# expect: cause=leaves-tensorflow line=23
+# expect: cause=state-breaks-path line=23
 import keras
 import tensorflow as tf
 

@@ -1,5 +1,5 @@
 # source: https://keras.io/api/models/model_training_apis/ (loss_weights: an auxiliary head switched off with weight 0)
-# expect: clean
+# expect: cause=not-known line=20
 import keras
 import tensorflow as tf
 
