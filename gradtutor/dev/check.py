@@ -14,6 +14,7 @@ copy of the repository checks itself when its own gradtutor is imported:
 6. every known answer in a lesson's answers.toml gets its verdict and the cause id it must carry;
    a checkout's explain and hostile corpora follow the same corpus schema (gradtutor.dev.corpus);
 7. no code cell but an answer defines a name an answer cell defines (gradtutor.dev.notebook_lint.answer_names),
+   no cell reads a name a demonstration cell defines (gradtutor.dev.notebook_lint.demonstration_names),
    and each lesson's prose reads in 12 minutes or fewer in every language (gradtutor.dev.notebook_lint.reading_time).
 
 Exit 0 when every check holds, 1 when one does not (each problem is one line).

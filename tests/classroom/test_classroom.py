@@ -127,6 +127,9 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
                                                              f"test cell {conventions.check_id(e1.id)} edited"]))
     students.append(Student("corrupt", {e.id: Slot(solution[e.id], False) for e in exercises},
                             ["corrupt notebook", "scored 0"], graded=False))
+    leaning = leaning_on_a_demonstration(release, exercises, solution)
+    if leaning is not None:
+        students.append(leaning)
     if lesson.id == IDENTITY_LESSON:  # these two do not depend on the lesson: one class has them
         # Wrong answers, and a cell that makes check() pass everything inside the kernel: nbgrader alone
         # gives full marks; gradtutor grade re-checks out of the kernel, scores 0 and flags it.
@@ -145,6 +148,48 @@ def build_class(folder: Path, lesson: course.Lesson, references: dict) -> list[S
             text = text[: len(text) // 2]  # a notebook saved half-way
         target.write_text(text)
     return students
+
+
+LEANING = "leans_on_a_demonstration"
+
+
+def leaning_on_a_demonstration(release, exercises, solution: dict[str, str]) -> Student | None:
+    """A correct submission one of whose answers reads a name a demonstration cell defines (a def, an import or a
+    constant, which the checker loads): `gradtutor grade` must run that cell, or the answer fails."""
+    import ast
+    import random
+
+    from gradtutor.course import extract
+
+    trees = [ast.parse(cell.source) for cell in release.cells if conventions.is_demonstration(cell)]
+    functions = extract.notebook_functions(trees)
+    kinds = (extract.Statement.FUNCTION, extract.Statement.IMPORT, extract.Statement.CONSTANT)
+    names = sorted({name for tree in trees for node in tree.body if extract.statement_kind(node, functions) in kinds
+                    for name in _bound(node)})
+    if not names:
+        return None  # the lesson marks no demonstration
+    rng = random.Random()
+    name, exercise = rng.choice(names), rng.choice(exercises)
+    code = solution[exercise.id]
+    function = next(node for node in ast.parse(code).body
+                    if isinstance(node, ast.FunctionDef) and node.name == exercise.function)
+    first = function.body[0]
+    lines = code.splitlines(keepends=True)
+    lines.insert(first.lineno - 1, " " * first.col_offset + f"{name}  # read from a demonstration cell\n")
+    slots = {e.id: Slot(solution[e.id], True, name="solution") for e in exercises}
+    slots[exercise.id] = Slot("".join(lines), True, name=f"reads {name}")
+    return Student(LEANING, slots)
+
+
+def _bound(node) -> list[str]:
+    import ast
+
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return [node.name]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
 
 
 def expected_points(lesson: course.Lesson, student: Student) -> dict[str, float]:
@@ -303,6 +348,33 @@ def test_hidden_tests_are_in_the_gradebook_but_not_in_the_release(graded):
     for exercise in graded.lesson.exercises:
         assert f'check(\\"{graded.lesson.id}\\", \\"{exercise.id}\\"' in release
     assert autograded.count('seeds=\\"hidden\\"') == len(graded.lesson.exercises)
+
+
+def autograded_cells(graded: GradedClass, student: str) -> list:
+    path = graded.folder / "autograded" / student / graded.lesson.id / graded.lesson.notebook
+    return nbformat.read(path, as_version=4).cells
+
+
+def test_demonstrations_no_cell_reads_are_left_out_with_a_mark_and_one_an_answer_reads_runs(graded):
+    from gradtutor.classroom.kernels.skip_demonstrations import SKIPPED_MARK
+    from gradtutor.course import cell_names
+
+    release = nbformat.read(graded.folder / "release" / graded.lesson.id / graded.lesson.notebook, as_version=4)
+    demos = [i for i, cell in enumerate(release.cells) if conventions.is_demonstration(cell)]
+    if not demos:
+        assert LEANING not in {s.id for s in graded.students}
+        return  # the lesson marks none: every cell runs
+    def left_out(cell) -> bool:
+        return (cell.metadata.get(conventions.GRADTUTOR_METADATA) or {}).get(SKIPPED_MARK) is True
+
+    correct = autograded_cells(graded, "correct")
+    assert [i for i, cell in enumerate(correct) if left_out(cell)] == demos
+    leaning = autograded_cells(graded, LEANING)
+    student = next(s for s in graded.students if s.id == LEANING)
+    read = next(slot.name.removeprefix("reads ") for slot in student.slots.values() if slot.name.startswith("reads "))
+    defining = [i for i in demos if read in cell_names.of(release.cells[i].source).binds]
+    assert defining and not any(left_out(leaning[i]) for i in defining), read
+    assert all("execution" in leaning[i].metadata for i in defining)  # run by nbgrader's client, which timed it
 
 
 def test_serial_nbgrader_autograde_leaves_the_identical_gradebook(classes):

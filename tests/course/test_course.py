@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from gradtutor import messages
+from gradtutor.course import conventions
 from gradtutor.course import manifest as course
 from gradtutor.course.references import reference_module
 from gradtutor.dev import lesson_files
@@ -105,8 +106,13 @@ def test_are_committed_notebooks_clean(lesson, kind, lang):
         if cell["cell_type"] == "code":
             assert cell.get("outputs") == [], f"{path} cell {number} has outputs"
             assert cell.get("execution_count") is None, f"{path} cell {number} has an execution count"
-        assert set(cell.get("metadata", {})) <= {"nbgrader", "tags", "id", "editable", "deletable"}, \
+        assert set(cell.get("metadata", {})) <= {"nbgrader", "tags", "id", "editable", "deletable",
+                                                 conventions.GRADTUTOR_METADATA}, \
             f"{path} cell {number} has stray metadata {sorted(cell['metadata'])}"
+        # gradtutor's own marking: a code cell that is a demonstration, and nothing else
+        marks = cell.get("metadata", {}).get(conventions.GRADTUTOR_METADATA)
+        assert marks is None or (marks == {conventions.DEMONSTRATION: True} and cell["cell_type"] == "code"
+                                 and "nbgrader" not in cell["metadata"]), f"{path} cell {number}: {marks}"
     assert sorted(p.name for p in path.parent.iterdir()) == sorted(lesson.notebook_name(other) for other in
                                                                   messages.LANGUAGES), f"stray files in {path.parent}"
 

@@ -99,3 +99,33 @@ def test_is_a_lesson_too_long_to_read_caught_in_its_language_only(tmp_path):
                                 f"({reading_time.described(notebook_prose(notebooks[lang]))}) — trim its prose"]
         else:
             assert too_long == [], too_long
+
+
+def test_a_demonstration_whose_name_an_answer_reads_is_reported_and_the_shipped_ones_are_not(tmp_path):
+    import json
+    import random
+
+    from gradtutor.course import cell_names, conventions
+    from gradtutor.course import manifest as course
+    from gradtutor.dev.notebook_lint.demonstration_names import marked, needed_demonstrations
+
+    marking = [lesson for lesson in course.load().lessons if marked(lesson.source_notebook())]
+    assert marking, "no lesson marks a demonstration cell"
+    for lesson in marking:
+        assert list(needed_demonstrations(lesson.source_notebook())) == []
+    rng = random.Random()
+    lesson = rng.choice(marking)
+    nb = json.loads(lesson.source_notebook().read_text(encoding="utf-8"))
+    source = lambda cell: "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]  # noqa: E731
+    demos = [i for i, cell in enumerate(nb["cells"]) if conventions.is_demonstration(cell)]
+    demo = rng.choice(demos)
+    name = rng.choice(sorted(cell_names.of(source(nb["cells"][demo])).binds))
+    answer = rng.choice([i for i, cell in enumerate(nb["cells"]) if conventions.is_solution(cell)])
+    nb["cells"][answer]["source"] = source(nb["cells"][answer]) + f"\nprint({name})\n"
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    found = {cell: (shown, reader) for cell, shown, reader in needed_demonstrations(path)}
+    assert demo + 1 in found, (name, demo, found)
+    shown, reader = found[demo + 1]
+    assert shown in cell_names.of(source(nb["cells"][demo])).binds
+    assert shown in cell_names.of(source(nb["cells"][reader - 1])).reads

@@ -106,6 +106,20 @@ def ensure_assignment(info: Course, assignment: str, console) -> None:
                                  error=last[0] if last else say("classroom.nbgrader.unknown_error")))
 
 
+def course_copies(coursedir, assignment: str, notebook: str) -> list:
+    """The course's own copies of a notebook, read with nbformat: its release and its source (each when readable)."""
+    import nbformat
+
+    copies = []
+    for step in (coursedir.release_directory, coursedir.source_directory):
+        path = Path(coursedir.format_path(step, ".", assignment)) / notebook
+        try:
+            copies.append(nbformat.read(path, as_version=4))
+        except Exception:  # noqa: BLE001 - a copy that is missing or unreadable is none of the course's
+            continue
+    return copies
+
+
 def busy_url(db_url: str) -> str:
     """Workers write one gradebook: let SQLite wait for another's write instead of failing."""
     if db_url.startswith("sqlite:") and "?" not in db_url:

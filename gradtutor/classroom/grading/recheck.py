@@ -117,17 +117,11 @@ def engine_verdict(lesson, exercise, sources: list[str]):
 
 def trusted_sources(coursedir, assignment: str, notebook: str) -> set[str]:
     """The code cells the course itself wrote: the release and source versions of the notebook."""
-    import nbformat
+    from gradtutor.classroom.grading.nbgrader_glue import course_copies
 
-    trusted: set[str] = set()
-    for step in (coursedir.release_directory, coursedir.source_directory):
-        path = Path(coursedir.format_path(step, ".", assignment)) / notebook
-        try:
-            nb = nbformat.read(path, as_version=4)
-        except Exception:  # noqa: BLE001 - a missing release: every changed cell counts as the student's
-            continue
-        trusted.update(normalised(cell.source) for cell in nb.cells if cell.cell_type == "code")
-    return trusted
+    # without a release, every changed cell counts as the student's
+    return {normalised(cell.source) for nb in course_copies(coursedir, assignment, notebook)
+            for cell in nb.cells if cell.cell_type == "code"}
 
 
 def untrusted_cells(nb, trusted: set[str], folder: Path) -> list[str]:

@@ -27,10 +27,11 @@ import os
 import shutil
 import sys
 import tempfile
+from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
 from nbgrader.preprocessors import Execute
-from traitlets import Unicode, default
+from traitlets import Bool, Unicode, default
 from traitlets.utils.importstring import import_item
 
 from gradtutor.errors import ClassroomError
@@ -104,13 +105,54 @@ class SandboxedKernelManager(AsyncKernelManager):
 
 
 class SandboxedExecute(Execute):
-    """nbgrader's Execute, its kernels made by SandboxedKernelManager."""
+    """nbgrader's Execute, its kernels made by SandboxedKernelManager; demonstrations no score needs are left out."""
+
+    skip_demonstrations = Bool(True, help="Leave out the lesson's demonstration cells that no cell which runs "
+                               "reads a name of (gradtutor.course.demonstrations); they keep the "
+                               "learner's own outputs.").tag(config=True)
 
     def __init__(self, *args, **kwargs):
         # Execute passes kernel_manager_class=AsyncKernelManager when it is made, which beats
         # any configured KernelManager class: a subclass is where the class can be chosen.
         kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)
         super().__init__(*args, **kwargs)
+        self._left_out: frozenset[int] = frozenset()
+
+    def preprocess(self, nb, resources=None, km=None):
+        self._left_out, submitted = self._demonstrations_to_leave_out(nb, resources or {})
+        try:
+            nb, resources = super().preprocess(nb, resources, km)
+        finally:
+            left_out, self._left_out = self._left_out, frozenset()
+        if left_out:
+            from gradtutor.classroom.kernels.skip_demonstrations import keep_learner_outputs
+
+            keep_learner_outputs(nb, left_out, submitted)
+        return nb, resources
+
+    def preprocess_cell(self, cell, resources, index):
+        if index in self._left_out:
+            return cell, self.resources
+        return super().preprocess_cell(cell, resources, index)
+
+    def _demonstrations_to_leave_out(self, nb, resources: dict):
+        """(positions of the cells to leave out, the submitted notebook): none outside a student's autograde."""
+        about = resources.get("nbgrader") or {}
+        student, assignment, notebook = about.get("student"), about.get("assignment"), about.get("notebook")
+        if not self.skip_demonstrations or not (student and assignment and notebook):
+            return frozenset(), None
+        from nbgrader.coursedir import CourseDirectory
+
+        from gradtutor.classroom.kernels.skip_demonstrations import course_demonstrations
+        from gradtutor.course.demonstrations import left_out
+
+        coursedir = CourseDirectory(config=self.config)
+        demonstrations = course_demonstrations(coursedir, assignment, f"{notebook}.ipynb")
+        if not demonstrations:
+            return frozenset(), None
+        sources = [cell.source if cell.cell_type == "code" else None for cell in nb.cells]
+        submitted = Path(coursedir.format_path(coursedir.submitted_directory, student, assignment)) / f"{notebook}.ipynb"
+        return left_out(sources, demonstrations), submitted
 
 
 def sandbox_kernels(config, course_root: str, warm_kernels: str = "") -> None:

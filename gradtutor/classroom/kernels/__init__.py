@@ -1,1 +1,2 @@
-"""The kernels nbgrader runs submissions in: forked warm from a process that has imported TensorFlow, and sandboxed."""
+"""The kernels nbgrader runs submissions in: forked warm from a process that has imported TensorFlow, sandboxed, and
+spared the demonstration cells no score needs."""

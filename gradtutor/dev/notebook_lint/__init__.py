@@ -1,10 +1,11 @@
-"""Checks `gradtutor dev check` makes of a lesson's notebooks as text: answer names kept to the answers, reading time."""
+"""Checks `gradtutor dev check` makes of a lesson's notebooks as text: answer names kept to the answers, demonstrations
+the grader may leave out, reading time."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Callable, Iterator
 
-from gradtutor.dev.notebook_lint import answer_names, reading_time, word_count
+from gradtutor.dev.notebook_lint import answer_names, demonstration_names, reading_time, word_count
 
 
 def findings(lesson_id: str, notebooks: dict[str, Path], shown: Callable[[Path], str]) -> Iterator[tuple[bool, str]]:
@@ -19,6 +20,15 @@ def findings(lesson_id: str, notebooks: dict[str, Path], shown: Callable[[Path],
                          "defines: running it after the answer replaces the learner's answer — rename it in that cell")
     if not shared:
         yield False, f"{lesson_id}: only the answer cells define the answers' names"
+    needed, marked = 0, sum(demonstration_names.marked(path) for path in notebooks.values())
+    for path in notebooks.values():
+        for cell, name, reader in demonstration_names.needed_demonstrations(path):
+            needed += 1  # it runs for every submission: the marking promises what grading cannot keep
+            yield True, (f"{lesson_id}: {shown(path)} cell {cell} is marked as a demonstration, but " +
+                         (f"cell {reader} reads {name}, which it defines — move {name} out of it or unmark it"
+                          if name else "its names cannot be read from its code (or another cell's) — unmark it"))
+    if marked and not needed:
+        yield False, f"{lesson_id}: no answer, check or other cell reads a name one of its {marked} demonstration cells defines"
     for lang, path in notebooks.items():  # each language on its own: a learner reads one of them
         prose = word_count.notebook_prose(path)
         took, made_of = reading_time.minutes(prose), reading_time.described(prose)
