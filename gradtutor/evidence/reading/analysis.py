@@ -66,11 +66,10 @@ def _unwatched(record, info, source, snode, is_variable):
         handles = {id(v.handle) for v in (tape.watched_variables() if tape is not None else ())}
         if id(source.handle) in handles:
             return None
-        made = snode.frame if snode.op is not None else None
-        if not source.trainable:
-            return Cause.UNWATCHED, made or info.frame, {"why": "not trainable"}
-        if not info.watch_accessed:
-            return Cause.UNWATCHED, info.frame or made, {"why": "watch_accessed_variables=False"}
+        if not source.trainable:  # the line that made it, else the first that read it (not the tape's `with`)
+            return Cause.UNWATCHED, snode.frame or info.frame, {"why": "not trainable"}
+        if not info.watch_accessed:  # the tape's `with` line turned watching off
+            return Cause.UNWATCHED, info.frame or snode.frame, {"why": "watch_accessed_variables=False"}
         return None
     if snode in info.watched or (snode.op is not None and info in snode.op.tapes):
         return None
@@ -79,7 +78,9 @@ def _unwatched(record, info, source, snode, is_variable):
             return Cause.WRONG_TAPE, info.gradient_frame, {}
     if snode.op is not None and _made_from_variable(snode):
         return Cause.VARIABLE_REPLACED, snode.frame, {}
-    return Cause.UNWATCHED, info.frame or snode.frame, {"why": "tensor"}
+    # the line that made the unwatched tensor (a conversion or an op of the user's: graph.patch_conversions), else
+    # the first that read it; the tape's `with` line only when neither is known
+    return Cause.UNWATCHED, snode.frame or info.frame, {"why": "tensor"}
 
 
 def _by_data(reached, hits) -> bool:

@@ -10,6 +10,7 @@ analysis reads (ReLU, sigmoid, sqrt, …) and only while a tape records.
 from __future__ import annotations
 
 import collections
+import functools
 import weakref
 
 from gradtutor.evidence.recording import opfacts
@@ -186,3 +187,34 @@ class Graph:
         self.seq += 1
         self.last_exit = self.seq
         self.log.append(Exit(self.seq, self.node_of(tensor, frame), frame, kind))
+
+
+# Where the user's code made a tensor that no op made. Eagerly, tf.constant(...) and tf.convert_to_tensor(...) of a
+# numpy array or a Python value make a tensor without running an op, so the op callback first meets it when an op
+# reads it and would place it at that reading line. A source never watched was made by such a conversion more
+# often than not (`t = tf.constant(x)` before the tape): the line to quote is the one that made it, so each of these
+# conversions the user's code calls places its new tensor at the user's line (a tensor that already had a node,
+# tf.convert_to_tensor(t) of a tensor, keeps its own). TensorFlow's and Keras's own conversions call the functions
+# under other names, not the `tf.` ones, and are left alone.
+CONVERSIONS = ("constant", "convert_to_tensor")
+
+
+def patch_conversions(record) -> None:
+    import tensorflow as tf
+
+    record.originals.append((tf, {name: getattr(tf, name) for name in CONVERSIONS}))
+    graph = record.graph
+
+    def placing(convert):
+        def placed(*args, **kwargs):
+            made = convert(*args, **kwargs)
+            if not (record.busy or graph.paused or graph.off) and tf.executing_eagerly() and graph.known(made) is None:
+                frame = user_frame()
+                if frame is not None:
+                    graph.node_of(made, frame)
+            return made
+
+        return functools.wraps(convert)(placed)
+
+    for name in CONVERSIONS:
+        setattr(tf, name, placing(getattr(tf, name)))
