@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import collections
 import functools
+import sys
 import weakref
 
 from gradtutor.evidence.recording import opfacts
-from gradtutor.evidence.recording.frames import user_frame
+from gradtutor.evidence.recording.frames import is_user_file, user_frame
 
 LOG_SIZE = 100_000  # ops remembered (a few hundred training steps of a small model)
 KEPT_VALUES = 2_000  # ops whose values are kept: the most recent ones only, so memory stays bounded
@@ -87,6 +88,7 @@ class Graph:
         self.seq = 0
         self.paused = 0
         self.off = False  # eager ops not recorded now: a step between sampled tapes (sampling.py)
+        self.converted = weakref.WeakSet()  # nodes of tensors the user's own tf.constant / convert_to_tensor made
         self.nodes: dict[int, Node] = {}
         self.log: collections.deque = collections.deque(maxlen=LOG_SIZE)
         self.recording_tapes: list = []  # TapeInfo of the tapes recording now
@@ -193,9 +195,9 @@ class Graph:
 # numpy array or a Python value make a tensor without running an op, so the op callback first meets it when an op
 # reads it and would place it at that reading line. A source never watched was made by such a conversion more
 # often than not (`t = tf.constant(x)` before the tape): the line to quote is the one that made it, so each of these
-# conversions the user's code calls places its new tensor at the user's line (a tensor that already had a node,
-# tf.convert_to_tensor(t) of a tensor, keeps its own). TensorFlow's and Keras's own conversions call the functions
-# under other names, not the `tf.` ones, and are left alone.
+# conversions the user's code calls itself places its new tensor at that line (a tensor that already had a node,
+# tf.convert_to_tensor(t) of a tensor, keeps its own). A conversion a library makes for the user (tf_keras calls
+# tf.convert_to_tensor inside its layers) is left alone: only a call from the user's own code places its tensor.
 CONVERSIONS = ("constant", "convert_to_tensor")
 
 
@@ -208,10 +210,11 @@ def patch_conversions(record) -> None:
     def placing(convert):
         def placed(*args, **kwargs):
             made = convert(*args, **kwargs)
-            if not (record.busy or graph.paused or graph.off) and tf.executing_eagerly() and graph.known(made) is None:
-                frame = user_frame()
-                if frame is not None:
-                    graph.node_of(made, frame)
+            caller = sys._getframe(1).f_code.co_filename, sys._getframe(1).f_lineno
+            # the user's own call only: a library converting inside a layer the user called made no tensor of theirs
+            if is_user_file(caller[0]) and not (record.busy or graph.paused or graph.off) and tf.executing_eagerly() \
+                    and graph.known(made) is None:
+                graph.converted.add(graph.node_of(made, caller))
             return made
 
         return functools.wraps(convert)(placed)
