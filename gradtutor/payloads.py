@@ -44,6 +44,8 @@ class FoundCause(TypedDict):
     cause: str  # a protocol.Cause value
     symptom: str  # a protocol.Symptom value: none, zeros, tiny, nonfinite, error
     site: str | None  # the learner's line where the path broke, quoted; None outside the learner's cells
+    sources: list[str]  # the names the learner's code gives the sources it is about (w, b), as far as known
+    restarted: bool  # a variable made again from its first value at `site`, each step (analysis's "restarted")
 
 
 class RunFacts(TypedDict, total=False):
@@ -74,6 +76,7 @@ class RunFacts(TypedDict, total=False):
     nonfinite_at: str  # the learner's line of the first op whose values make its gradient inf or NaN ("" unknown)
     saturated: bool  # an element of a sigmoid, tanh or softmax output at its limit (gradtutor.evidence.reading.symptoms)
     numpy_function: bool  # tf.numpy_function ran while recording (eagerly: Python on numpy, a constant result)
+    py_function: bool  # tf.py_function ran while recording (its gradient follows only the TensorFlow ops inside)
     variable_replaced: bool  # a source that was a variable in the last gradient call is a tensor or new variable
     no_sources: bool  # a gradient call was given an empty list of sources
     frozen_variable: bool  # a layer made a weight with add_weight(trainable=False)
@@ -81,6 +84,10 @@ class RunFacts(TypedDict, total=False):
     forward_calls: int  # calls of the Keras layers and models among the inputs (gradtutor.isolation.keras_calls)
     fresh_weights: list[str]  # Keras layer classes that made new weights during the call (a layer built inside)
     weights_made: list[str]  # per add_weight of a learner's layer class, the learner method it ran in ("build", …)
+    forward_mode: bool  # the learner's code called ForwardAccumulator.jvp
+    jacobian_called: bool  # the learner's code called tape.jacobian or tape.batch_jacobian
+    accumulator_unentered: bool  # acc.jvp of a ForwardAccumulator never entered with `with` (it recorded nothing)
+    bias_made_first: bool  # a learner's layer made a vector weight before a matrix one: trainable_variables lists it first
 
 
 class Tolerance(TypedDict):

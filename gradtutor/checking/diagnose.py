@@ -16,8 +16,8 @@ import re
 from gradtutor.course.code_words import code_only
 from gradtutor.checking.compare import ElementReport
 from gradtutor.course.manifest import Diagnosis, Exercise
-from gradtutor.course.schema import REQUIREMENTS
 from gradtutor.checking.factors import row_factors_text, row_scale_sentence, scale_sentence
+from gradtutor.checking.requirements import within_rules
 from gradtutor.messages import course_text, has, join, say
 from gradtutor.evidence.reading.causes import cause_of
 from gradtutor.protocol import Cause
@@ -103,7 +103,11 @@ def explain_failure(exercise: Exercise, report: ElementReport, source: str, blin
     if variant and has(named):  # what the code computed instead, from its values: ahead of any rule's guess
         why = say(named)
     else:
-        why = course_text(rule.key, rule.say) if rule else _generic(report, cause, shapes, blind, elsewhere)
+        why = course_text(rule.key, rule.say) if rule else _seen(cause, facts) or within_rules(exercise, cause) or \
+            _generic(report, cause, shapes, blind, elsewhere)
+    if rule and cause is Cause.WRONG_FUNCTION and not (variant and has(named)) and not _evidenced(rule):
+        # a rule that needs no evidence of its own says what the exercise asks, not why these values differ
+        why = say("diagnosis.unknown_then_asked", unknown=cause_text(Cause.WRONG_FUNCTION), asked=why)
     return cause, say("diagnosis.failure", subject=subject, what=_what(report, blind), why=why) + _broke_at(cause, facts)
 
 
@@ -120,14 +124,20 @@ def explain_error(exercise: Exercise, error: dict, source: str, facts: dict | No
     line = say("diagnosis.raised", function=exercise.function, error=first[:300], where=where)
     cause = error_cause(error, facts)
     rule = _matching_rule(exercise.diagnoses, "error", None, source, text, cause, facts)
-    if rule:
-        named = Cause(rule.cause) if rule.cause else cause
-        return named, say("diagnosis.because", line=line, why=course_text(rule.key, rule.say)) + _broke_at(named, facts)
-    if cause is Cause.FORWARD_SHAPE:  # the op that raised, and whether a gradient call had run before it
+    named = Cause(rule.cause) if rule and rule.cause else cause
+    if named is Cause.VARIABLE_REPLACED and _seen(named, facts):  # the run names the variables: ahead of a rule's guess
+        why = _seen(named, facts)
+    elif rule:
+        why = course_text(rule.key, rule.say)
+    elif cause is Cause.FORWARD_SHAPE:  # the op that raised, and whether a gradient call had run before it
         why = forward_shape_text(error.get("op"), facts)
     else:
-        why = cause_text(cause if has(f"cause.{cause.value}.checker") else FALLBACK)
-    return cause, say("diagnosis.because", line=line, why=why) + _broke_at(cause, facts)
+        why = _seen(cause, facts) or within_rules(exercise, cause) or \
+            cause_text(cause if has(f"cause.{cause.value}.checker") else FALLBACK)
+    site = _broke_at(named, facts)
+    if error.get("line") and error["line"].strip() and site.rstrip(")）").endswith(error["line"].strip()):
+        site = ""  # the line that raised is the line the path broke at: quoted once, where it raised
+    return named, say("diagnosis.because", line=line, why=why) + site
 
 
 def forward_shape_text(op: str | None, facts: dict | None) -> str:
@@ -136,6 +146,21 @@ def forward_shape_text(op: str | None, facts: dict | None) -> str:
     phase = say("diagnosis.forward_after") if (facts or {}).get("gradient_calls") else say("diagnosis.forward_before")
     named = say("diagnosis.forward_op", op=op) if op else say("diagnosis.forward_any_op")
     return say("cause.forward-shape.checker", phase=phase, op=named)
+
+
+def _seen(cause: Cause, facts: dict | None) -> str | None:
+    """The cause in the run's own words where the run saw its particulars: which variables were replaced, the step
+    that made float64 (quoted after), an accumulator never entered (forward mode, not a tape); else None."""
+    facts = facts or {}
+    replaced = next((f for f in facts.get("findings") or () if f["cause"] == Cause.VARIABLE_REPLACED.value), None)
+    if cause is Cause.VARIABLE_REPLACED and replaced and replaced.get("sources"):  # made again, or the name rebound
+        kind = "made_again" if replaced.get("restarted") else "rebound"
+        return say(f"diagnosis.replaced.{kind}", names=join(replaced["sources"]))
+    if cause is Cause.DTYPE and (facts.get("broke_at") or {}).get("dtype"):
+        return say("diagnosis.dtype_seen")
+    if cause is Cause.OUTSIDE_TAPE and facts.get("accumulator_unentered"):
+        return say("diagnosis.accumulator_unentered")
+    return None
 
 
 def _headline(text: str) -> str:
@@ -187,48 +212,6 @@ def inputs_modified(exercise: Exercise, changed: list[str]) -> str:
     return say("diagnosis.inputs_modified", function=exercise.function, changed=join(changed))
 
 
-def unmet_requirement(exercise: Exercise, facts: dict | None) -> tuple[Cause, str] | None:
-    """The cause and line for right values computed in a way the exercise's text rules out (its `requires`)."""
-    for need in exercise.requires:
-        if not _met(need, facts or {}):
-            return Cause(REQUIREMENTS[need]), say(f"diagnosis.requires.{need.replace('-', '_')}",
-                                                  function=exercise.function, **_observed(facts or {}))
-    return None
-
-
-def _observed(facts: dict) -> dict:
-    """What the run did, for the sentence of a broken rule: the tapes, the model calls, where weights were made."""
-    made = [where for where in facts.get("weights_made") or [] if where != "build"]
-    where = (say("diagnosis.requires.add_weight_where.other", methods=join(sorted(set(made))))
-             if made else say("diagnosis.requires.add_weight_where.none"))
-    return {"tapes": (facts.get("learner_calls") or {}).get("tapes", 0), "calls": facts.get("forward_calls", 0),
-            "where": where}
-
-
-def _met(need: str, facts: dict) -> bool:
-    """What the recording saw (gradtutor.evidence.reading.run_facts) for each requirement of course_schema.REQUIREMENTS."""
-    if need == "tape":  # a tape.gradient, jacobian, batch_jacobian or ForwardAccumulator.jvp call ran
-        return facts.get("gradient_calls", 0) >= 1
-    if need == "numpy":  # while recording, a value went through tf.numpy_function, .numpy() or np.*
-        return bool(facts.get("numpy_function") or facts.get("left_tensorflow"))
-    if need == "custom-gradient":  # a gradient function of the learner's own tf.custom_gradient ran
-        return bool(facts.get("custom_gradient"))
-    calls = facts.get("learner_calls") or {}
-    tapes, jacobians, gradients, jvps = (calls.get(kind, 0) for kind in ("tapes", "jacobian", "gradient", "jvp"))
-    if need == "one-pass":  # "one forward pass and one tape": one tape of the learner's, the model called at most once
-        return tapes == 1 and facts.get("forward_calls", 0) <= 1  # (0: the layer's weights applied by hand, once)
-    if need == "add-weight-in-build":  # every weight of the learner's layer made by add_weight inside its build
-        made = facts.get("weights_made") or []
-        return bool(made) and all(where == "build" for where in made)
-    if need == "forward-mode":  # "use ForwardAccumulator, no Jacobian": acc.jvp, and no backward call of the learner's
-        return jvps >= 1 and not jacobians and not gradients
-    # one-jacobian ("one tape, no loop over t"): one tape whose one differentiation call is a jacobian, or
-    # forward mode alone (ForwardAccumulator.jvp, one per input unit: no tape, and no loop over the steps)
-    one_tape = tapes == 1 and jacobians == 1 and not gradients and not jvps
-    forward = not tapes and not jacobians and not gradients and jvps >= 1
-    return one_tape or forward
-
-
 def _matching_rule(rules, symptom, element, source, error_text, cause, facts) -> Diagnosis | None:
     source = code_only(source)  # the code, not its docstring or comments: a rule reads what the code does
     for rule in rules:
@@ -248,6 +231,11 @@ def _matching_rule(rules, symptom, element, source, error_text, cause, facts) ->
     return None
 
 
+def _evidenced(rule: Diagnosis) -> bool:
+    """Does the rule fire on evidence of its own (a run-time fact, the code's own words), beyond the cause?"""
+    return bool(rule.fact or rule.source_has or rule.source_lacks or rule.error_has)
+
+
 def _broke_at(cause: Cause, facts: dict | None) -> str:
     """Where the op that cut the path ran, when the cause named is that op's (the learner's own line);
     for a NaN, where the first op whose gradient is inf or NaN at its values ran."""
@@ -257,6 +245,10 @@ def _broke_at(cause: Cause, facts: dict | None) -> str:
     # the analysis's own line for this cause first (the one `gradtutor explain` quotes), else the run facts' line
     site = next((found["site"] for found in facts.get("findings") or () if found["cause"] == cause.value and found["site"]),
                 None) or (facts.get("broke_at") or {}).get(cause.value)
+    if site and cause is Cause.UNWATCHED:  # no op cut the path: the line shows the source itself (made or read)
+        return say("diagnosis.unwatched_at", site=site[:200])
+    if site and cause is Cause.DTYPE:  # nothing broke: the line that first made float64 of a narrower float
+        return say("diagnosis.dtype_at", site=site[:200])
     return say("diagnosis.broke_at", site=site[:200]) if site else ""
 
 

@@ -12,7 +12,7 @@ import dataclasses
 import functools
 
 from gradtutor.checking import compare as compare_mod
-from gradtutor.checking import diagnose
+from gradtutor.checking import diagnose, requirements
 from gradtutor.course.manifest import Exercise, Lesson
 from gradtutor.protocol import Cause, ChildResult, Status
 from gradtutor.course.seeds import VISIBLE_SEEDS, is_hidden
@@ -133,7 +133,7 @@ def from_child(exercise: Exercise, source: str, seeds, reference: Reference, chi
         return result(Status.FAIL, diagnose.inputs_modified(exercise, [str(c) for c in facts["inputs_modified"]]),
                       cause=Cause.INPUTS_MODIFIED)
     compared = compare_seeds(exercise, source, reference, child.get("results"), arrays, seeds, result, facts)
-    unmet = diagnose.unmet_requirement(exercise, facts) if compared.status is Status.PASS else None
+    unmet = requirements.unmet_requirement(exercise, facts) if compared.status is Status.PASS else None
     if unmet:  # the right values, computed in a way the exercise rules out
         return result(Status.FAIL, unmet[1], reports=compared.reports, cause=unmet[0])
     return compared

@@ -37,7 +37,7 @@ EXERCISE = {"id": (str, True), "function": (str, True), "points": (int, True), "
             "diagnoses": (list, False), "requires": (list, False)}
 HINT = {"id": (str, True), "say": (str, True)}  # the id keys its translations: inserting a hint moves no other
 # What an exercise's text may require of how the answer is computed -> the cause of an answer that
-# gets the right values another way (gradtutor.checking.diagnose.unmet_requirement reads the run's facts).
+# gets the right values another way (gradtutor.checking.requirements.unmet_requirement reads the run's facts).
 REQUIREMENTS = {"tape": "no-tape", "numpy": "not-numpy", "one-jacobian": "not-one-jacobian",
                 "custom-gradient": "no-custom-gradient",
                 "forward-mode": "not-forward-mode", "one-pass": "not-one-pass",

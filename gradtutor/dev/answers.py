@@ -108,6 +108,7 @@ def verdict_problem(answer: Answer, status: str, message: str, cause=None) -> st
 def cause_sentences(lesson_id: str, exercise_id: str, cause: str) -> tuple[str, ...]:
     """The fixed words of every sentence that names `cause` for this exercise, in the current language (each
     template's longest piece between {parameters}): a message that names that cause carries one of them."""
+    from gradtutor.checking.requirements import WITHIN_RULES
     from gradtutor.course import manifest as course
     from gradtutor.course.schema import REQUIREMENTS
 
@@ -119,6 +120,10 @@ def cause_sentences(lesson_id: str, exercise_id: str, cause: str) -> tuple[str, 
               or cause == "scale" and key.startswith(("diagnosis.scale", "diagnosis.row_scale"))
               or cause == "wrong-type" and key.startswith("diagnosis.type_advice.")
               or cause == "no-return" and key == "diagnosis.no_return"
+              or cause == "variable-replaced" and key.startswith("diagnosis.replaced.")
+              or cause == "dtype" and key == "diagnosis.dtype_seen"
+              or cause == "outside-tape" and key == "diagnosis.accumulator_unentered"
+              or any(named.value == cause and key == within for (named, _), within in WITHIN_RULES.items())
               or cause == "load-failed" and key == "diagnosis.load_failed"
               or cause == "hard-coded" and key == "check.right_on_another"
               or key.startswith("diagnosis.requires.") and REQUIREMENTS.get(key.rsplit(".", 1)[1].replace("_", "-")) == cause]

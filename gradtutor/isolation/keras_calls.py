@@ -1,5 +1,5 @@
 """What the learner's code did with Keras during one call, for the rules an exercise's text states
-(lesson.toml `requires`, gradtutor.checking.diagnose.unmet_requirement):
+(lesson.toml `requires`, gradtutor.checking.requirements.unmet_requirement):
 
 * `forward_calls`: how many times the Keras layers and models among the inputs were called
   ("one forward pass"): a model calling its own layers is one call of the model;
@@ -8,7 +8,10 @@
   `self.add_weight`" is checked from these, and a layer that made none (its weights are
   `keras.Variable` or `tf.Variable` attributes) leaves the list empty;
 * `fresh_weights`: the Keras layer classes (not the learner's) that made new weights during the call:
-  a `Dense(C)` built inside the function has new random weights, not those of the model it was given.
+  a `Dense(C)` built inside the function has new random weights, not those of the model it was given;
+* `bias_made_first`: a layer class of the learner's made a vector weight (a bias) before a matrix (a
+  kernel), so its `trainable_variables` lists the bias first: "the kernel first" is then not the order
+  the learner's own list has.
 
 The run facts of gradtutor.evidence record tapes and ops, not these; Layer.add_weight and each Keras
 input's own `call` are wrapped for the call only and restored after it, in the checker's child alone.
@@ -31,7 +34,7 @@ def recording(args, recorded: dict, labels: frozenset):
     layer_class = keras.layers.Layer
     inputs = [arg for arg in args if isinstance(arg, layer_class)]
     original_add = layer_class.add_weight
-    calls, made, fresh, depth = [0], [], [], [0]
+    calls, made, fresh, depth, ranks = [0], [], [], [0], []
 
     def counting(call):
         # each Keras input's own `call`, wrapped on the instance: Layer.__call__ itself stays untouched (the
@@ -52,6 +55,7 @@ def recording(args, recorded: dict, labels: frozenset):
     def noting_add_weight(self, *a, **k):
         if type(self).__module__ == LEARNER_MODULE:
             made.append(_learner_method(sys._getframe(1), labels))
+            ranks.append(_rank(k.get("shape", a[0] if a else None)))
         else:
             fresh.append(type(self).__name__)
         return original_add(self, *a, **k)
@@ -70,6 +74,7 @@ def recording(args, recorded: dict, labels: frozenset):
         recorded["forward_calls"] = calls[0]
         recorded["weights_made"] = made
         recorded["fresh_weights"] = sorted(set(fresh))
+        recorded["bias_made_first"] = _vector_before_matrix(ranks)
 
 
 def _learner_method(frame, labels: frozenset) -> str:
@@ -85,3 +90,17 @@ def _learner_method(frame, labels: frozenset) -> str:
             innermost = innermost or frame.f_code.co_name
         frame = frame.f_back
     return innermost or "?"
+
+
+def _rank(shape) -> int | None:
+    """The rank of an add_weight shape (a tuple, a list or a TensorShape), None when it cannot be read."""
+    try:
+        return len(tuple(shape))
+    except TypeError:
+        return None
+
+
+def _vector_before_matrix(ranks: list) -> bool:
+    """Was a vector (rank 1) made before the first matrix (rank 2 or more)?"""
+    first_matrix = next((i for i, rank in enumerate(ranks) if rank is not None and rank >= 2), None)
+    return first_matrix is not None and 1 in ranks[:first_matrix]

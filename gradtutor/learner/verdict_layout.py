@@ -69,9 +69,21 @@ def _cut(text: str, joint: str | None, first: bool) -> tuple[str, str | None]:
     return text[:at].strip(), text[at + len(joint):].strip() or None
 
 
+# The learner's line a diagnosis ends with (gradtutor.checking.diagnose._broke_at): where the path broke, the
+# source the tape did not watch, or the step that made float64
+SITE_TEMPLATES = ("diagnosis.broke_at", "diagnosis.unwatched_at", "diagnosis.dtype_at")
+
+
 def _split_broke_at(text: str, lang: str) -> tuple[str, str | None]:
     """The message without its trailing "(the path broke at …)", and that part without its brackets."""
-    template = _template(lang, "diagnosis.broke_at")
+    for message_id in SITE_TEMPLATES:
+        found = _split_site(text, _template(lang, message_id))
+        if found[1] is not None:
+            return found
+    return text, None
+
+
+def _split_site(text: str, template: str) -> tuple[str, str | None]:
     before, _, after = template.partition("{site}")
     if not _:
         return text, None

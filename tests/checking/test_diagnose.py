@@ -189,7 +189,7 @@ REQUIREMENT_CASES = [
 
 @pytest.mark.parametrize("need, facts, cause", REQUIREMENT_CASES)
 def test_is_a_way_the_exercise_rules_out_named_from_the_facts(need, facts, cause):
-    from gradtutor.checking.diagnose import unmet_requirement
+    from gradtutor.checking.requirements import unmet_requirement
 
     exercise = Exercise("an_exercise", "answer", 1, (), (), requires=(need,))
     found = unmet_requirement(exercise, facts)
@@ -496,3 +496,74 @@ def test_are_the_phase_and_the_op_read_from_tensorflows_message(message, phase, 
 
     described = describe_error(_raised("/home/learner/notes.py", message), 0)
     assert (described["phase"], described["op"]) == (phase, op), described
+
+
+# --- issue 36: no sentence that names no cause; a fix within the exercise's rules; each line once ------------------
+
+def _name(rng) -> str:
+    return "".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), size=int(rng.integers(1, 6))))
+
+
+def test_is_a_rule_with_no_evidence_of_its_own_worded_as_a_cause_not_known(rng):
+    asked = f"the exercise asks for y = tf.reduce_sum(x ** {int(rng.integers(2, 9))})"
+    rules = (Diagnosis(when="values", cause="wrong-function", say=asked),)
+    report = ElementReport(0, None, "values", "differs")
+    cause, line = explain_failure(Exercise("e", "f", 1, (), rules), report, SOURCE, facts={"gradient_calls": 1})
+    assert cause is Cause.WRONG_FUNCTION and "the cause is not known" in line and line.endswith(asked)
+    # a rule that fires on the code's own words names that cause: nothing is added to it
+    sourced = (Diagnosis(when="values", cause="wrong-function", source_has="y = x", say=asked),)
+    _, line = explain_failure(Exercise("e", "f", 1, (), sourced), report, SOURCE, facts={"gradient_calls": 1})
+    assert "the cause is not known" not in line and line.endswith(asked)
+
+
+def test_is_a_value_that_left_tensorflow_never_told_to_stay_in_tensorflow_where_numpy_is_required():
+    facts = {"gradient_calls": 1, "left_tensorflow": True}
+    required = Exercise("numpy_gradient", "f", 1, (), (), requires=("numpy",))
+    free = Exercise("numpy_gradient", "f", 1, (), ())
+    _, within = explain_failure(required, NONE, SOURCE, facts=facts)
+    _, generic = explain_failure(free, NONE, SOURCE, facts=facts)
+    assert "keep every step a TensorFlow" in generic
+    assert "keep every step a TensorFlow" not in within and "tf.custom_gradient" in within
+
+
+@pytest.mark.parametrize("restarted, words", [(True, "made again"), (False, "rebound")])
+def test_does_a_replaced_variable_name_the_variables_the_run_saw(rng, restarted, words):
+    names = sorted({f"var_{_name(rng)}" for _ in range(int(rng.integers(1, 4)))})
+    site = f"a.py, line {int(rng.integers(2, 40))}: {names[0]} = {names[0]} - lr * g"
+    facts = {"gradient_calls": 2, "variable_replaced": True,
+             "findings": [{"cause": "variable-replaced", "symptom": "none", "site": site, "sources": names,
+                           "restarted": restarted}]}
+    cause, line = explain_failure(EXERCISE, NONE, SOURCE, facts=facts)
+    assert cause is Cause.VARIABLE_REPLACED and line.count(site) == 1 and words in line
+    assert all(name in line for name in names)
+
+
+def test_is_the_line_that_raised_quoted_once_when_the_path_broke_there(rng):
+    code = f"{_name(rng)} = w - lr * dw"
+    error = {"type": "TypeError", "message": "unsupported operand type(s) for *: 'float' and 'NoneType'",
+             "where": f"a.py, line {int(rng.integers(2, 40))}", "line": code}
+    facts = {"gradient_calls": 2, "path_break": "stop-gradient", "broke_at": {"stop-gradient": f"{error['where']}: {code}"}}
+    _, line = explain_error(EXERCISE, error, SOURCE, facts=facts)
+    assert line.count(code) == 1
+
+
+def test_is_the_unwatched_source_and_the_widening_cast_quoted_as_what_they_are(rng):
+    site = f"a.py, line {int(rng.integers(2, 40))}: t = tf.constant(x)"
+    _, unwatched = explain_failure(Exercise("e", "f", 1, (), ()), NONE, SOURCE,
+                                   facts={"gradient_calls": 1, "source_unwatched": True,
+                                          "findings": [{"cause": "unwatched", "symptom": "none", "site": site}]})
+    assert unwatched.endswith(f"(the source the tape did not watch: {site})") and "path broke" not in unwatched
+    cast = f"a.py, line {int(rng.integers(2, 40))}: x64 = tf.cast(x, tf.float64)"
+    dtype = ElementReport(0, None, "dtype", "has dtype float64, expected float32")
+    _, line = explain_failure(Exercise("e", "f", 1, (), ()), dtype, SOURCE,
+                              facts={"gradient_calls": 1, "broke_at": {"dtype": cast}})
+    assert line.endswith(f"(the first step that made float64 of a float32 value: {cast})")
+    assert "does not show which step" not in line and "numpy" not in line.lower()
+
+
+def test_is_an_accumulator_never_entered_worded_for_forward_mode_not_for_a_tape():
+    facts = {"gradient_calls": 1, "accumulator_unentered": True,
+             "findings": [{"cause": "outside-tape", "symptom": "none", "site": None}]}
+    cause, line = explain_failure(Exercise("e", "f", 1, (), ()), NONE, SOURCE, facts=facts)
+    assert cause is Cause.OUTSIDE_TAPE and "ForwardAccumulator" in line and "GradientTape" not in line
+    assert "tape.watch" not in line

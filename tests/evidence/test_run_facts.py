@@ -168,8 +168,9 @@ def test_is_the_learners_line_that_ran_the_cutting_op_kept(tf):
 
 
 @pytest.mark.parametrize("cause, body, line", [
-    ("unwatched", "    with tf.GradientTape() as tape:\n        y = tf.reduce_sum(x ** 3)\n    return tape.gradient(y, x)\n",
-     "line 2: with tf.GradientTape() as tape:"),
+    ("unwatched", "    v = tf.Variable(x)\n    with tf.GradientTape(watch_accessed_variables=False) as tape:\n"
+     "        y = tf.reduce_sum(v ** 3)\n    return tape.gradient(y, v)\n",
+     "line 3: with tf.GradientTape(watch_accessed_variables=False) as tape:"),
     ("leaves-tensorflow", "    with tf.GradientTape() as tape:\n        tape.watch(x)\n        y = x.numpy() ** 3\n"
      "    return tape.gradient(tf.reduce_sum(tf.constant(y)), x)\n", "line 4: y = x.numpy() ** 3"),
     ("outside-tape", "    with tf.GradientTape() as tape:\n        tape.watch(x)\n        y = x ** 3\n"
@@ -181,7 +182,8 @@ def test_is_the_learners_line_that_ran_the_cutting_op_kept(tf):
      "    return tape.gradient(y, x)\n", "line 5: state.assign(x * 2.0)"),
 ])
 def test_is_the_learners_line_kept_for_each_cause_it_can_place(tf, cause, body, line):
-    """An unwatched source: the tape's `with` line; a value out of TensorFlow: the line that took it out;
+    """An unwatched source: the tape's `with` line when that line turned watching off (any other unwatched source is
+    placed by the analysis's finding, at the line that made it); a value out of TensorFlow: the line that took it out;
     a target made after the block: the line that made it; a softmax summed: the softmax's line; a state
     written: the assign's line. The checker quotes it (diagnose._broke_at)."""
     label = "code cell 5 (In [9])"

@@ -216,6 +216,20 @@ def test_a_watch_after_the_ops_that_used_the_source_is_unwatched_at_the_watch_li
     assert finding["broke_at"]["code"] == "tape.watch(x)"
 
 
+def test_an_unwatched_tensor_is_placed_at_the_line_that_made_it_not_at_the_tape():
+    def made_before_the_tape(values):
+        made = tf.constant(values)
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(made ** 3)
+        return tape.gradient(y, made)
+
+    values = np.random.default_rng().normal(size=int(np.random.default_rng().integers(1, 9))).astype(np.float32)
+    with evidence.recording() as record:
+        assert made_before_the_tape(values) is None
+    [finding] = evidence.analyse(record)
+    assert finding["cause"] == "unwatched" and finding["broke_at"]["code"] == "made = tf.constant(values)"
+
+
 def test_a_watch_before_use_gives_no_finding():
     def watched_first(x):
         with tf.GradientTape() as tape:

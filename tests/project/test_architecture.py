@@ -44,7 +44,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("isolation", ["isolation", "isolation.*"]),
     # Turning a learner's values into a verdict: what needs no run, comparison, diagnosis.
     ("checking", ["checking", "checking.precheck", "checking.compare", "checking.verdict", "checking.diagnose",
-                  "checking.factors"]),
+                  "checking.factors", "checking.requirements"]),
     # The checker: isolation and checking put together, one warm worker; and the one check service
     # (a typed request to a typed reply) that the daemon, the notebook's judge and the classroom's host.
     ("checker", ["checking.checker", "checking.service"]),

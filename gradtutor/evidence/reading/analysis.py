@@ -67,11 +67,11 @@ def _unwatched(record, info, source, snode, is_variable):
         handles = {id(v.handle) for v in (tape.watched_variables() if tape is not None else ())}
         if id(source.handle) in handles:
             return None
-        made = snode.frame if snode.op is not None else None
-        if not source.trainable:
+        if not source.trainable:  # the line that made it, else the first that read it (not the tape's `with`)
+            made = snode.frame if _made_by_user(record.graph, snode) else _first_read(record.graph, snode, info)
             return Cause.UNWATCHED, made or info.frame, {"why": "not trainable"}
-        if not info.watch_accessed:
-            return Cause.UNWATCHED, info.frame or made, {"why": "watch_accessed_variables=False"}
+        if not info.watch_accessed:  # the tape's `with` line turned watching off
+            return Cause.UNWATCHED, info.frame or snode.frame, {"why": "watch_accessed_variables=False"}
         return None
     if snode in info.watched or (snode.op is not None and info in snode.op.tapes):
         return None
@@ -80,7 +80,22 @@ def _unwatched(record, info, source, snode, is_variable):
             return Cause.WRONG_TAPE, info.gradient_frame, {}
     if snode.op is not None and _made_from_variable(snode):
         return Cause.VARIABLE_REPLACED, snode.frame, {}
-    return Cause.UNWATCHED, info.frame or snode.frame, {"why": "tensor"}
+    # the line that made the unwatched tensor (an op or a conversion of the user's: graph.patch_conversions), else (an
+    # input) the first line that read it under this tape; the tape's `with` line only when neither is known
+    made = snode.frame if _made_by_user(record.graph, snode) else _first_read(record.graph, snode, info)
+    return Cause.UNWATCHED, made or info.frame, {"why": "tensor"}
+
+
+def _made_by_user(graph, node) -> bool:
+    """Made by an op or a conversion of the user's code (a traced function's argument, a Placeholder, was not: its
+    frame is the line that called the function)."""
+    return node in graph.converted or node.op is not None and node.op.type != "Placeholder"
+
+
+def _first_read(graph, snode, info):
+    """The frame of the first op recorded under the tape `info` that read the node (None: no such op was recorded)."""
+    return next((op.frame for op in graph.log if info in getattr(op, "tapes", ()) and snode in getattr(op, "inputs", ())),
+                None)
 
 
 def _by_data(reached, hits) -> bool:

@@ -69,6 +69,9 @@ class _Recorder:
         return "a variable" if "Variable" in kind.__name__ else "another tensor"
 
     def op(self, op_type, inputs, attrs, outputs, op_name=None, graph=None):
+        if graph is None and outputs and getattr(getattr(outputs[0], "dtype", None), "name", "") == "float64" and \
+                "dtype" not in self.facts.get("broke_at", {}) and opfacts.widens_to_float64(inputs, outputs):
+            self.here("dtype")  # the learner's line that first turned a narrower float into float64
         if not self.active and graph is None:
             made = [t._id for t in outputs or () if getattr(t, "_id", None) is not None]
             self.outside.update(made)
@@ -91,6 +94,8 @@ class _Recorder:
                 self.here("softmax-sum")
             if op_type == "StopGradient":
                 self.note("stop_gradient")
+            if op_type == "EagerPyFunc":  # tf.py_function: its gradient re-runs the Python on a tape of its own
+                self.note("py_function")
             if op_type in symptoms.SATURATING and outputs and "saturated" not in self.facts and \
                     symptoms.saturated_somewhere(op_type, kept_value(outputs[0])):
                 self.note("saturated")  # anywhere: a zero there is explained
@@ -132,7 +137,8 @@ class _Recorder:
             return
         if any(not self.is_watched(tape, s) for s in flat):
             self.note("source_unwatched")
-            self.broke_at("unwatched", self.tape_sites.get(id(tape)))  # the tape that never watched it
+            if not getattr(tape, "_watch_accessed_variables", True):  # its `with` line turned watching off
+                self.broke_at("unwatched", self.tape_sites.get(id(tape)))
         self.replaced(flat)
         graph = self.record.graph
         known = [graph.known(t) for t in targets if hasattr(t, "_id")]
@@ -190,6 +196,8 @@ class _Recorder:
 
     def gradient_asked(self, kind, tape, target, sources, unconnected, caller: str) -> None:
         self.learner_call("gradient" if kind == "gradient" else "jacobian", caller)  # batch_jacobian is a Jacobian
+        if kind != "gradient" and not caller.startswith(LIBRARIES):
+            self.note("jacobian_called")
         self.gradient(tape, target, sources, unconnected)
 
     def left(self, kind: str, caller: str) -> None:  # a value left TensorFlow while recording: at the learner's line
@@ -217,9 +225,14 @@ class _Recorder:
     def jvp(self, primals, caller: str) -> None:
         self.learner_call("jvp", caller)
         self.facts["gradient_calls"] += 1
+        if not caller.startswith(LIBRARIES):
+            self.note("forward_mode")  # the learner's own forward-mode call: a Jacobian's layout is theirs to stack
         for one in primals if isinstance(primals, (list, tuple)) else [primals]:
             if getattr(one, "_id", None) is not None and one._id not in self.inside:
                 self.note("target_outside")
+
+    def unentered_jvp(self) -> None:  # acc.jvp of an accumulator never entered with `with`: it recorded nothing
+        self.note("accumulator_unentered")
 
     def learner_call(self, kind: str, caller: str) -> None:
         """Count a call by the learner's code, not TensorFlow's (jacobian calls gradient)."""
@@ -251,7 +264,9 @@ def findings_at(findings: list, labels: frozenset) -> list:
     for finding in findings[:MAX_FINDINGS]:
         broke = finding.get("broke_at") or {}
         site = site_text(broke["file"], broke["line"], broke.get("code", "")) if broke.get("file") in labels else None
-        kept.append({"cause": finding["cause"], "symptom": finding["symptom"], "site": site})
+        kept.append({"cause": finding["cause"], "symptom": finding["symptom"], "site": site,
+                     "sources": [str(name) for name in finding.get("sources") or ()][:MAX_FINDINGS],
+                     "restarted": bool((finding.get("facts") or {}).get("restarted"))})
     return kept
 
 

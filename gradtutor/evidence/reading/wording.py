@@ -53,6 +53,8 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
         return say(f"finding.no_sources.{Cause(cause).name.lower()}")  # tape.gradient(loss, []): checks._no_sources
     if (facts or {}).get("restarted"):  # analysis.restarted: a variable made again from its first value each step
         return say("finding.restarted", sources=names)
+    if (facts or {}).get("unentered"):  # forward.py: a ForwardAccumulator never entered with `with`
+        return say("finding.unentered", sources=names)
     if call == "raised":  # the code itself raised (raised.py): TensorFlow refused a step that breaks the path
         refused = (facts or {}).get("refused")
         return say("finding.code_raised", error=(facts or {}).get("error", ""),
@@ -72,6 +74,8 @@ def fix(cause: str, call: str = "gradient", sources: list[str] | None = None, fa
         return say("finding.restarted_fix")
     if (facts or {}).get("why") == "frozen" and not sources:
         return say("finding.no_sources.frozen_fix")
+    if (facts or {}).get("unentered"):
+        return say("finding.unentered_fix")
     if (facts or {}).get("refused"):  # raised.py: TensorFlow refused the step; its own fix
         return say(f"finding.refused.{facts['refused']}_fix")
     if call == "fit" or call == "apply_gradients" and not sources or _unasked(facts) is not None:

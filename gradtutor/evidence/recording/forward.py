@@ -2,7 +2,8 @@
 
 `acc.jvp` returns None when the target was not computed from the primals while the accumulator
 was recording: the primals and tangents swapped (the target depends on the other tensor), the
-target computed after the `with` block, or a path TensorFlow's forward mode cannot follow. The
+target computed after the `with` block, an accumulator never entered with `with` at all (it
+recorded nothing), or a path TensorFlow's forward mode cannot follow. The
 accumulator's block is a recording "tape" to the op graph (graph.recording_tapes), its primals
 its watched tensors, so the same analysis as for a backward tape names the cause and the line
 (gradtutor.evidence.reading.analysis); listeners are told of the block and the call (listening.py).
@@ -14,7 +15,7 @@ import functools
 from gradtutor.evidence.recording.frames import raised_at, user_frame, user_frame_object
 from gradtutor.evidence.recording.listening import caller, tell
 from gradtutor.evidence.recording.tapes import TapeInfo, tf_object
-from gradtutor.protocol import Symptom
+from gradtutor.protocol import Cause, Symptom
 
 
 def patch(record) -> None:
@@ -54,6 +55,9 @@ def patch(record) -> None:
 
     def jvp(acc, primals, *args, **kwargs):
         tell(record, "jvp", primals, caller())
+        info = acc.__dict__.get("_gradtutor", (None,))[0]
+        if info is not None and not info.forward:  # made, never entered with `with`: it recorded nothing
+            tell(record, "unentered_jvp")
         if record.busy:
             return saved["jvp"](acc, primals, *args, **kwargs)
         site = record.observations.called("jvp", user_frame())
@@ -84,6 +88,9 @@ def _check(record, acc, targets, result) -> None:
     if len(flat_targets) != len(flat_results) or all(r is not None for r in flat_results):
         return
     frame = user_frame(3)
+    if not info.forward:  # never entered: nothing was recorded, whatever the primals; the line that made it speaks
+        record.add("jvp", frame, _names(primals), Cause.OUTSIDE_TAPE, info.frame, Symptom.NONE, {"unentered": True})
+        return
     record.busy += 1
     try:
         for target, value in zip(flat_targets, flat_results):

@@ -10,10 +10,12 @@ analysis reads (ReLU, sigmoid, sqrt, …) and only while a tape records.
 from __future__ import annotations
 
 import collections
+import functools
+import sys
 import weakref
 
 from gradtutor.evidence.recording import opfacts
-from gradtutor.evidence.recording.frames import user_frame
+from gradtutor.evidence.recording.frames import is_user_file, user_frame
 
 LOG_SIZE = 100_000  # ops remembered (a few hundred training steps of a small model)
 KEPT_VALUES = 2_000  # ops whose values are kept: the most recent ones only, so memory stays bounded
@@ -91,6 +93,7 @@ class Graph:
         self.seq = 0
         self.paused = 0
         self.off = False  # eager ops not recorded now: a step between sampled tapes (sampling.py)
+        self.converted = weakref.WeakSet()  # nodes of tensors the user's own tf.constant / convert_to_tensor made
         self.nodes: dict[int, Node] = {}
         self.log: collections.deque = collections.deque(maxlen=LOG_SIZE)
         self.recording_tapes: list = []  # TapeInfo of the tapes recording now
@@ -200,3 +203,35 @@ class Graph:
         self.seq += 1
         self.last_exit = self.seq
         self.log.append(Exit(self.seq, self.node_of(tensor, frame), frame, kind))
+
+
+# Where the user's code made a tensor that no op made. Eagerly, tf.constant(...) and tf.convert_to_tensor(...) of a
+# numpy array or a Python value make a tensor without running an op, so the op callback first meets it when an op
+# reads it and would place it at that reading line. A source never watched was made by such a conversion more
+# often than not (`t = tf.constant(x)` before the tape): the line to quote is the one that made it, so each of these
+# conversions the user's code calls itself places its new tensor at that line (a tensor that already had a node,
+# tf.convert_to_tensor(t) of a tensor, keeps its own). A conversion a library makes for the user (tf_keras calls
+# tf.convert_to_tensor inside its layers) is left alone: only a call from the user's own code places its tensor.
+CONVERSIONS = ("constant", "convert_to_tensor")
+
+
+def patch_conversions(record) -> None:
+    import tensorflow as tf
+
+    record.originals.append((tf, {name: getattr(tf, name) for name in CONVERSIONS}))
+    graph = record.graph
+
+    def placing(convert):
+        def placed(*args, **kwargs):
+            made = convert(*args, **kwargs)
+            caller = sys._getframe(1).f_code.co_filename, sys._getframe(1).f_lineno
+            # the user's own call only: a library converting inside a layer the user called made no tensor of theirs
+            if is_user_file(caller[0]) and not (record.busy or graph.paused or graph.off) and tf.executing_eagerly() \
+                    and graph.known(made) is None:
+                graph.converted.add(graph.node_of(made, caller))
+            return made
+
+        return functools.wraps(convert)(placed)
+
+    for name in CONVERSIONS:
+        setattr(tf, name, placing(getattr(tf, name)))

@@ -10,6 +10,7 @@ import functools
 
 from gradtutor.evidence.recording import custom_gradients
 from gradtutor.evidence.recording import forward
+from gradtutor.evidence.recording import graph as graph_module
 from gradtutor.evidence.recording import listening
 from gradtutor.evidence.recording import variable_reads
 from gradtutor.evidence.recording.frames import raised_at, user_frame
@@ -111,6 +112,7 @@ def install(record) -> None:
         listening.patch(record)
     optimizers.watch_freezing(record)  # `layer.trainable = False`: the line a frozen weight's empty list comes from
     forward.patch(record)  # ForwardAccumulator: its jvp is a gradient call, checked like a tape's
+    graph_module.patch_conversions(record)  # tf.constant / tf.convert_to_tensor: the line that made a tensor no op made
     custom_gradients.link(record)  # a custom gradient's outputs come from its inputs, whatever ran inside
     op_callbacks.add_op_callback(graph.callback)
     _patch_threads(record, op_callbacks)

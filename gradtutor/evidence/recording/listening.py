@@ -13,6 +13,7 @@ method a listener may have (a missing one is not called):
     left(kind, caller)                                     a tensor's value taken out of TensorFlow
     numpy_function()                                       tf.numpy_function / py_func called
     forward_entered() / forward_left() / jvp(primals, caller)  a ForwardAccumulator
+    unentered_jvp()                                        acc.jvp of an accumulator never entered
     weight_added(trainable)                                Keras's Layer.add_weight
     predicted()                                            keras.Model.predict (numpy out)
 

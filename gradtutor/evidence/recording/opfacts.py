@@ -45,3 +45,11 @@ def gradient_kind(op_type: str) -> str:
     except LookupError:
         return "missing"
     return "ok" if function is not None else "none"
+
+
+def widens_to_float64(inputs, outputs) -> bool:
+    """An op that made float64 out of a narrower float (a cast, or float32 meeting a float64 constant)."""
+    made = [getattr(t, "dtype", None) for t in outputs or ()]
+    fed = [getattr(t, "dtype", None) for t in inputs or ()]
+    return any(d is not None and d.name == "float64" for d in made) and \
+        any(d is not None and d.is_floating and d.name in ("float32", "float16", "bfloat16") for d in fed)

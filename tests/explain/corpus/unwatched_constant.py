@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/50661
-# expect: cause=unwatched line=10
+# expect: cause=unwatched line=9
 import numpy as np
 import tensorflow as tf
 

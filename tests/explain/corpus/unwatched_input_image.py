@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31264
-# expect: cause=unwatched line=14
+# expect: cause=unwatched line=9
 import keras
 import numpy as np
 import tensorflow as tf

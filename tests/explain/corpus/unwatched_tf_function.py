@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/56968
-# expect: cause=unwatched line=10
+# expect: cause=unwatched line=11
 import tensorflow as tf
 
 ones = tf.ones([1, 16, 16, 1], tf.float32)
