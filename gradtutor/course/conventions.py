@@ -130,13 +130,13 @@ def is_test(cell) -> bool:
 # shows something (a timing, a plot, a run under Keras 2). No answer or check cell may read a name it binds
 # (`gradtutor dev check`), so `gradtutor grade` may leave it out where no cell that runs reads one either
 # (gradtutor.course.demonstrations). The grader reads the marking from the course's own notebooks only.
-GRADTUTOR_METADATA = "gradtutor"
+METADATA_KEY = "gradtutor"
 DEMONSTRATION = "demonstration"
 
 
 def is_demonstration(cell) -> bool:
     """A code cell the lesson marks as a demonstration."""
-    marks = (cell.get("metadata") or {}).get(GRADTUTOR_METADATA) or {}
+    marks = (cell.get("metadata") or {}).get(METADATA_KEY) or {}
     return cell.get("cell_type") == "code" and isinstance(marks, dict) and marks.get(DEMONSTRATION) is True
 
 

@@ -92,7 +92,7 @@ class Observations:
             site.read += 1
 
     def codes(self, site: Site, codes: list[int]) -> None:
-        """A compiled step's gradients as its in-graph monitor left them (traced.CODES: 1 tiny, 2 zeros, 3 NaN/inf)."""
+        """A compiled step's gradients as its in-graph monitor left them (monitors.CODES: 1 tiny, 2 zeros, 3 NaN/inf)."""
         statuses = {0: FINITE, 1: TINY, 2: ZEROS, 3: NONFINITE}
         if len(site.statuses) < len(codes):
             site.statuses += [FINITE] * (len(codes) - len(site.statuses))

@@ -365,7 +365,7 @@ def test_demonstrations_no_cell_reads_are_left_out_with_a_mark_and_one_an_answer
         assert LEANING not in {s.id for s in graded.students}
         return  # the lesson marks none: every cell runs
     def left_out(cell) -> bool:
-        return (cell.metadata.get(conventions.GRADTUTOR_METADATA) or {}).get(SKIPPED_MARK) is True
+        return (cell.metadata.get(conventions.METADATA_KEY) or {}).get(SKIPPED_MARK) is True
 
     correct = autograded_cells(graded, "correct")
     assert [i for i, cell in enumerate(correct) if left_out(cell)] == demos

@@ -31,7 +31,7 @@ def test_left_out_cells_get_the_submitted_outputs_back_and_a_mark(tmp_path):
     graded.cells[changed].source += "# changed\n"
     keep_learner_outputs(graded, skipped, path)
     for index, cell in enumerate(graded.cells):
-        marked = (cell.metadata.get(conventions.GRADTUTOR_METADATA) or {}).get(SKIPPED_MARK)
+        marked = (cell.metadata.get(conventions.METADATA_KEY) or {}).get(SKIPPED_MARK)
         assert marked is (True if index in skipped else None)
         restored = index in skipped and index != changed
         assert cell.outputs == (handed_in.cells[index].outputs if restored else [])

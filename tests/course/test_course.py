@@ -107,10 +107,10 @@ def test_are_committed_notebooks_clean(lesson, kind, lang):
             assert cell.get("outputs") == [], f"{path} cell {number} has outputs"
             assert cell.get("execution_count") is None, f"{path} cell {number} has an execution count"
         assert set(cell.get("metadata", {})) <= {"nbgrader", "tags", "id", "editable", "deletable",
-                                                 conventions.GRADTUTOR_METADATA}, \
+                                                 conventions.METADATA_KEY}, \
             f"{path} cell {number} has stray metadata {sorted(cell['metadata'])}"
         # gradtutor's own marking: a code cell that is a demonstration, and nothing else
-        marks = cell.get("metadata", {}).get(conventions.GRADTUTOR_METADATA)
+        marks = cell.get("metadata", {}).get(conventions.METADATA_KEY)
         assert marks is None or (marks == {conventions.DEMONSTRATION: True} and cell["cell_type"] == "code"
                                  and "nbgrader" not in cell["metadata"]), f"{path} cell {number}: {marks}"
     assert sorted(p.name for p in path.parent.iterdir()) == sorted(lesson.notebook_name(other) for other in

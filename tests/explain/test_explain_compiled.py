@@ -13,7 +13,7 @@ import gradtutor.quiet  # noqa: F401 - before TensorFlow: its start-up noise sta
 import tensorflow as tf
 from gradtutor import evidence
 from gradtutor.evidence.reading import checks
-from gradtutor.evidence.recording import traced
+from gradtutor.evidence.recording.compiled import monitors
 
 pytestmark = pytest.mark.tf
 
@@ -63,7 +63,7 @@ def test_a_nan_that_appears_at_a_late_compiled_step_is_reported_with_that_step(j
 
 @pytest.mark.parametrize("seed", range(2))
 def test_a_nan_born_after_the_dense_reads_is_replayed_and_said_at_its_exact_step(seed):
-    late = int(np.random.default_rng(seed).integers(traced.DENSE_READS + 2, 6 * traced.DENSE_READS))
+    late = int(np.random.default_rng(seed).integers(monitors.DENSE_READS + 2, 6 * monitors.DENSE_READS))
     w = tf.Variable([(late - 1) / 16] * 2)  # falls by 1/16 a step (exact in float32): 0 at step `late`
     optimizer = tf.keras.optimizers.SGD(0.125)
 
@@ -76,7 +76,7 @@ def test_a_nan_born_after_the_dense_reads_is_replayed_and_said_at_its_exact_step
         return grads
 
     with evidence.recording() as record:
-        for _ in range(late + traced.MAX_GAP + 1):  # read at most MAX_GAP calls later, replayed at the next
+        for _ in range(late + monitors.MAX_GAP + 1):  # read at most MAX_GAP calls later, replayed at the next
             step()
     [finding] = evidence.analyse(record)
     assert (finding["symptom"], finding["cause"]) == ("nonfinite", "non-finite")
@@ -84,8 +84,8 @@ def test_a_nan_born_after_the_dense_reads_is_replayed_and_said_at_its_exact_step
 
 
 def _unread_calls(upto: int) -> list[int]:
-    """The calls after which a function's monitors are not read (traced.FunctionState.due)."""
-    state, unread = traced.FunctionState(), []
+    """The calls after which a function's monitors are not read (monitors.FunctionState.due)."""
+    state, unread = monitors.FunctionState(), []
     for state.calls in range(1, upto):
         if state.due():
             state.read_at = state.calls
@@ -97,7 +97,7 @@ def _unread_calls(upto: int) -> list[int]:
 @pytest.mark.parametrize("seed", range(2))
 def test_a_nan_in_a_last_step_that_no_read_followed_is_a_finding_when_the_recording_ends(seed):
     rng = np.random.default_rng(seed)
-    last = int(rng.choice(_unread_calls(8 * traced.DENSE_READS)))
+    last = int(rng.choice(_unread_calls(8 * monitors.DENSE_READS)))
     w = tf.Variable(rng.uniform(0.5, 2.0, size=3).astype("float32"))
 
     @tf.function

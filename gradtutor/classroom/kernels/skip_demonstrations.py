@@ -40,6 +40,6 @@ def keep_learner_outputs(nb, skipped: frozenset[int], submitted: Path) -> None:
         if own is not None and own.cell_type == "code" and own.source == cell.source:
             cell.outputs = own.outputs
             cell.execution_count = own.execution_count
-        marks = cell.metadata.get(conventions.GRADTUTOR_METADATA)
-        cell.metadata[conventions.GRADTUTOR_METADATA] = dict(marks if isinstance(marks, dict) else {},
+        marks = cell.metadata.get(conventions.METADATA_KEY)
+        cell.metadata[conventions.METADATA_KEY] = dict(marks if isinstance(marks, dict) else {},
                                                               **{SKIPPED_MARK: True})

@@ -1,8 +1,7 @@
 """Install and remove the instrumentation: TensorFlow's op callback and thin wrappers on the tape.
 
-Everything patched is put back by `uninstall`; outside a recording nothing of
-TensorFlow is changed. `tf.function`s run compiled: the ops of a graph being traced
-reach the same op callback and are analysed at trace time (traced.py).
+Everything patched is put back by `uninstall`; outside a recording nothing of TensorFlow is changed.
+`tf.function`s run compiled: a traced graph's ops reach the same op callback (compiled/traced.py).
 """
 from __future__ import annotations
 
@@ -13,6 +12,7 @@ from gradtutor.evidence.recording import forward
 from gradtutor.evidence.recording import graph as graph_module
 from gradtutor.evidence.recording import listening
 from gradtutor.evidence.recording import variable_reads
+from gradtutor.evidence.recording.compiled import graph_functions
 from gradtutor.evidence.recording.frames import raised_at, user_frame
 from gradtutor.evidence.recording.graph import INDICES
 from gradtutor.evidence.recording.listening import caller, tell
@@ -41,7 +41,7 @@ def install(record) -> None:
 
     from gradtutor.evidence.recording import optimizers
     from gradtutor.evidence.recording import sampling
-    from gradtutor.evidence.recording import traced
+    from gradtutor.evidence.recording.compiled import traced
 
     checks = record.reader  # what the gradients mean is decided by the reading (gradtutor.evidence)
     graph = record.graph
@@ -101,7 +101,7 @@ def install(record) -> None:
                            ("gradient", gradient), ("jacobian", jacobian), ("batch_jacobian", batch_jacobian)):
         setattr(tape_class, name, functools.wraps(saved[name])(function))
     _patch_exits(record, tensor_class, originals[-1][1])
-    _patch_tf_functions(record, tf)
+    graph_functions.patch(record, tf, observed)
     _patch_numpy(record, tensor_class)
     _patch_fast_path(record)
     traced.patch(record)
@@ -273,41 +273,6 @@ def _patch_fast_path(record) -> None:
     record.originals.append((pywrap_tfe, {"TFE_Py_FastPathExecute": fast}))
     record.sampling.fast, record.sampling.fast_path = fast, fast_path  # swapped while ops go unrecorded
     pywrap_tfe.TFE_Py_FastPathExecute = fast_path
-
-
-def _patch_tf_functions(record, tf) -> None:
-    """tf.gradients (graph-only) and tf.numpy_function / py_func (Python on numpy arrays, no gradient)."""
-    reader = record.reader
-    wrappers = {"gradients": reader.tf_gradients_wrapper, "numpy_function": reader.numpy_function_wrapper,
-                "py_func": reader.numpy_function_wrapper}
-    # tf.compat.v2.compat.v1 is a module of its own: Keras 2's backend.gradients calls tf.compat.v1.gradients
-    # through it (tf_keras imports tensorflow.compat.v2 as tf)
-    modules = (tf, tf.compat.v1, tf.compat.v2, tf.compat.v2.compat.v1)
-    for module in {id(module): module for module in modules}.values():
-        saved = {name: module.__dict__.get(name) for name in wrappers if module.__dict__.get(name) is not None}
-        record.originals.append((module, saved))
-        for name, original in saved.items():
-            wrapped = wrappers[name](record, original)
-            setattr(module, name, _graph_gradients(record, wrapped) if name == "gradients" else wrapped)
-
-
-def _graph_gradients(record, gradients):
-    """tf.gradients in a graph being traced is a gradient call like a traced tape's: its None is seen now, its values
-    by the same in-graph check (traced.Tracing.watch_gradients), so a compiled step's tf.gradients is observed.
-    Called eagerly it raises, and the reading names that (checks.tf_gradients_wrapper)."""
-    import tensorflow as tf
-
-    @functools.wraps(gradients)
-    def observed_gradients(*args, **kwargs):
-        if tf.executing_eagerly():
-            return gradients(*args, **kwargs)
-        result = observed(record, "gradient", caller(), lambda: gradients(*args, **kwargs))
-        traced = record.graph.traced
-        if traced is not None and isinstance(result, (list, tuple)) and not record.busy:
-            traced.watch_gradients(user_frame(), list(result))
-        return result
-
-    return observed_gradients
 
 
 def uninstall(record) -> None:

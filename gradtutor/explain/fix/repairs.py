@@ -1,9 +1,8 @@
 """One source transformation per cause: the finding (cause, the gradient call's line, the break line) → edits.
 
-Each repair rewrites the smallest span that removes the cause, in the user's own names
-(the tape's `as` name, the sources' expression, the file's aliases for tensorflow and numpy).
-A repair that does not recognise the code raises NoRepair (context.py); a cause whose repair is
-a modelling choice (an argmax, a saturated or dead activation) has none.
+Each repair rewrites the smallest span that removes the cause, in the user's own names (the tape's `as` name,
+the sources' expression, the file's tensorflow/numpy aliases). Code a repair does not recognise raises NoRepair
+(context.py); a cause whose repair is a modelling choice (an argmax, a saturated or dead activation) has none.
 """
 from __future__ import annotations
 
@@ -15,23 +14,24 @@ from gradtutor.explain.fix.source import Edit, Source
 from gradtutor.protocol import Cause
 
 MANUAL = {Cause.INTEGER_PATH: "integer_path", Cause.SATURATION: "saturation", Cause.DEAD_RELU: "dead_relu"}
-NUMPY_TO_TF = {"mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min",
-               "prod": "reduce_prod", "log": "math.log", "exp": "exp", "sqrt": "sqrt", "square": "square",
-               "abs": "abs", "power": "pow", "maximum": "maximum", "minimum": "minimum", "tanh": "tanh",
-               "array": "convert_to_tensor", "asarray": "convert_to_tensor", "stack": "stack"}
+NUMPY_TO_TF = {"mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min", "prod": "reduce_prod",
+               "log": "math.log", "exp": "exp", "sqrt": "sqrt", "square": "square", "abs": "abs", "power": "pow",
+               "maximum": "maximum", "minimum": "minimum", "tanh": "tanh", "stack": "stack",
+               "array": "convert_to_tensor", "asarray": "convert_to_tensor"}
 UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "reciprocal", "xlogy")
 
 
 def unwatched(c: Context) -> Repair:
     """`tape.watch(SOURCES)` as the first line of the `with` block; `watch_accessed_variables=False` dropped."""
-    if c.finding.get("facts", {}).get("why") == "frozen":  # `trainable = False`: when to unfreeze is a choice
+    why = c.finding.get("facts", {}).get("why")
+    if why == "frozen":  # `trainable = False`: when to unfreeze is a choice
         raise NoRepair("frozen")
     call, tape = c.gradient_call()
-    if c.finding.get("facts", {}).get("why") == "not trainable" and isinstance(call.args[1], ast.Attribute):
+    if why == "not trainable" and isinstance(call.args[1], ast.Attribute):
         return not_used(c)  # model.variables holds the non-trainable ones (BatchNormalization's moving mean)
     block, item = c.tape_block(tape)
     made = item.context_expr
-    if c.finding.get("facts", {}).get("why") == "watch_accessed_variables=False" and isinstance(made, ast.Call):
+    if why == "watch_accessed_variables=False" and isinstance(made, ast.Call):
         # Keras 3 variables cannot be watched one by one: let the tape watch the variables it sees read
         for keyword in made.keywords:
             if keyword.arg == "watch_accessed_variables":
@@ -294,8 +294,6 @@ REPAIRS = {Cause.UNWATCHED: unwatched, Cause.OUTSIDE_TAPE: outside_tape, Cause.T
 
 def repair(source: Source, finding: dict) -> Repair:
     cause = finding["cause"]
-    if cause in MANUAL:
-        raise NoRepair(MANUAL[cause])
-    if cause not in REPAIRS:
-        raise NoRepair("no_repair")
+    if cause not in REPAIRS:  # a modelling choice (MANUAL) or no repair known
+        raise NoRepair(MANUAL.get(cause, "no_repair"))
     return REPAIRS[cause](Context(source, finding))

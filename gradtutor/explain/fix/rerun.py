@@ -6,7 +6,7 @@ COPY is the patched script in a scratch folder; HOME, the original's folder, sta
 so the script's own modules import as before. For every gradient call made from one of the
 LINES of COPY, each source's gradient is summarised as ok, none, nonfinite or zero — or `traced`
 when it was asked while a tf.function was traced: then it is only a symbol, and what the
-in-graph checks of gradtutor/evidence/recording/traced.py saw of its values in the compiled steps goes
+in-graph checks of gradtutor/evidence/recording/compiled/traced.py saw of its values in the compiled steps goes
 to "compiled": {line: {"steps", "codes"}}. The result goes to file descriptor FD as
 {"findings", "script_exit", "gradients": {line: [[…], …]}, "central", "compiled"}.
 `run_patched` does the same in this process (the corpus test runs many copies in one).
@@ -87,7 +87,7 @@ def _note(calls: list, errors: dict, line: int, record, target, sources, result)
 
 def _checked(copy: str, line: int, made: list) -> dict:
     """What the in-graph checks saw of the gradients a traced call at LINE returned: the compiled steps its
-    checks ran in (its function's calls since it was traced) and, per trace, the worst code (traced.CODES) of
+    checks ran in (its function's calls since it was traced) and, per trace, the worst code (monitors.CODES) of
     each gradient."""
     steps, codes = 0, []
     for function, calls_then in made:

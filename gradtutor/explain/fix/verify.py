@@ -6,7 +6,7 @@ A repaired finding is verified when the re-run finds nothing at its gradient cal
 gradient asked there came back: none None, all finite, not every one of them all zero.
 A gradient asked inside a traced tf.function is a symbol with no value: it is verified only
 from what the compiled analysis knows — not None when traced, and the in-graph checks of
-every compiled step it ran in (gradtutor/evidence/recording/traced.py) saw no NaN/inf and not all zeros.
+every compiled step it ran in (gradtutor/evidence/recording/compiled/traced.py) saw no NaN/inf and not all zeros.
 """
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
 
 def _judge_compiled(item, checked: dict) -> None:
     """A traced gradient: verified only when the in-graph checks ran in at least one compiled step and saw no
-    NaN/inf (traced.CODES 3) and not every gradient of a call all zeros (2), as for eager values above."""
+    NaN/inf (monitors.CODES 3) and not every gradient of a call all zeros (2), as for eager values above."""
     steps, codes = checked.get("steps", 0), checked.get("codes", [])
     item.why_params["steps"] = steps
     if steps == 0 or not codes:

@@ -9,18 +9,14 @@ same frames (autograph's generated lines mapped back to the user's, frames.py), 
 analysis (analysis.py, paths.py) finds the same cause and break line as for eager code, once
 per trace. Every later call runs compiled.
 
-What only values show (a gradient all zero, tiny or NaN/inf) is watched in the graph: the gradients
-a traced call returns get one sum and one largest magnitude each, and one vectorised comparison
-of them all (`_codes`) whose worst code per gradient is kept in a small variable (`Monitor`),
-with the step at which each code first got that bad — every step is checked. The step comes from a
-counter of the function's calls kept in the graph too (`FunctionState.counter`, one increment per
-compiled call). Python reads the monitors lazily (`due`: after each of the first DENSE_READS calls,
-then every few calls, at most MAX_GAP apart, and when the recording ends): a read is an eager op and
-a copy out of the device, which on a small step costs more than the checks themselves. When a code got worse, the function's
-next call runs eagerly, under the full eager recording, and what that call finds is reported with
-the step at which the symptom first appeared (`facts["first_step"]`), exact however late it is read.
-A symptom that is gone by the replayed call is not explained (its cause can no longer be seen), but
-it was observed: the monitor's codes go into the record's observations at every read.
+What only values show (a gradient all zero, tiny or NaN/inf) is watched in the graph, every step
+(monitors.py: a couple of reductions per gradient, the worst code and the step it first got that bad
+kept in small variables). Python reads them lazily (`FunctionState.due`): a read is an eager op and a
+copy out of the device, which on a small step costs more than the checks. When a code got worse, the
+function's next call runs eagerly under the full eager recording, and what it finds is reported with
+the step the symptom first appeared at (`facts["first_step"]`), exact however late it is read. A
+symptom gone by the replayed call is not explained, but it was observed: the monitors' codes go into
+the record's observations at every read.
 
 Everything here is reached through `Graph.traced` and `instrument`; nothing is printed.
 """
@@ -29,51 +25,18 @@ from __future__ import annotations
 import functools
 
 from gradtutor.evidence.recording import sampling
-from gradtutor.evidence.symptoms import TINY  # the same threshold, checked inside the graph
+from gradtutor.evidence.recording.compiled import monitors
 from gradtutor.evidence.recording.frames import raised_at, user_frame
 
-CODES = {1: "tiny", 2: "zeros", 3: "nonfinite"}  # a monitor's worst code per gradient
 CALLS = ("PartitionedCall", "StatefulPartitionedCall")  # the one op a function call runs as
-# monitors are read after each of a function's first DENSE_READS calls (a short script's symptom is replayed at
-# once), then after every calls // 16-th call, at most MAX_GAP apart (a read costs ~50 µs, a small step ~1 ms)
-DENSE_READS, MAX_GAP = 32, 32
-
-
-class Monitor:
-    """For each gradient one traced `tape.gradient` returned: the worst symptom code seen so far (`codes`, in the
-    graph; `known`, as last read) and the step it first reached it at (`steps`, in the graph)."""
-
-    __slots__ = ("codes", "frame", "known", "steps")
-
-    def __init__(self, codes, steps, frame, size):
-        self.codes, self.steps, self.frame, self.known = codes, steps, frame, [0] * size
-
-
-class FunctionState:
-    """One `tf.function` called from Python: how often, its monitors, and whether its next call runs eagerly."""
-
-    __slots__ = ("calls", "counted", "counter", "monitors", "per_call", "read_at", "replay_from")
-
-    def __init__(self):
-        self.calls = 0
-        self.per_call = 0  # the tape calls one call makes (seen when it was traced): counted as checked
-        self.monitors: list[Monitor] = []
-        self.counter = None  # a variable: the function's calls, as its compiled graphs count them (monitors read it)
-        self.counted: set = set()  # id() of the traced graphs given the counter's increment during this call
-        self.read_at = 0  # the call after which the monitors were last read
-        self.replay_from = None  # the step a new symptom first appeared at: the next call runs eagerly
-
-    def due(self) -> bool:
-        """Are the monitors read after this call? Every call at first, then further apart (DENSE_READS, MAX_GAP)."""
-        return self.calls - self.read_at >= min(MAX_GAP, max(1, self.calls // (DENSE_READS // 2)))
 
 
 class Tracing:
     def __init__(self, record):
         self.record = record
-        self.functions: dict[int, FunctionState] = {}
+        self.functions: dict[int, monitors.FunctionState] = {}
         self.keep: list = []  # the functions themselves, so their ids stay theirs
-        self.current: FunctionState | None = None
+        self.current: monitors.FunctionState | None = None
         self.depth = 0
         self.traced_calls: dict[int, int] = {}  # id(FuncGraph) -> tape calls traced into it during this call
         self.captured: dict[int, tuple[int, dict]] = {}  # id(FuncGraph) -> (captures seen, internal id -> external)
@@ -117,7 +80,7 @@ class Tracing:
         here = ops.get_default_graph()
         self.traced_calls[id(here)] = self.traced_calls.get(id(here), 0) + 1
         state = self.current
-        floats = [(i, g) for i, g in enumerate(results) if g is not None and _is_float(g)]
+        floats = [(i, g) for i, g in enumerate(results) if g is not None and monitors.is_float(g)]
         if state is None or not floats:
             return
         import tensorflow as tf
@@ -126,17 +89,12 @@ class Tracing:
         graph.paused += 1
         try:
             step = self._count(tf, state, here)
-            with ops.init_scope():  # made eagerly, outside every variable creator (a function may not make one)
-                codes_kept, steps_kept = (_variable(tf, [len(results)], name) for name in ("monitor", "monitor_steps"))
-            codes = _codes(tf, floats, len(results))
-            old = codes_kept.read_value()
-            codes_kept.assign(tf.maximum(old, codes))
-            steps_kept.assign(tf.where(codes > old, step, steps_kept.read_value()))
+            monitor = monitors.Monitor.checking(tf, floats, len(results), step, frame)
         except Exception:  # noqa: BLE001 - no check for this call; the user's function is unchanged
             return
         finally:
             graph.paused -= 1
-        state.monitors.append(Monitor(codes_kept, steps_kept, frame, len(results)))
+        state.monitors.append(monitor)
 
     def _count(self, tf, state, here):
         """The function's step number in the graph being traced: one increment in the function's outermost graph
@@ -145,7 +103,7 @@ class Tracing:
 
         if state.counter is None:
             with ops.init_scope():  # the calls before this one, this one counted by its graph
-                state.counter = _variable(tf, [], "steps", state.calls - 1)
+                state.counter = monitors.variable(tf, [], "steps", state.calls - 1)
         top = here
         while isinstance(getattr(top, "outer_graph", None), func_graph.FuncGraph):
             top = top.outer_graph
@@ -167,7 +125,7 @@ class Tracing:
             optimizers.patch_when_loaded(self.record)
         state = self.functions.get(id(function))
         if state is None:
-            state = self.functions[id(function)] = FunctionState()
+            state = self.functions[id(function)] = monitors.FunctionState()
             self.keep.append(function)
         state.calls += 1
         state.counted.clear()
@@ -317,43 +275,6 @@ def _traces(function) -> int | None:
 def _is_call(op_type: str) -> bool:
     """The op a function call runs as: a call op, or under a tape the function's forward half (__forward_f_12)."""
     return op_type in CALLS or op_type.startswith(("__forward_", "__inference_"))
-
-
-def _is_float(tensor) -> bool:
-    dtype = getattr(getattr(tensor, "values", tensor), "dtype", None)  # IndexedSlices: its values
-    return dtype is not None and dtype.is_floating
-
-
-def _codes(tf, floats, size):
-    """One code per gradient: 0 fine, 1 tiny, 2 all zero, 3 NaN or inf (an empty gradient is fine). Per gradient a sum
-    (NaN and inf reach it on every backend; XLA's max drops a NaN) and its largest magnitude; then one comparison of
-    them all, so that a step of many gradients pays two reductions each and a few ops in all."""
-    totals, largest, where = [], [], []
-    for index, gradient in floats:
-        values = getattr(gradient, "values", gradient)  # IndexedSlices: its rows
-        elements = values.shape.num_elements()
-        if elements == 0:
-            continue
-        top = tf.cast(tf.reduce_max(tf.abs(values)), tf.float32)
-        if elements is None:  # the largest of nothing is -inf: a gradient whose size is known only when run
-            top = tf.where(tf.size(values) > 0, top, 1.0)
-        totals.append(tf.cast(tf.reduce_sum(values), tf.float32))
-        largest.append(top)
-        where.append(index)
-    if not where:
-        return tf.zeros([size], tf.int32)
-    totals, largest = tf.stack(totals), tf.stack(largest)
-    codes = tf.where(tf.math.is_finite(totals), tf.where(largest == 0, 2, tf.where(largest < TINY, 1, 0)), 3)
-    if where == list(range(size)):
-        return codes
-    return tf.scatter_nd([[index] for index in where], codes, [size])
-
-
-def _variable(tf, shape, name, value=0):
-    from tensorflow.python.ops import resource_variable_ops
-
-    return resource_variable_ops.ResourceVariable(tf.constant(value, tf.int32, shape), trainable=False,
-                                                  name=f"gradtutor_{name}")
 
 
 def _can_run_eagerly(function) -> bool:
