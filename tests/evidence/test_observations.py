@@ -119,22 +119,25 @@ def test_all_zeros_are_a_finding_in_every_dtype_and_say_what_moving_the_source_d
 def test_zeros_asked_for_where_there_is_no_path_are_no_finding(seed):
     """unconnected_gradients=ZERO: the program said a missing path is meant (checks.py excuses it)."""
     rng = np.random.default_rng(seed)
-    record = _record()
-    line = int(rng.integers(1, 200))
-    site = record.observations.called("gradient", ("u.py", line))
-    record.observations.gradients(site, [Gradient(_draw(rng)), Gradient(np.zeros(int(rng.integers(1, 9))))], True)
-    record.excused[(("u.py", line), 1)] = (("not-used", ("u.py", line), {}), "extra")
+    record, line = _excused(rng, "u.py", [Gradient(_draw(rng)), Gradient(np.zeros(int(rng.integers(1, 9))))], 1,
+                            "not-used", 0, "extra")
     assert unexplained.findings(record) == []
+
+
+def _excused(rng, file: str, gradients: list, index: int, cause: str, back: int, why: str):
+    """A record with one gradient call at a drawn line of `file` whose gradient `index` the reading excused."""
+    record = _record()
+    line = int(rng.integers(2, 200))
+    site = record.observations.called("gradient", (file, line))
+    record.observations.gradients(site, gradients, True)
+    record.excused[((file, line), index)] = ((cause, (file, line - back), {}), why)
+    return record, line
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_an_intended_none_is_a_finding_only_when_the_program_then_broke(seed):
     rng = np.random.default_rng(seed)
-    record = _record()
-    line = int(rng.integers(2, 200))
-    site = record.observations.called("gradient", ("s.py", line))
-    record.observations.gradients(site, [None, Gradient(_draw(rng))], True)
-    record.excused[(("s.py", line), 0)] = (("stop-gradient", ("s.py", line - 1), {}), "embedding")
+    record, line = _excused(rng, "s.py", [None, Gradient(_draw(rng))], 0, "stop-gradient", 1, "embedding")
     assert unexplained.findings(record) == []
     record.script_error = ValueError("in user code:\n\n    ValueError: None values not supported.")
     trace = record.observations.called("trace", ("s.py", line + 3))
