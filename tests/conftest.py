@@ -48,7 +48,10 @@ COURSE_SECRET = new_secret()
 # inherit it, nor a pytest a test runs, whose processes the outer session's look covers).
 LEFTOVER_MARK = "PYTEST_GRADTUTOR_SESSION"
 os.environ.setdefault(LEFTOVER_MARK, f"{os.getpid()}-{uuid.uuid4().hex}")
-LEFTOVER_GRACE = 20.0  # seconds for processes stopped in the last teardowns to finish exiting
+# seconds for processes stopped in the last teardowns to finish exiting: a checker's fork server told to stop
+# while it still imports TensorFlow exits only once the import is done, which takes tens of seconds on a busy
+# machine. A process that outlived its test for good is still running after this, and is named.
+LEFTOVER_GRACE = 90.0
 
 
 def pytest_report_header(config):
