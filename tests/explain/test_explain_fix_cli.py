@@ -95,7 +95,7 @@ def test_a_block_with_fix_true_logs_the_verified_patch_for_its_script(tmp_path):
     done = subprocess.run([sys.executable, "block.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=600, check=False)
     assert done.stdout.count("gradient: None") == 1  # the patched copy ran too, but quietly
-    assert "✓ patch for unwatched at line 6:  verified: the gradient for x is now finite and non-zero" in done.stdout
+    assert "✓ patch for unwatched at line 7:  verified: the gradient for x is now finite and non-zero" in done.stdout
     assert "+        tape.watch(x)" in done.stdout.splitlines()
     assert snapshot(tmp_path) == before
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.tf
 
 REPO = Path(__file__).resolve().parents[2]
 UNWATCHED = "import tensorflow as tf\n\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\n" \
-            "print(tape.gradient(y, x))\n"  # a finding at line 6, the path broken at line 4
+            "print(tape.gradient(y, x))\n"  # a finding at line 6; the unwatched source was made at line 3
 
 
 def command(*args: str) -> list[str]:
@@ -53,7 +53,7 @@ def test_a_module_gets_its_arguments_stdin_and_exit_code_and_tensorflow_is_quiet
     assert done.returncode == 1
     assert "args ['--epochs', '2'] stdin hello" in done.stdout.splitlines()
     payload = report(done)
-    assert payload["script_exit"] == 4 and causes(payload) == [("unwatched", 6, 4)]
+    assert payload["script_exit"] == 4 and causes(payload) == [("unwatched", 6, 3)]
     assert done.stderr == ""  # no absl / oneDNN / CUDA lines from TensorFlow's C++ side
 
 
@@ -64,7 +64,7 @@ def test_a_script_that_raises_keeps_its_traceback_and_exit_code_and_its_findings
     assert 'File "train.py", line 7, in <module>' in done.stderr and done.stderr.rstrip().endswith("ValueError: boom")
     assert "gradtutor" not in done.stderr and "runpy" not in done.stderr
     payload = report(done)
-    assert payload["script_exit"] == 1 and causes(payload) == [("unwatched", 6, 4)]
+    assert payload["script_exit"] == 1 and causes(payload) == [("unwatched", 6, 3)]
 
 
 def test_ctrl_c_stops_the_script_and_still_reports(tmp_path):
@@ -85,7 +85,7 @@ def test_ctrl_c_stops_the_script_and_still_reports(tmp_path):
             os.killpg(child.pid, signal.SIGKILL)
     assert child.returncode == 1 and "KeyboardInterrupt" in err
     payload = json.loads(out.strip().splitlines()[-1])
-    assert payload["script_exit"] == 130 and causes(payload) == [("unwatched", 6, 4)]
+    assert payload["script_exit"] == 130 and causes(payload) == [("unwatched", 6, 3)]
 
 
 THREADS = '''import threading
