@@ -203,11 +203,15 @@ def without_solution_markers(source: str) -> str:
     return "\n".join(line for kind, line in _regions(source, SOLUTION_DELIMITERS) if kind in ("in", "out"))
 
 
+def cell_source(cell) -> str:
+    """A cell's source as one text: a notebook read as plain JSON keeps it as a list of lines."""
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
 def release_source(cell) -> str:
     """What nbgrader's generate_assignment makes of a cell's source (ClearSolutions, then ClearHiddenTests)."""
-    source = cell.get("source", "")
-    if isinstance(source, list):  # a notebook read as plain JSON keeps the source as lines
-        source = "".join(source)
+    source = cell_source(cell)
     code = cell.get("cell_type") == "code"
     if has_solution_region(source):
         source = starter(source, code)

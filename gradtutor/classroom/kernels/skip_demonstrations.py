@@ -41,5 +41,4 @@ def keep_learner_outputs(nb, skipped: frozenset[int], submitted: Path) -> None:
             cell.outputs = own.outputs
             cell.execution_count = own.execution_count
         marks = cell.metadata.get(conventions.METADATA_KEY)
-        cell.metadata[conventions.METADATA_KEY] = dict(marks if isinstance(marks, dict) else {},
-                                                              **{SKIPPED_MARK: True})
+        cell.metadata[conventions.METADATA_KEY] = dict(marks if isinstance(marks, dict) else {}, **{SKIPPED_MARK: True})

@@ -48,16 +48,11 @@ def shared_names(notebook: Path) -> Iterator[tuple[str, int, int]]:
     """
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     code = [(number, cell) for number, cell in enumerate(cells, start=1) if cell.get("cell_type") == "code"]
-    answers = {number: defined_names(_source(cell)) for number, cell in code if conventions.is_solution(cell)}
+    answers = {number: defined_names(conventions.cell_source(cell)) for number, cell in code if conventions.is_solution(cell)}
     for number, cell in code:
         if number in answers:
             continue
-        for name in sorted(defined_names(_source(cell))):
+        for name in sorted(defined_names(conventions.cell_source(cell))):
             for answer, names in answers.items():
                 if name in names:
                     yield name, number, answer
-
-
-def _source(cell) -> str:
-    source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else source

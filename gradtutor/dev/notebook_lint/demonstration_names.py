@@ -22,7 +22,7 @@ def needed_demonstrations(notebook: Path) -> Iterator[tuple[int, str, int]]:
     "" and the reader 0 when the marked cell, or a cell that runs, is opaque (gradtutor.course.cell_names).
     """
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-    sources = [_source(cell) if cell.get("cell_type") == "code" else None for cell in cells]
+    sources = [conventions.cell_source(cell) if cell.get("cell_type") == "code" else None for cell in cells]
     marked = {sources[i] for i, cell in enumerate(cells) if conventions.is_demonstration(cell)}
     for index, (name, reader) in sorted(why_needed(sources, marked).items()):
         yield index + 1, name, reader + 1
@@ -31,8 +31,3 @@ def needed_demonstrations(notebook: Path) -> Iterator[tuple[int, str, int]]:
 def marked(notebook: Path) -> int:
     """How many cells the notebook marks as demonstrations."""
     return sum(conventions.is_demonstration(cell) for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"])
-
-
-def _source(cell) -> str:
-    source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else source

@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from gradtutor.course import conventions
+
 _FENCED = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _TAG = re.compile(r"<[^>\n]+>")
@@ -41,5 +43,4 @@ def prose(text: str) -> Prose:
 def notebook_prose(notebook: Path) -> Prose:
     """The prose of a notebook's markdown cells."""
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-    return sum((prose("".join(c["source"]) if isinstance(c["source"], list) else c["source"])
-                for c in cells if c.get("cell_type") == "markdown"), Prose())
+    return sum((prose(conventions.cell_source(c)) for c in cells if c.get("cell_type") == "markdown"), Prose())
