@@ -15,6 +15,9 @@ from gradtutor.messages import say
 
 CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobian": "tape.batch_jacobian",
          "watch": "tape.watch", "tf.gradients": "tf.gradients", "apply_gradients": "optimizer.apply_gradients", "fit": "Model.fit"}
+# What the quoted line of a finding is, where it is not an op that cut the path: an unwatched source's line is where
+# the source was made (nothing broke there); a NaN's is the first op whose gradient is not finite at its values.
+SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at"}
 
 
 def _short(path: str | None) -> str:
@@ -44,7 +47,8 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
         out.append(f"  {escape(finding['message'])}")
         broke = finding.get("broke_at")
         if broke:
-            broke_at = say("explain.report.broke_at", where=f"{escape(_short(broke['file']))}:{broke['line']}")
+            label = SITE_LABELS.get(finding["cause"], "broke_at")
+            broke_at = say(f"explain.report.{label}", where=f"{escape(_short(broke['file']))}:{broke['line']}")
             out.append(f"  {broke_at}  [cyan]{escape(broke['code'])}[/cyan]")
         facts = finding.get("facts") or {}
         for fact in ("first_step", "first_seen_step"):  # compiled steps; sampled eager tapes

@@ -64,6 +64,17 @@ def test_the_html_report_in_chinese_keeps_the_cause_id(chinese):
     assert "每个梯度都正常" in report.as_html([]) and "没有请求任何梯度" in report.as_html([], gradient_calls=0)
 
 
+def test_the_quoted_line_is_named_for_what_it_is():
+    # an unwatched source: nothing broke on its line, it is where the source was made; a NaN: the first op whose
+    # gradient is not finite; an op that cut the path: where it broke
+    said = {cause: "\n".join(report.lines([dict(FINDING, cause=cause)], "train.py"))
+            for cause in ("unwatched", "non-finite", "no-gradient-op")}
+    assert "the source the tape did not watch, made at train.py:12:" in said["unwatched"]
+    assert "broke" not in said["unwatched"]
+    assert "the first step whose gradient is inf or NaN, at train.py:12:" in said["non-finite"]
+    assert "the path broke at train.py:12:" in said["no-gradient-op"]
+
+
 def test_json_is_the_same_in_every_language(chinese):
     chinese_json = report.as_json([FINDING], 0)
     messages.use("en", export=False)
