@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from gradtutor.evidence.symptoms import gradient_symptom
 
 # what one gradient of a call was seen to be, best first; a site keeps the worst of each gradient's
@@ -42,6 +44,11 @@ class Site:
     error: str | None = None  # the first exception the call raised, as "Type: message"
     error_at: tuple | None = None  # (file, line) of the innermost user line it passed through
     unobserved: str | None = None  # why the values of its gradients could not be seen, if never read
+    # the largest finite magnitude among a read call's gradients: on the first call read, and the largest of any call
+    # read before the first NaN or inf (how they grew before they overflowed), with the calls they were seen at
+    first_peak: tuple[int, float] | None = None
+    peak: tuple[int, float] | None = None
+    nonfinite_call: int | None = None
 
     def bad(self) -> list[tuple[int, str]]:
         return [(index, status) for index, status in enumerate(self.statuses) if status in BAD]
@@ -75,7 +82,7 @@ class Observations:
         if len(site.statuses) < len(results):
             site.statuses += [FINITE] * (len(results) - len(site.statuses))
             site.dtypes += [""] * (len(results) - len(site.dtypes))
-        read = False
+        read, peaks = False, []
         for index, gradient in enumerate(results):
             if gradient is None:
                 status = NONE
@@ -86,10 +93,18 @@ class Observations:
                     continue
                 read = True
                 status = str(gradient_symptom(value) or FINITE)
+                peaks.append(_finite_peak(value))
+            if status == NONFINITE and site.nonfinite_call is None:
+                site.nonfinite_call = site.calls
             if WORSE[status] > WORSE[site.statuses[index]]:
                 site.statuses[index] = status
         if read or all(g is None for g in results):
             site.read += 1
+        peak = max((p for p in peaks if p is not None), default=None)
+        if peak is not None and (site.nonfinite_call is None or site.nonfinite_call == site.calls):
+            site.first_peak = site.first_peak or (site.calls, peak)
+            if site.peak is None or peak > site.peak[1]:
+                site.peak = (site.calls, peak)
 
     def codes(self, site: Site, codes: list[int]) -> None:
         """A compiled step's gradients as its in-graph monitor left them (monitors.CODES: 1 tiny, 2 zeros, 3 NaN/inf)."""
@@ -127,6 +142,14 @@ def last_line(error: BaseException) -> str:
     except BaseException:  # noqa: BLE001 - anything a hostile __str__ raises
         return ""
     return lines[-1] if lines else ""
+
+
+def _finite_peak(value) -> float | None:
+    """The largest finite magnitude of a gradient's values, None if it has none."""
+    if value.dtype.kind not in "fc" or not value.size:
+        return None
+    magnitudes = np.abs(value[np.isfinite(value)])
+    return float(magnitudes.max()) if magnitudes.size else None
 
 
 def _value(gradient):

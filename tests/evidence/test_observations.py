@@ -175,3 +175,40 @@ def test_the_optimizer_given_a_reported_none_joins_that_finding(seed):
     assert one["facts"]["optimizer_at"] == f"g.py:{applied}" and f"line {applied}" in one["message"]
     other = finding("apply_gradients", applied, "not-used")  # another cause: its own finding
     assert len(unexplained.one_per_root_cause([finding("gradient", asked), other])) == 2
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gradients_that_grew_before_they_overflowed_are_said_to_have_exploded(seed):
+    rng = np.random.default_rng(seed)
+    observations = seen.Observations()
+    frame = ("train.py", int(rng.integers(1, 200)))
+    growth = float(rng.uniform(10.0, 100.0))  # each call's gradients this many times the last's
+    calls = int(rng.integers(4, 9))
+    for call in range(calls):
+        grads = [Gradient(_draw(rng) * growth ** call) for _ in range(2)]
+        if call == calls - 1:
+            grads[0].value[0] = np.inf
+        site = observations.called("gradient", frame)
+        observations.gradients(site, grads, observations.reads_values(site))
+    [found] = unexplained.findings(_record(observations=observations))
+    assert found["cause"] == "not-known" and found["symptom"] == "nonfinite"
+    assert site.first_peak[0] == 1 and site.peak[0] == calls
+    assert float(found["facts"]["grew_to"]) / float(found["facts"]["grew_from"]) >= unexplained.GROWTH
+    assert "exploded" in found["message"] and "learning rate" in found["fix"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_nan_without_growth_before_it_is_not_called_an_explosion(seed):
+    rng = np.random.default_rng(seed)
+    observations = seen.Observations()
+    frame = ("train.py", int(rng.integers(1, 200)))
+    calls = int(rng.integers(2, 9))
+    for call in range(calls):
+        grads = [Gradient(_draw(rng)) for _ in range(2)]  # the same scale on every call
+        if call == calls - 1:
+            grads[1].value[-1] = np.nan
+        site = observations.called("gradient", frame)
+        observations.gradients(site, grads, observations.reads_values(site))
+    [found] = unexplained.findings(_record(observations=observations))
+    assert found["symptom"] == "nonfinite" and "grew_from" not in found["facts"]
+    assert "exploded" not in found["message"]

@@ -40,7 +40,7 @@ def descendants(graph, source_node) -> dict:
             if item.node in reached:
                 exits.append(item)
             continue
-        if item.type in SHAPE_READERS:  # tf.zeros_like(x) is zeros whatever x holds
+        if item.type in SHAPE_READERS and not _value_sized(item, reached):  # tf.zeros_like(x) is zeros whatever x holds
             continue
         # a boolean mask (x > 0) picks values and carries none: the op depends on the source through its values
         # first, a value back from outside TensorFlow next, and only then through the mask
@@ -185,6 +185,11 @@ def _upstream(nodes, source_nodes) -> bool:
         if node.op is not None and node.op.tapes:
             stack.extend(node.op.inputs)
     return False
+
+
+def _value_sized(op, reached) -> bool:
+    """Does this shape reader read a reached tensor whose size its values decided (opfacts.VALUE_SIZED)?"""
+    return any(node in reached and node.op is not None and node.op.type in opfacts.VALUE_SIZED for node in op.inputs)
 
 
 def stops_gradient(op) -> Cause | str | None:

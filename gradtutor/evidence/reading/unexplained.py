@@ -34,6 +34,8 @@ SYMPTOM = {seen.NONE: Symptom.NONE, seen.ZEROS: Symptom.ZEROS, seen.NONFINITE: S
 # or it does (zero is not the slope: float16 underflow, a piecewise-constant op). Only a zero the program asked
 # for is no finding: unconnected_gradients=ZERO where there is no path (checks.py, record.excused).
 PROBED = {False: "flat", True: "moves", None: "not run"}
+# NaN/inf gradients whose largest finite value first grew this many times over the calls before: they exploded
+GROWTH = 1e3
 
 
 def findings(record) -> list[dict]:
@@ -128,6 +130,11 @@ def _not_known(record, site, replayed: bool) -> dict:
     fix = say(f"finding.unexplained.fix_{worst}")
     if site.kind == "compiled":
         why = say("finding.unexplained.came_and_went" if replayed else "finding.unexplained.compiled_only")
+    elif worst == seen.NONFINITE and _grew(site):
+        (first_call, first), (peak_call, peak) = site.first_peak, site.peak
+        why = say("finding.unexplained.grew", first=f"{first:.3g}", first_call=first_call, peak=f"{peak:.3g}",
+                  peak_call=peak_call, causes=causes)
+        fix = say("finding.unexplained.fix_grew")
     elif worst == seen.ZEROS and probed != PROBED[None]:
         why = say(f"finding.unexplained.zeros_{probed}", causes=causes)
         fix = say("finding.unexplained.fix_zeros_flat") if probed == PROBED[False] else fix
@@ -135,8 +142,16 @@ def _not_known(record, site, replayed: bool) -> dict:
         why = say("finding.unexplained.ruled_out", causes=causes)
     message = say("finding.unexplained.message", values=values, why=why)
     facts = {"statuses": ",".join(site.statuses), "dtypes": ",".join(site.dtypes), "calls": str(site.calls)}
+    if worst == seen.NONFINITE and _grew(site):
+        facts.update(grew_from=f"{site.first_peak[1]:.3g}", grew_to=f"{site.peak[1]:.3g}")
     return _finding(site, NOT_KNOWN, SYMPTOM[worst], (site.file, site.line) if site.file else None, message,
                     fix, len(bad), dict(facts, probe=probed) if worst == seen.ZEROS else facts)
+
+
+def _grew(site) -> bool:
+    """Did the site's finite gradients grow by GROWTH or more over the calls read before they turned NaN or inf?"""
+    return bool(site.first_peak and site.peak and site.peak[0] > site.first_peak[0] and
+                site.peak[1] >= GROWTH * max(site.first_peak[1], 1e-30))
 
 
 def _probed(record, site, zeros: list[int]) -> str:

@@ -51,9 +51,10 @@ def evidence_at(op) -> Cause | None:
 
 
 def _zero_sensitive(op_type, inputs) -> bool:
-    """sqrt/log/reciprocal at 0, a division by 0, a power with a zero base: the gradient is inf or NaN."""
+    """sqrt/log/reciprocal at 0, a division by 0, a power of a zero base below 1, the angle of 0 + 0i (its gradient
+    is 1 / (im + i·re), math_grad.py's _AngleGrad): the gradient is inf or NaN."""
     index = {"RealDiv": 1, "Div": 1, "Xdivy": 1}.get(op_type, 0)
-    if op_type not in ("Sqrt", "Rsqrt", "Log", "Reciprocal", "Inv", "RealDiv", "Div", "Xdivy", "Pow", "Log1p"):
+    if op_type not in ("Sqrt", "Rsqrt", "Log", "Reciprocal", "Inv", "RealDiv", "Div", "Xdivy", "Pow", "Log1p", "Angle"):
         return False
     if len(inputs) <= index:
         return False
@@ -61,7 +62,21 @@ def _zero_sensitive(op_type, inputs) -> bool:
     if value is None or value.dtype.kind not in "fc":
         return False
     bad = -1.0 if op_type == "Log1p" else 0.0
-    return bool(value.size and (value == bad).any() if op_type != "Log" else (value <= 0).any())
+    hits = value <= 0 if op_type == "Log" else value == bad
+    if op_type == "Pow" and hits.any():
+        return _below_one(hits, kept_value(inputs[1]) if len(inputs) > 1 else None)
+    return bool(value.size and hits.any())
+
+
+def _below_one(zero_base, exponent) -> bool:
+    """x ** y at x = 0: its slope y·x^(y-1) is inf only for y < 1 (x ** 2 at 0 has slope 0). Unknown y: assume it is."""
+    if exponent is None or exponent.dtype.kind not in "fc":
+        return True
+    try:
+        exponent = np.broadcast_to(exponent, zero_base.shape)
+    except ValueError:
+        return True
+    return bool((exponent[zero_base].real < 1).any())
 
 
 def _clipped_everywhere(inputs) -> bool:

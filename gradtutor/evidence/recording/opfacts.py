@@ -21,8 +21,13 @@ PYTHON_FUNCTIONS = frozenset({"PyFunc", "PyFuncStateless", "EagerPyFunc"})
 STOP = frozenset({"StopGradient", "PreventGradient"})
 # ops whose gradient is infinite or NaN at some inputs: their values are kept while a tape records
 RISKY = frozenset({"Sqrt", "Rsqrt", "Log", "Log1p", "Reciprocal", "Inv", "RealDiv", "Div", "Pow", "Xlogy",
-                   "Xdivy", "Acos", "Asin", "Atanh", "Exp", "SelectV2", "Select", "Lgamma", "Digamma"})
+                   "Xdivy", "Acos", "Asin", "Atanh", "Exp", "SelectV2", "Select", "Lgamma", "Digamma", "Angle"})
 KEEP_VALUES = RISKY | SATURATING | RELUS | {"ClipByValue", "Maximum", "Minimum"}
+# ops whose output's size depends on their input's values (math and image ops' docs): the size of what they return
+# (tf.size of the boxes non-max suppression kept) carries the values, unlike the shape of any other tensor
+VALUE_SIZED = frozenset({"NonMaxSuppression", "NonMaxSuppressionV2", "NonMaxSuppressionV3", "NonMaxSuppressionV4",
+                         "NonMaxSuppressionV5", "Unique", "UniqueV2", "UniqueWithCounts", "UniqueWithCountsV2",
+                         "Where", "ListDiff"})
 # ops that only move or rename values: a softmax output stays one through them
 PASS_THROUGH = frozenset({"Identity", "Reshape", "ExpandDims", "Squeeze", "IdentityN", "Cast"})
 

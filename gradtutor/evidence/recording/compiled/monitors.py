@@ -63,6 +63,8 @@ def codes(tf, floats, size):
     totals, largest, where = [], [], []
     for index, gradient in floats:
         values = getattr(gradient, "values", gradient)  # IndexedSlices: its rows
+        if values.dtype.is_complex:  # a complex gradient's magnitudes: NaN and inf stay, zeros stay zeros
+            values = tf.abs(values)
         elements = values.shape.num_elements()
         if elements == 0:
             continue
@@ -90,4 +92,4 @@ def variable(tf, shape, name, value=0):
 
 def is_float(tensor) -> bool:
     dtype = getattr(getattr(tensor, "values", tensor), "dtype", None)  # IndexedSlices: its values
-    return dtype is not None and dtype.is_floating
+    return dtype is not None and (dtype.is_floating or dtype.is_complex)
