@@ -53,6 +53,7 @@ BY_HAND = {
     "notused_untracked_model_variable.py": "not-used: a raw tf.Variable the model does not track; make it a weight",
     "notused_sequential_not_built_grads.py": "not-used: a model with no variables yet; build it before the loop",
     "notused_constant_target.py": "not-used: the target is a constant; what it should be computed from is a choice",
+    "notused_unconnected_head.py": "not-used: the other head's variables; which head a step trains is a choice",
     "outside_build_concat_weights.py": "outside-tape: a tensor made once in build(); making it in call() rewrites the layer",
     "outside_build_noisy_dense.py": "outside-tape: noise drawn once in build(); drawing it in call() rewrites the layer",
     # the compiled twins of the scripts above (tests/explain/corpus/compiled_*.py): the same decision, compiled

@@ -55,6 +55,8 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
         return say("finding.restarted", sources=names)
     if (facts or {}).get("unentered"):  # forward.py: a ForwardAccumulator never entered with `with`
         return say("finding.unentered", sources=names)
+    if (facts or {}).get("dropped"):  # analysis._dropped_write: a TensorArray write whose result was not kept
+        return say("finding.dropped", sources=names)
     if call == "raised":  # the code itself raised (raised.py): TensorFlow refused a step that breaks the path
         refused = (facts or {}).get("refused")
         return say("finding.code_raised", error=(facts or {}).get("error", ""),
@@ -76,6 +78,8 @@ def fix(cause: str, call: str = "gradient", sources: list[str] | None = None, fa
         return say("finding.no_sources.frozen_fix")
     if (facts or {}).get("unentered"):
         return say("finding.unentered_fix")
+    if (facts or {}).get("dropped"):
+        return say("finding.dropped_fix")
     if (facts or {}).get("refused"):  # raised.py: TensorFlow refused the step; its own fix
         return say(f"finding.refused.{facts['refused']}_fix")
     if call == "fit" or call == "apply_gradients" and not sources or _unasked(facts) is not None:

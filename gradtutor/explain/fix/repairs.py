@@ -137,7 +137,8 @@ def tape_reused(c: Context) -> Repair:
 
 
 def stop_gradient(c: Context) -> Repair:
-    """`tf.stop_gradient(x)` on the break line → `x` (and `x = tf.stop_gradient(x)` is deleted)."""
+    """`tf.stop_gradient(x)` on the break line → `x` (and `x = tf.stop_gradient(x)` is deleted); a while_loop's
+    `back_prop=False` is dropped."""
     statement = c.source.statement_at(c.broke)
     if (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and c.is_tf(statement.value, "stop_gradient")
             and len(statement.value.args) == 1 and isinstance(statement.targets[0], ast.Name)
@@ -148,6 +149,10 @@ def stop_gradient(c: Context) -> Repair:
     edits = [Edit(*c.source.span(call), c.source.code(call.args[0]))
              for call in c.source.nodes_on(c.broke, ast.Call)
              if c.is_tf(call, "stop_gradient") and len(call.args) == 1 and call.lineno == c.broke]
+    if not edits:  # `tf.while_loop(…, back_prop=False)`: in a graph the loop's outputs are stop_gradient'ed
+        loops = [call for call in c.source.nodes_on(c.broke, ast.Call) if c.is_tf(call, "while_loop")]
+        edits = [drop_argument(c.source, call, keyword) for call in loops[:1] for keyword in call.keywords
+                 if keyword.arg == "back_prop"]
     if not edits:
         raise NoRepair("pattern")
     return Repair(edits[:1], c.subject())
