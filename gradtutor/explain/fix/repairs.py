@@ -10,6 +10,7 @@ import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, fresh, hoist, indent_unit,
                                            overlap, release_after_last_use)
+from gradtutor.explain.fix import zero
 from gradtutor.explain.fix.source import Edit, Source
 from gradtutor.protocol import Cause
 
@@ -261,7 +262,8 @@ def _numpy_step(c: Context, text: str, row: int) -> str | None:
 
 
 def non_finite(c: Context) -> Repair:
-    """`tf.where(c, f(x), y)` with a log, sqrt, exp or division in a branch → the operand guarded by a second where."""
+    """`tf.where(c, f(x), y)` with a log, sqrt, exp or division in a branch → the operand guarded by a second where;
+    with no such where, a sqrt, fractional pow, norm, angle or sinc at 0 gets a double where (zero.py)."""
     for where in c.source.nodes_on(c.broke, ast.Call):
         if not (c.is_tf(where, "where") and len(where.args) == 3):
             continue
@@ -275,7 +277,7 @@ def non_finite(c: Context) -> Repair:
                 edits.append(Edit(*c.source.span(operand), f"{c.tf}.where({condition}, {guarded})"))
         if edits and not overlap(edits):
             return Repair(edits, c.subject())
-    raise NoRepair("non_finite")
+    return Repair(zero.double_where(c), c.subject())
 
 
 def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:
