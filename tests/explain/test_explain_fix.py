@@ -6,6 +6,7 @@ break line); the verification by re-run is tests/explain/test_explain_fix_corpus
 from __future__ import annotations
 
 import os
+import random
 import textwrap
 
 import pytest
@@ -142,6 +143,95 @@ def test_variable_replaced_assigns(tmp_path):
         """
     assert "    w.assign(w - 0.1 * g)" in patched(tmp_path, code.format("w = w - 0.1 * g"), "variable-replaced", 6, 7)
     assert "    w.assign_sub(0.1 * g)" in patched(tmp_path, code.format("w -= 0.1 * g"), "variable-replaced", 6, 7)
+
+
+def _drawn_name(stem: str) -> str:
+    return f"{stem}_{random.randrange(10_000)}"
+
+
+def test_a_variable_made_again_in_a_loop_is_made_once_before_it(tmp_path):
+    w, w0, alias = _drawn_name("w"), _drawn_name("start"), random.choice(["tf", "tensorflow"])
+    importing = "import tensorflow" if alias == "tensorflow" else "import tensorflow as tf"
+    out = patched(tmp_path, f"""
+        {importing}
+        {w0} = {alias}.zeros((3, 1))
+        for step in range(4):
+            {w} = {alias}.Variable({w0})
+            with {alias}.GradientTape() as tape:
+                loss = {alias}.reduce_sum({w} * {w})
+            g = tape.gradient(loss, {w})
+            {w}.assign_sub(0.1 * g)
+        """, "variable-replaced", 7, 4)
+    assert out.splitlines()[2:5] == [f"{w} = {alias}.Variable({w0})", "for step in range(4):",
+                                     f"    with {alias}.GradientTape() as tape:"]
+    assert out.count(f"{alias}.Variable(") == 1
+
+
+def test_a_variable_made_from_what_the_loop_changes_is_not_moved_out_of_it(tmp_path):
+    w = _drawn_name("w")
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        for step in range(4):
+            start = tf.fill((3,), float(step))
+            {w} = tf.Variable(start)
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum({w} * {w})
+            g = tape.gradient(loss, {w})
+        """, "variable-replaced", 7, 4)
+    assert out.splitlines()[1] == "for step in range(4):" and f"    {w}.assign(start)" in out
+
+
+def test_a_running_total_kept_in_a_variable_becomes_a_tensor_where_it_is_made(tmp_path):
+    total, image = _drawn_name("total"), _drawn_name("image")
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        {image} = tf.Variable(tf.ones((2, 2)))
+        with tf.GradientTape() as tape:
+            {total} = tf.Variable(0.0)
+            {total} += tf.reduce_sum({image} ** 2)
+        print(tape.gradient({total}, {image}))
+        """, "variable-replaced", 5, 5)
+    assert f"    {total} = tf.convert_to_tensor(0.0)" in out and f"    {total} += tf.reduce_sum" in out
+
+
+def test_a_weight_stepped_with_minus_equals_is_still_assigned_in_place(tmp_path):
+    w = _drawn_name("w")
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        {w} = tf.Variable(1.0)
+        with tf.GradientTape() as tape:
+            y = {w} * {w}
+        g = tape.gradient(y, {w})
+        {w} -= 0.1 * g
+        """, "variable-replaced", 6, 6)
+    assert f"{w}.assign_sub(0.1 * g)" in out
+
+
+def _whole_run_item(tmp_path, call: str, rerun: dict):
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\nw = tf.Variable(1.0)\nwith tf.GradientTape() as tape:\n"
+                      "    y = w * w\ng = tape.gradient(y, w)\nw -= 0.1 * g\n")
+    plan = plans.make(str(script), [{"file": str(script), "line": 6, "call": call, "cause": "variable-replaced",
+                                     "broke_at": {"file": str(script), "line": 6, "code": ""}}])
+    verify.judge(plan, {"gradients": {}, **rerun}, str(script))
+    return plan.items[0]
+
+
+@pytest.mark.parametrize("rerun, why", [
+    ({"script_exit": 1, "findings": []}, "not_reached"),  # the copy still ended early
+    ({"script_exit": 0, "findings": [], "unobserved": [{"line": 5}]}, "not_reached"),  # a gradient never seen
+    ({"script_exit": 0, "findings": [{"file": "COPY", "line": 5, "cause": "not-known"}]}, "still_found"),
+])
+def test_a_raised_line_is_verified_only_by_a_whole_run_with_nothing_found(tmp_path, rerun, why):
+    findings = [dict(f, file=str(tmp_path / "train.py")) for f in rerun["findings"]]
+    item = _whole_run_item(tmp_path, "raised", dict(rerun, findings=findings))
+    assert (item.verified, item.why) == (False, why)
+
+
+def test_a_raised_line_whose_whole_rerun_is_clean_is_verified(tmp_path):
+    item = _whole_run_item(tmp_path, "raised", {"script_exit": 0, "findings": [], "unobserved": []})
+    assert (item.verified, item.why) == (True, "")
+    assert _whole_run_item(tmp_path, "gradient", {"script_exit": 0, "findings": []}).why == "not_reached"
 
 
 def test_numpy_steps_become_tensorflow_ops_in_the_files_own_aliases(tmp_path):

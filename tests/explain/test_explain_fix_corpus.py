@@ -54,6 +54,7 @@ BY_HAND = {
     "notused_unconnected_head.py": "not-used: the other head's variables; which head a step trains is a choice",
     "outside_build_concat_weights.py": "outside-tape: a tensor made once in build(); making it in call() rewrites the layer",
     "outside_build_noisy_dense.py": "outside-tape: noise drawn once in build(); drawing it in call() rewrites the layer",
+    "nonfinite_angle_zero_prediction.py": "non-finite: the angle of a real prediction is 0 or pi, a loss with no slope anywhere; which loss to use is a choice",
     # the compiled twins of the scripts above (tests/explain/corpus/compiled_*.py): the same decision, compiled
     "compiled_fit_untracked_variable_list.py": "not-used: raw tf.Variables the layer does not track; make them weights",
     "compiled_fn_untracked_variable.py": "not-used: a raw tf.Variable the model does not track; make it a weight",

@@ -26,6 +26,7 @@ class Item:
     why_params: dict = field(default_factory=dict)
     fd_error: float | None = None
     compiled_steps: int = 0  # verified from the in-graph checks of this many compiled steps (a traced gradient)
+    call: str = "gradient"  # the finding's call: a gradient call, or "raised" / "watch" (a line that asks no gradient)
 
 
 @dataclass
@@ -120,7 +121,7 @@ def make(script: str, findings: list[dict], text: str | None = None) -> Plan:
             continue
         taken.extend(new)
         plan.items.append(Item(finding["cause"], repair.line or finding["line"], broke.get("line"), repair.subject,
-                               repair.edits))
+                               repair.edits, call=finding.get("call") if repair.line is None else "gradient"))
     plan.edits = taken
     plan.patched = apply(original, taken) if taken else original
     return plan

@@ -12,6 +12,7 @@ from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Re
                                            overlap, release_after_last_use)
 from gradtutor.explain.fix import zero
 from gradtutor.explain.fix.source import Edit, Source
+from gradtutor.explain.fix.variables import variable_replaced
 from gradtutor.protocol import Cause
 
 MANUAL = {Cause.INTEGER_PATH: "integer_path", Cause.SATURATION: "saturation", Cause.DEAD_RELU: "dead_relu"}
@@ -157,24 +158,6 @@ def stop_gradient(c: Context) -> Repair:
     if not edits:
         raise NoRepair("pattern")
     return Repair(edits[:1], c.subject())
-
-
-def variable_replaced(c: Context) -> Repair:
-    """`w = w - lr * g` (or `w = tf.Variable(…)`) on the break line → `w.assign(…)`, so the tape's variable is kept."""
-    statement = c.source.statement_at(c.broke)
-    if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name) and isinstance(
-            statement.op, (ast.Add, ast.Sub)):
-        method = "assign_add" if isinstance(statement.op, ast.Add) else "assign_sub"
-        text = f"{statement.target.id}.{method}({c.source.code(statement.value)})"
-    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(
-            statement.targets[0], ast.Name):
-        value = statement.value
-        if c.is_tf(value, "Variable") and value.args:
-            value = value.args[0]
-        text = f"{statement.targets[0].id}.assign({c.source.code(value)})"
-    else:
-        raise NoRepair("pattern")
-    return Repair([Edit(*c.source.span(statement), text)], c.subject())
 
 
 def cannot_watch(c: Context) -> Repair:

@@ -126,6 +126,7 @@ def run_patched(copy: str, home: str, lines: list[int], args: list[str]) -> Expl
     finally:
         sys.path[:] = path
     return {"findings": payload["findings"], "script_exit": code, "gradients": {str(k): v for k, v in seen.items()},
+            "unobserved": payload.get("unobserved") or [],
             "central": {str(k): v for k, v in errors.items()}, "compiled": {str(k): v for k, v in compiled.items()}}
 
 

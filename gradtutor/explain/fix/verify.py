@@ -20,6 +20,8 @@ from gradtutor.explain.fix.central import TOLERANCE
 from gradtutor.explain.fix.plan import Plan, make
 
 ROUNDS = 3
+# findings whose line asks for no gradient: judged by the whole re-run (_judge_whole_run)
+ASKS_NO_GRADIENT = ("raised", "watch")
 
 
 def lines_to_check(plan: Plan) -> list[int]:
@@ -41,6 +43,8 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
             item.why = "moved"
         elif still:
             item.why, item.why_params["cause"] = "still_found", still[0]["cause"]
+        elif not calls and item.call in ASKS_NO_GRADIENT:
+            _judge_whole_run(item, rerun, copy)
         elif not calls:
             item.why = "not_reached"
         elif bad := next((s for call in calls for s in call if s in ("none", "nonfinite")), None):
@@ -54,6 +58,21 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
             item.verified = item.fd_error is None or item.fd_error <= TOLERANCE
             item.why = "" if item.verified else "central"
             item.why_params["error"] = f"{item.fd_error:.1e}" if item.fd_error is not None else ""
+
+
+def _judge_whole_run(item, rerun: dict, copy: str) -> None:
+    """A finding at a line that asks for no gradient (a statement that raised, a refused watch): there is no gradient
+    of its own to check, so the repair is verified only when the whole re-run earns explain's all-clear — the copy
+    ran to its end (exit code 0) and explain found nothing anywhere in it (every gradient it asked for observed, and
+    none None, NaN or all zero: gradtutor.evidence.reading)."""
+    if rerun.get("script_exit") or rerun.get("unobserved"):  # ended early, or some gradient was never seen
+        item.why = "not_reached"
+    elif any(f.get("file") == copy for f in rerun.get("findings", [])):
+        found = next(f for f in rerun["findings"] if f.get("file") == copy)
+        item.why = "still_found"
+        item.why_params.update(cause=found["cause"], line=found.get("line"))
+    else:
+        item.verified, item.why = True, ""
 
 
 def _judge_compiled(item, checked: dict) -> None:

@@ -1,0 +1,80 @@
+"""The repair of `variable-replaced`: the variable the tape watches is kept, and changed in place.
+
+Three shapes, each read from the code at the break line:
+  - `w = tf.Variable(w0)` inside a loop body, made again every pass from a value the loop never
+    changes → the line moves before the loop (made once; its updates are kept);
+  - `total += x` on a tf.Variable that is a gradient call's target (a running total, not a weight:
+    assign_add would record no path) → the variable is made a tensor where it was made, so `+=`
+    builds the sum on the tape;
+  - `w -= lr * g` or `w = w - lr * g` on a weight → `w.assign_sub(lr * g)` / `w.assign(…)`.
+"""
+from __future__ import annotations
+
+import ast
+
+from gradtutor.explain.fix.context import GRADIENT_CALLS, Context, NoRepair, Repair
+from gradtutor.explain.fix.source import Edit
+
+
+def variable_replaced(c: Context) -> Repair:
+    statement = c.source.statement_at(c.broke)
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+        made_in_loop = _made_again_in_loop(c, statement)
+        if made_in_loop is not None:
+            return Repair(made_in_loop, c.subject())
+        value = statement.value
+        if c.is_tf(value, "Variable") and value.args:
+            value = value.args[0]
+        text = f"{statement.targets[0].id}.assign({c.source.code(value)})"
+    elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name) and isinstance(
+            statement.op, (ast.Add, ast.Sub)):
+        total = _running_total(c, statement)
+        if total is not None:
+            return Repair(total, c.subject())
+        method = "assign_add" if isinstance(statement.op, ast.Add) else "assign_sub"
+        text = f"{statement.target.id}.{method}({c.source.code(statement.value)})"
+    else:
+        raise NoRepair("pattern")
+    return Repair([Edit(*c.source.span(statement), text)], c.subject())
+
+
+def _made_again_in_loop(c: Context, statement: ast.Assign) -> list[Edit] | None:
+    """`NAME = tf.Variable(VALUE)` directly in a for/while body whose passes never rebind what VALUE reads: the
+    line moved to just before the loop, at the loop's indent. None for any other shape."""
+    loop = c.source.parents.get(statement)
+    if not (isinstance(loop, (ast.For, ast.While)) and statement in loop.body and len(loop.body) > 1
+            and c.is_tf(statement.value, "Variable")):
+        return None
+    read = {n.id for n in ast.walk(statement.value) if isinstance(n, ast.Name)}
+    bound = {n.id for part in (*loop.body, getattr(loop, "target", None)) if part is not None
+             for n in ast.walk(part) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound.discard(statement.targets[0].id)  # the variable's own name: it is what moves
+    if read & bound or statement.lineno != statement.end_lineno:
+        return None
+    start = c.source.line_start(statement.lineno)
+    end = start + len(c.source.lines[statement.lineno - 1])
+    line = c.source.lines[statement.lineno - 1].strip()
+    before = c.source.line_start(loop.lineno)
+    return [Edit(before, before, f"{c.source.indent(loop.lineno)}{line}{c.source.newline}"), Edit(start, end, "")]
+
+
+def _running_total(c: Context, statement: ast.AugAssign) -> list[Edit] | None:
+    """`NAME += …` where NAME was last made as `tf.Variable(VALUE)` and is the target of a gradient call, never
+    one of its sources: that creation becomes `tf.convert_to_tensor(VALUE)`. None for any other shape."""
+    name = statement.target.id
+    made = [n for n in ast.walk(c.source.tree) if isinstance(n, ast.Assign) and n.lineno < statement.lineno
+            and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+    if not made:
+        return None
+    creation = max(made, key=lambda n: n.lineno).value
+    if not (c.is_tf(creation, "Variable") and len(creation.args) == 1 and not creation.keywords):
+        return None
+    targets, sources = set(), set()
+    for call in ast.walk(c.source.tree):
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in GRADIENT_CALLS
+                and len(call.args) >= 2):
+            targets |= {n.id for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)}
+            sources |= {n.id for n in ast.walk(call.args[1]) if isinstance(n, ast.Name)}
+    if name not in targets or name in sources:
+        return None
+    return [Edit(*c.source.span(creation.func), f"{c.tf}.convert_to_tensor")]
