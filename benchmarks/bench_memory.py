@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from gradtutor.course import manifest as course
-from gradtutor.learner import process_tree
+from gradtutor.learner.lab import process_tree
 
 REPO = Path(__file__).resolve().parent.parent
 GOAL_MB = 50
