@@ -75,9 +75,28 @@ class Context:
         return isinstance(owner, ast.Name) and owner.id == self.tf
 
 
-def fresh(c: Context, stem: str) -> str:
-    names = {n.id for n in ast.walk(c.source.tree) if isinstance(n, ast.Name)}
+def fresh(c: Context, stem: str, taken=()) -> str:
+    """A name the file does not use (nor any of `taken`, names a repair has already chosen): stem, stem_1, …"""
+    names = {n.id for n in ast.walk(c.source.tree) if isinstance(n, ast.Name)} | set(taken)
     return next(n for n in (stem, *(f"{stem}_{i}" for i in range(1, 100))) if n not in names)
+
+
+def scope_of(c: Context, node: ast.AST) -> ast.AST:
+    """The function (or the module) the node is in."""
+    while node in c.source.parents and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        node = c.source.parents[node]
+    return node
+
+
+def assigned(c: Context, name: ast.Name) -> ast.Assign | None:
+    """The last `NAME = …` before the name is read, in the same function (or the module's own statements)."""
+    scope = scope_of(c, name)
+    found = [n for n in ast.walk(scope) if isinstance(n, ast.Assign) and n.lineno < name.lineno
+             and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name.id]
+    if not found and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        found = [n for n in c.source.tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name.id]
+    return max(found, key=lambda n: n.lineno) if found else None
 
 
 def hoist(c: Context, call: ast.Call, block: ast.With, after: ast.stmt, form: str) -> list[Edit]:

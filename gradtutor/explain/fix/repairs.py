@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, fresh, hoist, indent_unit,
-                                           overlap, release_after_last_use)
+                                           overlap, release_after_last_use, scope_of)
 from gradtutor.explain.fix import zero
 from gradtutor.explain.fix.source import Edit, Source
 from gradtutor.explain.fix.variables import variable_replaced
@@ -183,20 +183,13 @@ def not_used(c: Context) -> Repair:
     sources = call.args[1]
     if not (isinstance(sources, ast.Attribute) and sources.attr in ("variables", "weights")):
         raise NoRepair("not_used")
-    named, scope = c.source.code(sources), _scope(c, call)
+    named, scope = c.source.code(sources), scope_of(c, call)
     edits = []
     for node in ast.walk(scope):  # the optimizer's zip(grads, model.variables) too: the pairs must stay aligned
         if isinstance(node, ast.Attribute) and node.attr == sources.attr and c.source.code(node) == named:
             start, end = c.source.span(node)
             edits.append(Edit(end - len(node.attr), end, "trainable_variables"))
     return Repair(edits, c.subject().replace(named, named[:-len(sources.attr)] + "trainable_variables"))
-
-
-def _scope(c: Context, node: ast.AST) -> ast.AST:
-    """The function (or the module) the node is in."""
-    while node in c.source.parents and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        node = c.source.parents[node]
-    return node
 
 
 def leaves_tensorflow(c: Context) -> Repair:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import GRADIENT_CALLS, Context, NoRepair, Repair
+from gradtutor.explain.fix.context import GRADIENT_CALLS, Context, NoRepair, Repair, assigned
 from gradtutor.explain.fix.source import Edit
 
 
@@ -62,11 +62,10 @@ def _running_total(c: Context, statement: ast.AugAssign) -> list[Edit] | None:
     """`NAME += …` where NAME was last made as `tf.Variable(VALUE)` and is the target of a gradient call, never
     one of its sources: that creation becomes `tf.convert_to_tensor(VALUE)`. None for any other shape."""
     name = statement.target.id
-    made = [n for n in ast.walk(c.source.tree) if isinstance(n, ast.Assign) and n.lineno < statement.lineno
-            and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
-    if not made:
+    made = assigned(c, statement.target)
+    if made is None:
         return None
-    creation = max(made, key=lambda n: n.lineno).value
+    creation = made.value
     if not (c.is_tf(creation, "Variable") and len(creation.args) == 1 and not creation.keywords):
         return None
     targets, sources = set(), set()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from gradtutor.explain.fix.context import Context, NoRepair, overlap
+from gradtutor.explain.fix.context import Context, NoRepair, assigned, fresh, overlap
 from gradtutor.explain.fix.source import Edit
 
 # f(x)/x → 1 at 0 for these odd functions (f(0) = 0, f'(0) = 1); f(x)/x is even, so its slope at 0 is 0 too.
@@ -98,14 +98,14 @@ def _escape(text: str) -> str:
 def _edits(c: Context, rewrites: list) -> list[Edit]:
     """Each op replaced by its double where; an operand more than a name is computed once, on a line before."""
     statement = c.source.statement_at(c.broke)
-    taken = {n.id for n in ast.walk(c.source.tree) if isinstance(n, ast.Name)}
+    taken: set[str] = set()  # names this repair's lines have chosen
     edits, lines = [], []
     for node, operand, form, condition, otherwise, stem in rewrites:
         text = operand if isinstance(operand, str) else c.source.code(operand)
         tight = isinstance(operand, ast.AST) and not isinstance(operand, (ast.Call, ast.Name, ast.Attribute))
         if not _simple(text) and _can_hoist(c, statement, node):
             tight = False
-            name = next(n for n in (stem, *(f"{stem}_{i}" for i in range(1, 100))) if n not in taken)
+            name = fresh(c, stem, taken)
             taken.add(name)
             lines.append(f"{c.source.indent(statement.lineno)}{name} = {text}{c.source.newline}")
             text = name
@@ -191,22 +191,9 @@ def _number(c: Context, node: ast.AST, depth: int) -> float | None:
     if c.is_tf(node, "constant", "cast", "convert_to_tensor") and node.args:
         return _number(c, node.args[0], depth - 1)
     if isinstance(node, ast.Name):
-        value = _assigned(c, node)
-        return None if value is None else _number(c, value, depth - 1)
+        made = assigned(c, node)
+        return None if made is None else _number(c, made.value, depth - 1)
     return None
-
-
-def _assigned(c: Context, name: ast.Name) -> ast.AST | None:
-    """The value of the last `NAME = …` before the name is read, in the same function (or the module)."""
-    scope = name
-    while scope in c.source.parents and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        scope = c.source.parents[scope]
-    found = [n for n in ast.walk(scope) if isinstance(n, ast.Assign) and n.lineno < name.lineno
-             and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name.id]
-    if not found and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        found = [n for n in c.source.tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
-                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name.id]
-    return max(found, key=lambda n: n.lineno).value if found else None
 
 
 def _at_minimum(c: Context, operand: ast.AST) -> None:
@@ -220,8 +207,8 @@ def _minimum(c: Context, node: ast.AST, depth: int) -> bool:
     if depth == 0:
         return False
     if isinstance(node, ast.Name):
-        value = _assigned(c, node)
-        return value is not None and _minimum(c, value, depth - 1)
+        made = assigned(c, node)
+        return made is not None and _minimum(c, made.value, depth - 1)
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, ast.Pow):
             power = _number(c, node.right, 3)
