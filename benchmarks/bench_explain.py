@@ -24,8 +24,8 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-PAIRS = 3
-STEPS = {"eager": 40, "tf.function": 80, "fit": 80, "small tf.function": 600}
+PAIRS = 5  # alternated runs per loop: one run disturbed by the machine's other work moves a median of five less
+STEPS = {"eager": 40, "tf.function": 80, "fit": 80, "small tf.function": 1500}
 # (layer width, batch) of each loop's MLP
 SIZES = {"eager": (1024, 256), "tf.function": (1024, 256), "fit": (1024, 256), "small tf.function": (64, 32)}
 SCRIPT = '''

@@ -86,3 +86,16 @@ def after_gradient(record, info) -> None:
     else:
         sampling.wanting.discard(site)
     set_live(record, bool(sampling.wanting))
+
+
+def unlogged_call(record, calls: int) -> bool:
+    """Is this call of a compiled function left out of the op log? After its first FIRST_TAPES calls, when no tape
+    records and no sampled eager tape waits for the next ops: this module's rule, for a loop of compiled steps.
+    Logging a call op (a few dozen inputs: the variables it captures) costs about 3 % of a millisecond's step; its
+    gradients are still checked in the graph, and what it traces is still recorded. Sets `graph.off` for the call;
+    the caller puts it back."""
+    graph = record.graph
+    if graph.off or graph.recording_tapes or record.sampling.wanting or record.every_step or calls <= FIRST_TAPES:
+        return False
+    graph.off = True
+    return True

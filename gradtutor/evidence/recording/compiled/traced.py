@@ -10,7 +10,7 @@ analysis (analysis.py, paths.py) finds the same cause and break line as for eage
 per trace. Every later call runs compiled.
 
 What only values show (a gradient all zero, tiny or NaN/inf) is watched in the graph, every step
-(monitors.py: a couple of reductions per gradient, the worst code and the step it first got that bad
+(monitors.py: one reduction per gradient, the worst code and the step it first got that bad
 kept in small variables). Python reads them lazily (`FunctionState.due`): a read is an eager op and a
 copy out of the device, which on a small step costs more than the checks. When a code got worse, the
 function's next call runs eagerly under the full eager recording, and what it finds is reported with
@@ -120,9 +120,8 @@ class Tracing:
             self._link_nested(result)
             return result
         if self.record.keras_pending:  # before Model.fit's train function is traced
-            from gradtutor.evidence.recording import optimizers
-
-            optimizers.patch_when_loaded(self.record)
+            from gradtutor.evidence.recording.optimizers import patch_when_loaded
+            patch_when_loaded(self.record)
         state = self.functions.get(id(function))
         if state is None:
             state = self.functions[id(function)] = monitors.FunctionState()
@@ -135,12 +134,15 @@ class Tracing:
         try:
             if state.replay_from is not None and _can_run_eagerly(function):
                 return self._replay(function, call, args, kwargs, state)
+            quiet = sampling.unlogged_call(self.record, state.calls)
             try:
                 result = call(function, *args, **kwargs)
             except Exception as error:  # tracing or running it raised, perhaps before any gradient was asked for
                 observations = self.record.observations
                 observations.raised(observations.called("trace", user_frame()), error, raised_at(error))
                 raise
+            finally:
+                self.record.graph.off = self.record.graph.off and not quiet
             if self.record.graph.recording_tapes and _traces(function) != traces:  # traced by this call
                 self._link_eager_call(function, args, kwargs, result, before)
             return result
@@ -233,7 +235,7 @@ class Tracing:
         try:
             for monitor in state.monitors:
                 try:
-                    codes = monitor.codes.numpy().tolist()
+                    codes, firsts = monitor.read()
                 except Exception:  # noqa: BLE001 - a monitor that cannot be read (a device gone) says nothing
                     continue
                 observations = self.record.observations  # every step's gradients, seen (observations.py)
@@ -243,20 +245,19 @@ class Tracing:
                     continue
                 monitor.known = [max(code, old) for code, old in zip(codes, monitor.known)]
                 if state.replay_from is None and not self.record.every_step:  # a checked call runs once
-                    state.replay_from = self._first_step(state, monitor, worse)
+                    state.replay_from = self._first_step(state, [firsts[i] for i in worse])
         finally:
             graph.paused -= 1
 
     @staticmethod
-    def _first_step(state, monitor, worse) -> int:
-        """The call at which these gradients first got worse: the graph's count then, shifted by how far it is
-        behind the calls now (a replayed call runs no graph; a concrete function called directly runs no
-        Python), so only the steps since the symptom need be counted by the graph alike."""
+    def _first_step(state, steps) -> int:
+        """The call at which these gradients first got worse (`steps`: the graph's count then), shifted by how far the
+        count is behind the calls now (a replayed call runs no graph; a concrete function called directly no Python)."""
         try:
-            steps, counted = monitor.steps.numpy().tolist(), int(state.counter.numpy())
+            counted = int(state.counter.numpy())
         except Exception:  # noqa: BLE001 - not readable: the step of this read
             return state.calls
-        return min(steps[i] for i in worse) + state.calls - counted
+        return min(steps) + state.calls - counted
 
     def flush(self) -> None:
         """The recording ends: what the monitors saw since their last read goes into the observations."""
