@@ -63,6 +63,10 @@ BY_HAND = {
     "compiled_fn_sqrt_zero.py": "non-finite: sqrt(c * x) with c at 0, its slope truly infinite; keeping c from 0 is a choice",
     "compiled_fn_numpy_function.py": "leaves-tensorflow: the function given to tf.numpy_function must be rewritten",
     "compiled_fit_numpy_layer.py": "leaves-tensorflow: the function given to tf.numpy_function must be rewritten",
+    "compiled_fn_unconnected_head.py": "not-used: the other head's variables; which head a step trains is a choice",
+    "compiled_fn_frozen_base_fine_tune.py": "unwatched: trainable = False; which phase trains the layer is a choice",
+    "compiled_fn_gan_discriminator_frozen.py": "unwatched: trainable = False; which phase trains the layer is a choice",
+    "compiled_fit_angle_zero_prediction.py": "non-finite: the angle of a real prediction is 0 or pi, a loss with no slope anywhere; which loss to use is a choice",
 }
 
 
