@@ -53,7 +53,8 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
         facts = finding.get("facts") or {}
         for fact in ("first_step", "first_seen_step"):  # compiled steps; sampled eager tapes
             if facts.get(fact):
-                out.append(f"  {escape(say(f'explain.compiled.{fact}', step=facts[fact]))}")
+                key = f"{fact}_again" if fact == "first_step" and facts.get("rerun") == "same" else fact  # the step itself
+                out.append(f"  {escape(say(f'explain.compiled.{key}', step=facts[fact]))}")
         out.append(f"  {say('explain.report.fix', fix=escape(finding['fix']))}")
     named = {"name": name} if script else {}
     ended = say(f"explain.report.{block}exited", code=script_exit, **named) if script_exit else ""

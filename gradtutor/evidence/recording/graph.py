@@ -10,6 +10,7 @@ analysis reads (ReLU, sigmoid, sqrt, …) and only while a tape records.
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import sys
 import weakref
@@ -107,6 +108,15 @@ class Graph:
         # a variable made again at one line from the same value after the last one was updated restarts training
         self.first_value: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.updates: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    @contextlib.contextmanager
+    def pausing(self):
+        """gradtutor's own ops (a check, a read, a copy): not the program's, so not recorded."""
+        self.paused += 1
+        try:
+            yield
+        finally:
+            self.paused -= 1
 
     # ---------------------------------------------------------------- nodes
     def node_of(self, tensor, frame=None) -> Node:

@@ -59,7 +59,7 @@ class Monitor:
 class FunctionState:
     """One `tf.function` called from Python: how often, its monitors, and whether its next call runs eagerly."""
 
-    __slots__ = ("calls", "counted", "counter", "monitors", "per_call", "read_at", "replay_from")
+    __slots__ = ("calls", "counted", "counter", "handles", "monitors", "per_call", "read_at", "replay_from", "snapshot")
 
     def __init__(self):
         self.calls = 0
@@ -69,6 +69,8 @@ class FunctionState:
         self.counted: set = set()  # id() of the traced graphs given the counter's increment during this call
         self.read_at = 0  # the call after which the monitors were last read
         self.replay_from = None  # the step a new symptom first appeared at: the next call runs eagerly
+        self.handles: dict = {}  # id -> (handle, dtype) of the captured variables its traces read (snapshot.py)
+        self.snapshot = None  # their values before this call, while it is one of the first calls
 
     def due(self) -> bool:
         """Are the monitors read after this call? Every call at first, then further apart (DENSE_READS, MAX_GAP)."""

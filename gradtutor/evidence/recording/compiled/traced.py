@@ -25,11 +25,8 @@ from __future__ import annotations
 import functools
 
 from gradtutor.evidence.recording import sampling
-from gradtutor.evidence.recording.compiled import monitors
+from gradtutor.evidence.recording.compiled import links, monitors, snapshot
 from gradtutor.evidence.recording.frames import raised_at, user_frame
-
-CALLS = ("PartitionedCall", "StatefulPartitionedCall")  # the one op a function call runs as
-
 
 class Tracing:
     def __init__(self, record):
@@ -46,9 +43,21 @@ class Tracing:
         frame = user_frame()
         if type(op_type) is bytes:
             op_type = op_type.decode()
-        graph.add_step(op_type, (), outputs, frame, [self._node(graph, t, frame) for t in inputs])
+        graph.add_step(op_type, (), outputs, frame, [self.node_of(graph, t, frame) for t in inputs])
+        if op_type == "ReadVariableOp" and inputs and self.current is not None:
+            self._reads(self.outermost(inputs[0]), outputs[0].dtype)
 
-    def _node(self, graph, tensor, frame):
+    def _reads(self, handle, dtype) -> None:
+        """The function being traced reads a captured variable: its value is kept from before a call (snapshot.py)."""
+        state = self.current
+        if getattr(handle, "graph", None) is not None or id(handle) in state.handles:
+            return  # not an eager handle (a variable made in the function itself), or known
+        state.handles[id(handle)] = (handle, dtype)
+        if state.snapshot is not None:
+            with self.record.graph.pausing():
+                state.snapshot.add(handle, dtype)
+
+    def outermost(self, tensor):
         """A graph's placeholder for a captured value (a variable's handle, an outer tensor) is that value."""
         seen = 0
         while seen < 8:  # a function nested in a function captures the outer one's placeholder
@@ -56,7 +65,10 @@ class Tracing:
             if external is None:
                 break
             tensor, seen = external, seen + 1
-        return graph.node_of(tensor, frame)
+        return tensor
+
+    def node_of(self, graph, tensor, frame):  # the node of what a placeholder stands for
+        return graph.node_of(self.outermost(tensor), frame)
 
     def _external(self, tensor):
         func_graph = getattr(tensor, "graph", None)
@@ -117,7 +129,7 @@ class Tracing:
     def call(self, function, call, args, kwargs):
         if self.depth:  # a function called by a function (or during an eager replay): part of that call
             result = call(function, *args, **kwargs)
-            self._link_nested(result)
+            links.link_nested(self, result)
             return result
         if self.record.keras_pending:  # before Model.fit's train function is traced
             from gradtutor.evidence.recording.optimizers import patch_when_loaded
@@ -135,6 +147,7 @@ class Tracing:
             if state.replay_from is not None and _can_run_eagerly(function):
                 return self._replay(function, call, args, kwargs, state)
             quiet = sampling.unlogged_call(self.record, state.calls)
+            self._keep_values(state, function, args, kwargs)
             try:
                 result = call(function, *args, **kwargs)
             except Exception as error:  # tracing or running it raised, perhaps before any gradient was asked for
@@ -144,7 +157,7 @@ class Tracing:
             finally:
                 self.record.graph.off = self.record.graph.off and not quiet
             if self.record.graph.recording_tapes and _traces(function) != traces:  # traced by this call
-                self._link_eager_call(function, args, kwargs, result, before)
+                links.link_eager_call(self, function, args, kwargs, result, before)
             return result
         finally:
             self.depth, self.current = self.depth - 1, None
@@ -154,57 +167,42 @@ class Tracing:
                 self.record.gradient_calls += state.per_call
             if state.monitors and state.due():
                 self._check(state)
+            kept, state.snapshot = state.snapshot, None
+            if kept is not None and state.replay_from == state.calls:
+                self._replay_from_kept(function, call, args, kwargs, state, kept)
 
-    def _link_nested(self, result) -> None:
-        """A function called inside a trace becomes one call op, which reaches no op callback: its outputs are
-        linked to the inner graph's outputs and the inner graph's inputs to the call's inputs, so a path (and
-        a cut) inside the inner function is seen as if its ops were inline."""
-        import tensorflow as tf
-
-        graph = self.record.graph
-        for output in tf.nest.flatten(result):
-            op = getattr(output, "op", None)
-            if op is None or op.type not in CALLS \
-                    or graph.known(output) is not None:
-                continue
+    def _keep_values(self, state, function, args, kwargs) -> None:
+        """One of a function's first calls, whose arguments a second run reads alike: keep the values of the
+        variables it reads (those met while it is traced are added then)."""
+        state.snapshot = None
+        if state.calls <= monitors.DENSE_READS and _can_run_eagerly(function) and snapshot.replayable(args, kwargs):
             try:
-                inner = op.graph._get_function(op.get_attr("f").name).graph
-            except Exception:  # noqa: BLE001 - not a function TensorFlow keeps a graph of: the output stays unlinked
-                continue
-            for placeholder, given in zip(inner.inputs, op.inputs):
-                node = graph.known(placeholder)
-                if node is not None and node.op is not None and node.op.type == "Placeholder":
-                    node.op.type, node.op.inputs = "Identity", (self._node(graph, given, node.frame),)
-            frame = user_frame()
-            for outer, inner_output in zip(op.outputs, inner.outputs):
-                if graph.known(outer) is None:
-                    graph.add_step("Identity", [inner_output], [outer], frame)
+                with self.record.graph.pausing():
+                    state.snapshot = snapshot.take(state.handles)
+            except Exception:  # noqa: BLE001 - a variable that cannot be read: the step is replayed at the next call
+                state.snapshot = None
 
-    def _link_eager_call(self, function, args, kwargs, result, before) -> None:
-        """Called eagerly under a tape, a function runs as one call op, whose gradient is the traced graph's: when it
-        was traced in this very call (its ops recorded under this tape), the call op is linked through the graph
-        as in `_link_nested`, so a cut inside the function is seen at its own line, not at the call."""
-        import tensorflow as tf
-
+    def _replay_from_kept(self, function, call, args, kwargs, state, kept) -> None:
+        """This call's check got worse: run it again eagerly from the values it started with, then put back the
+        values it left, so the program goes on as it would have (snapshot.py)."""
         graph = self.record.graph
-        nodes = [graph.known(t) for t in tf.nest.flatten(result) if tf.is_tensor(t)]
-        op = next((n.op for n in nodes if n is not None and n.op is not None and _is_call(n.op.type)), None)
-        if op is None:
-            return
         try:
-            inner = function.get_concrete_function(*args, **kwargs).graph
-        except Exception:  # noqa: BLE001 - no graph to look into: the call op stays one step
+            with graph.pausing():
+                after = snapshot.take(state.handles)
+                snapshot.put_back(kept)
+        except Exception:  # noqa: BLE001 - not restorable: the step is replayed at the next call, as before
             return
-        outputs = [graph.known(t) for t in inner.outputs]
-        if not outputs or any(n is None or n.seq <= before for n in outputs):
-            return  # traced before this call: its ops were recorded under other tapes
-        for placeholder, given in zip(inner.inputs, op.inputs):
-            node = graph.known(placeholder)
-            if node is not None and node.op is not None and node.op.type == "Placeholder":
-                node.op.type, node.op.inputs = "Identity", (given,)
-        op.type, op.inputs = "IdentityN", tuple(outputs)
+        self.depth, asked = self.depth + 1, self.record.gradient_calls
+        try:
+            self._replay(function, call, args, kwargs, state, again=True)
+        except Exception:  # noqa: BLE001 - the replay's own failure is not the program's: what it recorded stays
+            pass
+        finally:  # the program's own gradient calls are counted, not this re-run's
+            self.depth, self.record.gradient_calls = self.depth - 1, asked
+            with graph.pausing():
+                snapshot.put_back(after)
 
-    def _replay(self, function, call, args, kwargs, state):
+    def _replay(self, function, call, args, kwargs, state, again=False):
         """Run this one call eagerly, under the eager recording: its findings say the step they first appeared at."""
         import tensorflow as tf
 
@@ -224,7 +222,7 @@ class Tracing:
             tf.config.run_functions_eagerly(eager)
             for finding in record.findings:
                 if id(finding) not in before:
-                    finding["facts"]["first_step"] = str(first)
+                    finding["facts"].update(first_step=str(first), rerun="same" if again else "next")
 
     def _check(self, state) -> None:
         """Read the monitors: every step since the last read was checked in the graph; a code worse than known
@@ -271,11 +269,6 @@ def _traces(function) -> int | None:
         return function.experimental_get_tracing_count()
     except Exception:  # noqa: BLE001 - a Function without the count: its calls are not looked into
         return None
-
-
-def _is_call(op_type: str) -> bool:
-    """The op a function call runs as: a call op, or under a tape the function's forward half (__forward_f_12)."""
-    return op_type in CALLS or op_type.startswith(("__forward_", "__inference_"))
 
 
 def _can_run_eagerly(function) -> bool:

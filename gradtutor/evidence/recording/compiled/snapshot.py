@@ -1,0 +1,61 @@
+"""The variables a compiled step reads, as they were before each of its first calls: so that the very step whose
+gradients first went NaN, zero or tiny can be run again eagerly from the values it started with.
+
+A compiled step's gradients are checked in the graph (monitors.py), but the ops that made a NaN are only seen by
+running the step again eagerly. Run at the next call, the step starts from weights the bad step's update already
+made NaN, and the first op fed a NaN weight looks guilty. So, for a function's first monitors.DENSE_READS calls
+(when its monitors are read after every call), the values of every variable it reads are kept from before the call
+(a read shares the buffer; the update copies it), and a call whose check got worse is run once more at once: the
+kept values put back, the step run eagerly under the recording, and the values the real call left put back after.
+Taken only when the call's arguments are values (tensors, arrays, numbers): a dataset's iterator would give the
+replay another batch and take it from the user's program.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+class Snapshot:
+    """Variable handles (by id) and the value each held before the call."""
+
+    __slots__ = ("values",)
+
+    def __init__(self):
+        self.values: dict[int, tuple] = {}
+
+    def add(self, handle, dtype) -> None:
+        """Keep HANDLE's value now (a handle met while the call is traced: read before the step runs)."""
+        if id(handle) not in self.values:
+            from tensorflow.python.framework import ops
+            from tensorflow.python.ops import gen_resource_variable_ops
+
+            with ops.init_scope():
+                self.values[id(handle)] = (handle, gen_resource_variable_ops.read_variable_op(handle, dtype))
+
+
+def take(handles: dict) -> Snapshot:
+    """The values of HANDLES ({id: (handle, dtype)}) now."""
+    snapshot = Snapshot()
+    for handle, dtype in handles.values():
+        snapshot.add(handle, dtype)
+    return snapshot
+
+
+def put_back(snapshot: Snapshot) -> None:
+    from tensorflow.python.ops import gen_resource_variable_ops
+
+    for handle, value in snapshot.values.values():
+        gen_resource_variable_ops.assign_variable_op(handle, value)
+
+
+def replayable(args, kwargs) -> bool:
+    """Are the call's arguments values that a second run reads the same (not an iterator, a dataset, a generator)?"""
+    import tensorflow as tf
+
+    for value in tf.nest.flatten((args, kwargs)):
+        if not (value is None or tf.is_tensor(value) or isinstance(value, (np.ndarray, np.generic, numbers.Number,
+                                                                            str, bytes))):
+            return False
+    return True

@@ -1,0 +1,25 @@
+# source: https://github.com/tensorflow/tensorflow/issues/38796 (notknown_exploding_learning_rate.py compiled: a high learning rate with SGD in a @tf.function train step: the loss becomes inf, then NaN; "when I decrease the learning rate, it is of less probability to happen")
+# expect: cause=not-known line=18
+import keras
+import tensorflow as tf
+
+keras.utils.set_random_seed(6)
+model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(16, activation="relu"), keras.layers.Dense(1)])
+x = tf.random.normal((32, 8)) * 10.0
+y = tf.reduce_sum(x, axis=1, keepdims=True)
+optimizer = keras.optimizers.SGD(learning_rate=1.0)  # far too large for these inputs: every step overshoots
+
+
+@tf.function
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
+    # each step's gradient is larger than the last, until it overflows to inf and NaN
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+
+
+for step in range(12):
+    loss = train_step(x, y)
+print(float(loss))
