@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 
 from gradtutor.evidence.recording import sampling
-from gradtutor.evidence.recording.compiled import monitors
+from gradtutor.evidence.recording.compiled import monitors, python_state
 from gradtutor.evidence.recording.frames import raised_at, user_frame
 
 CALLS = ("PartitionedCall", "StatefulPartitionedCall")  # the one op a function call runs as
@@ -141,6 +141,7 @@ class Tracing:
                 observations = self.record.observations
                 observations.raised(observations.called("trace", user_frame()), error, raised_at(error))
                 raise
+            python_state.after_call(self.record, function, _traces(function) != traces)  # Python frozen in it
             if self.record.graph.recording_tapes and _traces(function) != traces:  # traced by this call
                 self._link_eager_call(function, args, kwargs, result, before)
             return result
