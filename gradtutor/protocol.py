@@ -109,6 +109,12 @@ class Cause(Word):
     TF_GRADIENTS_EAGER = "tf-gradients-eager"
     CANNOT_WATCH = "cannot-watch"
     WRONG_TAPE = "wrong-tape"
+    # a tf.function kept the Python number or bool its code read when it was traced, changed by the program since
+    FROZEN_PYTHON_STATE = "frozen-python-state"
+    # tf.custom_gradient refused what a gradient function takes or returns (no `variables=`, too few gradients)
+    CUSTOM_GRADIENT_SIGNATURE = "custom-gradient-signature"
+    # float16/bfloat16 gradients flushed to 0: the target itself was below the dtype's smallest normal number
+    UNDERFLOW = "underflow"
     # a gradient seen None, zero or NaN (or a gradient call that raised) that no cause rule explains (`gradtutor
     # explain` only: gradtutor.evidence.reading.unexplained)
     NOT_KNOWN = "not-known"

@@ -100,6 +100,12 @@ class Record:
         # (frame, index) of an all-zero gradient no cause rule explained -> does the target move when the source is
         # moved a little (probe.source_moves: True, False, None when it could not be run again)
         self.zero_probes: dict = {}
+        # (frame, index) of an all-zero float16/bfloat16 gradient whose target's value is below that dtype's smallest
+        # normal number -> (the target's largest magnitude, the frame that computed it, the half dtype)
+        # (probe.below_half_range)
+        self.underflows: dict = {}
+        # id(tf.function) -> the Python scalars its latest trace read, and their changes since (python_state.py)
+        self.python_state: dict = {}
         self.frozen: dict = {}  # id(variable handle) -> the user's line whose `layer.trainable = False` froze it
         self.script_error: BaseException | None = None  # the exception that left the recorded block, if one did
         self.graph = Graph()

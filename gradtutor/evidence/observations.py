@@ -14,6 +14,7 @@ one record whose statuses are the worst each gradient ever had.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 import numpy as np
 
@@ -28,6 +29,7 @@ KINDS = ("gradient", "jacobian", "batch_jacobian", "jvp", "compiled", "apply_gra
 RETURNS_GRADIENTS = KINDS[:5]  # the kinds whose gradients must be seen (the others are seen raising, or given None)
 # read the values of an eager call's gradients on its site's first FIRST_CALLS calls, then every EVERY-th
 FIRST_CALLS, EVERY = 20, 10
+CUSTOM_GRADIENT_MODULE = "tensorflow/python/ops/custom_gradient.py"  # where tf.custom_gradient checks a grad_fn
 
 
 @dataclasses.dataclass
@@ -44,6 +46,9 @@ class Site:
     error: str | None = None  # the first exception the call raised, as "Type: message"
     error_at: tuple | None = None  # (file, line) of the innermost user line it passed through
     unobserved: str | None = None  # why the values of its gradients could not be seen, if never read
+    # (file, line) of the `def` of a custom gradient function TensorFlow's custom_gradient module itself refused
+    # (refused_grad_fn): the error was raised there, about that function's signature or what it returned
+    grad_fn_at: tuple | None = None
     # the largest finite magnitude among a read call's gradients: on the first call read, and the largest of any call
     # read before the first NaN or inf (how they grew before they overflowed), with the calls they were seen at
     first_peak: tuple[int, float] | None = None
@@ -123,6 +128,7 @@ class Observations:
         if site.error is None:
             said, kind = last_line(error), type(error).__name__
             site.error, site.error_at = (said if said.startswith(kind + ":") else f"{kind}: {said}"), at
+            site.grad_fn_at = refused_grad_fn(error)
 
     def unread(self, site: Site, why: str) -> None:
         if site.unobserved is None:
@@ -142,6 +148,25 @@ def last_line(error: BaseException) -> str:
     except BaseException:  # noqa: BLE001 - anything a hostile __str__ raises
         return ""
     return lines[-1] if lines else ""
+
+
+def refused_grad_fn(error: BaseException) -> tuple | None:
+    """(file, line) of the gradient function TensorFlow's tf.custom_gradient refused, when the error was raised in
+    that module's own code (not in the user's grad_fn it called) with the function at hand: its `grad_fn`. A traced
+    function's error is re-raised by autograph as a new one, the original in its __context__ chain."""
+    seen = 0
+    while error is not None and seen < 4:
+        tb, last = error.__traceback__, None
+        while tb is not None:
+            last, tb = tb, tb.tb_next
+        frame = last.tb_frame if last is not None else None
+        if frame is not None and frame.f_code.co_filename.replace("\\", "/").endswith(CUSTOM_GRADIENT_MODULE):
+            grad_fn = frame.f_locals.get("grad_fn")
+            code = getattr(inspect.unwrap(grad_fn), "__code__", None) if callable(grad_fn) else None
+            if code is not None and not code.co_filename.replace("\\", "/").endswith(CUSTOM_GRADIENT_MODULE):
+                return code.co_filename, code.co_firstlineno
+        error, seen = error.__context__, seen + 1
+    return None
 
 
 def _finite_peak(value) -> float | None:

@@ -29,7 +29,8 @@ class Gradient:
 
 def _record(**fields):
     return types.SimpleNamespace(**{"findings": [], "observations": seen.Observations(), "excused": {},
-                                    "script_error": None, "gradient_calls": 1, "zero_probes": {}, **fields})
+                                    "script_error": None, "gradient_calls": 1, "zero_probes": {}, "underflows": {},
+                                    "python_state": {}, **fields})
 
 
 def _draw(rng, dtype="float32") -> np.ndarray:

@@ -32,7 +32,8 @@ KERAS = re.compile(r"expect-keras: cause=(?P<cause>\S+) line=(?P<line>\d+)")  # 
 REQUIRED = 0.95
 CAUSES = ["unwatched", "outside-tape", "leaves-tensorflow", "integer-path", "no-gradient-op", "stop-gradient",
           "variable-replaced", "state-breaks-path", "not-used", "softmax-sum", "non-finite", "saturation",
-          "dead-relu", "tape-reused", "tf-gradients-eager", "cannot-watch", "wrong-tape", "not-known"]
+          "dead-relu", "tape-reused", "tf-gradients-eager", "cannot-watch", "wrong-tape", "frozen-python-state",
+          "custom-gradient-signature", "underflow", "not-known"]
 
 
 def expectations() -> dict[str, dict]:

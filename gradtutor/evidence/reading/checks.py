@@ -118,6 +118,11 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
         elif found == Symptom.ZEROS:  # no rule explains it: is zero the exact slope (reading.unexplained says which)?
             record.zero_probes[key] = probe.source_moves(record.graph, info, flat_targets, source)
+            if record.zero_probes[key] is None:  # in half precision the probe cannot tell; the target's own size can
+                tiny = probe.below_half_range(flat_targets, gradient)
+                if tiny is not None:  # with the line that computed the target: where to scale it or compute in float32
+                    made = record.graph.known(flat_targets[0])
+                    record.underflows[key] = (tiny[0], made.frame if made is not None else None, tiny[1])
     untracked.check(record, call, frame, step.inputs[:len(flat_targets)], flat_sources)
     if eager and not record.every_step:
         sampling.after_gradient(record, info)

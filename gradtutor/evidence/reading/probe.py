@@ -32,6 +32,9 @@ from gradtutor.evidence.recording.tapes import tf_object
 STEP = 1e-3  # relative to the op's largest output (at least 1)
 FLAT = 1e-4  # a slope of the target below this (relative to the target's size, at least 1) is flat
 HALF = frozenset({"float16", "bfloat16"})  # a source or target of these is not probed (see source_moves)
+# the smallest normal number of each half dtype: below it a value keeps fewer bits, and products of it with the
+# factors a backward pass multiplies in (a mean's 1/N, a loss weight) fall below the smallest subnormal, to 0
+SMALLEST_NORMAL = {"float16": 6.103515625e-05, "bfloat16": 1.1754943508222875e-38}
 MAX_OPS = 500  # a longer path is not replayed (its cost would not be bounded); the evidence stands alone
 
 
@@ -81,6 +84,30 @@ def source_moves(graph, info, targets, source) -> bool | None:
     rng = np.random.default_rng(0)  # never the script's own random state
     return _moves(graph, chain, starts, value, rng.choice([-1.0, 1.0], value.shape) * (0.5 + rng.random(value.shape)),
                   target)
+
+
+def below_half_range(targets, gradient) -> tuple[float, str] | None:
+    """(The target's largest magnitude, the half dtype) when an all-zero gradient or its target is float16 or
+    bfloat16 and the target's value is finite, not zero, and below that dtype's smallest normal number: what the
+    backward pass starts from is already out of the dtype's range, so the zeros are its slopes flushed (underflow),
+    not the true slope. None otherwise (the finite-difference probe cannot tell in half precision: source_moves)."""
+    if len(targets) != 1:
+        return None
+    # the half dtype the backward pass ran in: the gradient's, or the target's (a float32 variable cast to
+    # float16 by a mixed-precision layer gets a float32 gradient of what underflowed in float16)
+    dtype = next((getattr(getattr(t, "dtype", None), "name", "") for t in (gradient, targets[0])
+                  if getattr(getattr(t, "dtype", None), "name", "") in SMALLEST_NORMAL), None)
+    if dtype is None:
+        return None
+    value = kept_value(targets[0])
+    if value is None or not value.size:
+        return None
+    try:
+        value = np.abs(value.astype(np.float64))  # numpy's bfloat16 (ml_dtypes) is no "f" kind, but converts
+    except (TypeError, ValueError):
+        return None
+    largest = float(value.max())
+    return (largest, dtype) if np.isfinite(value).all() and 0 < largest < SMALLEST_NORMAL[dtype] else None
 
 
 def _reads(handle, target) -> list | None:

@@ -55,6 +55,11 @@ def findings(record) -> list[dict]:
             continue
         if here in explained or not _reported(site):
             continue
+        kept = _frozen_read(record, site)
+        if kept is not None:  # before the compiled/eager de-duplication: an eager replay computes with the new value
+            explained.add(here)
+            out.append(_frozen(site, *kept))
+            continue
         if site.kind == "apply_gradients" and reported_none:
             continue  # the None it was given came from a gradient call that is a finding already
         if site.kind == "compiled" and here in eager_at:
@@ -64,7 +69,7 @@ def findings(record) -> list[dict]:
             if excused:
                 out.append(excused)
             continue
-        out.append(_not_known(record, site, here in eager_at))
+        out.append(_underflow(record, site) or _not_known(record, site, here in eager_at))
     # an intended None the program then broke on is the root cause of the exception: said once, with it
     return out + ([] if any("then_raised" in f["facts"] for f in out) else raised)
 
@@ -163,7 +168,63 @@ def _probed(record, site, zeros: list[int]) -> str:
     return PROBED[False] if found and all(moved is False for moved in found) else PROBED[None]
 
 
+def _values(site, bad, worst) -> str:
+    """What a site's gradients were seen to be: which went wrong, how, their dtype, how many calls were seen."""
+    which = join([_which(index, len(site.statuses)) for index, status in bad if status == worst])
+    dtypes = sorted({site.dtypes[index] for index, _ in bad if site.dtypes[index]})
+    return say("finding.unexplained.values", which=which, symptom=say(f"finding.symptom.{SYMPTOM[worst]}"),
+               count=len(bad), total=len(site.statuses), dtype=", ".join(dtypes) or "?", calls=site.calls)
+
+
+def _underflow(record, site) -> dict | None:
+    """Every wrong gradient of the site is an all-zero float16/bfloat16 one whose target was below the dtype's range
+    (probe.below_half_range, checks.py): underflow, at the line that computed the target. None otherwise."""
+    bad = _reported(site)
+    found = [record.underflows.get(((site.file, site.line), index)) for index, _ in bad]
+    if not bad or any(status != seen.ZEROS for _, status in bad) or None in found:
+        return None
+    size, made, dtype = max(found, key=lambda one: one[0])
+    message = say("finding.unexplained.underflow", values=_values(site, bad, seen.ZEROS), target=f"{size:.3g}",
+                  dtype=dtype)
+    return _finding(site, Cause.UNDERFLOW, Symptom.ZEROS, made or (site.file, site.line), message,
+                    wording.fix(Cause.UNDERFLOW), len(bad), {"target": f"{size:.3g}", "half": dtype})
+
+
+def _frozen_read(record, site):
+    """(the read, its value now) behind a site's None or zero gradients, or None. A traced function's read of a Python
+    value that changed since (recording.compiled.python_state) is no mistake alone (a constant changed on purpose, read
+    by a branch that no longer matters); it is the cause when the gradient went None or all zero within that function's
+    lines, the value traced was 0 or False (a factor of zero, a branch not taken: what makes a zero or a missing path)
+    and the value is something else now, which the graph never saw."""
+    if not site.file or not any(status in (seen.NONE, seen.ZEROS) for _, status in site.bad()):
+        return None
+    for noted in record.python_state.values():
+        if noted.file != site.file or not noted.first <= site.line <= noted.last:
+            continue
+        for read, now in noted.changed.values():
+            if not read.value and now:  # 0 or False traced, something else since
+                return read, now
+    return None
+
+
+def _frozen(site, read, now) -> dict:
+    bad = _reported(site)
+    worst = max((status for _, status in bad), key=seen.WORSE.get)
+    values = _values(site, bad, worst)
+    message = say("finding.unexplained.frozen", values=values, name=read.name, traced=repr(read.value),
+                  now=repr(now), read_line=read.line)
+    facts = {"name": read.name, "traced": repr(read.value), "now": repr(now), "statuses": ",".join(site.statuses)}
+    return _finding(site, Cause.FROZEN_PYTHON_STATE, SYMPTOM[worst], (site.file, read.line), message,
+                    wording.fix(Cause.FROZEN_PYTHON_STATE), len(bad), facts)
+
+
 def _raised(record, site) -> dict:
+    if site.grad_fn_at is not None:  # tf.custom_gradient refused the user's gradient function (observations.py)
+        cause = Cause.CUSTOM_GRADIENT_SIGNATURE
+        message = say("finding.unexplained.custom_gradient", call=site.kind, error=site.error,
+                      what=wording.what(cause))
+        return _finding(site, cause, Symptom.ERROR, site.grad_fn_at, message, wording.fix(cause), 1,
+                        {"error": site.error})
     key = "finding.unexplained.trace_raised" if site.kind == "trace" else "finding.unexplained.call_raised"
     before = say("finding.unexplained.before_any") if site.kind == "trace" and not record.gradient_calls else ""
     message = say(key, call=site.kind, error=site.error, before=before)

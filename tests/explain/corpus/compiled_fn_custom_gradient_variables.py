@@ -1,5 +1,5 @@
-# source: https://github.com/google/qhbm-library/issues/78 (notknown_custom_gradient_variables.py: adding @tf.function raises "grad_fn must accept keyword argument 'variables'")
-# expect: cause=not-known line=22
+# source: https://github.com/google/qhbm-library/issues/78 (cause_custom_gradient_variables.py: adding @tf.function raises "grad_fn must accept keyword argument 'variables'")
+# expect: cause=custom-gradient-signature line=12
 import tensorflow as tf
 
 weight = tf.Variable([0.5, -0.5])

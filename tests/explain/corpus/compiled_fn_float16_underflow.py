@@ -1,5 +1,5 @@
-# source: https://theneuralbase.com/tensorflow/learn/intermediate/mixed-precision-with-custom-loops/ (notknown_float16_underflow.py in a @tf.function step, loss scaling left out)
-# expect: cause=not-known line=17
+# source: https://theneuralbase.com/tensorflow/learn/intermediate/mixed-precision-with-custom-loops/ (cause_float16_underflow.py in a @tf.function step, loss scaling left out)
+# expect: cause=underflow line=15
 import numpy as np
 import tensorflow as tf
 

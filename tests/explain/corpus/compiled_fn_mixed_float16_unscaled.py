@@ -1,5 +1,5 @@
 # source: https://github.com/keras-team/keras/issues/20894 (mixed_float16_unscaled_loss.py as the mixed-precision guide's @tf.function train_step, its get_scaled_loss left out as Keras 3 has none)
-# expect: cause=not-known line=19
+# expect: cause=underflow line=17
 import keras
 import tensorflow as tf
 

@@ -1,5 +1,5 @@
 # source: https://github.com/keras-team/keras/issues/19479 (a custom loop under the 'mixed_float16' policy, the loss not scaled: the small float16 gradients underflow to exactly 0)
-# expect: cause=not-known line=19
+# expect: cause=underflow line=17
 import keras
 import tensorflow as tf
 

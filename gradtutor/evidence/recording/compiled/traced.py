@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 
 from gradtutor.evidence.recording import sampling
-from gradtutor.evidence.recording.compiled import links, monitors, snapshot
+from gradtutor.evidence.recording.compiled import links, monitors, python_state, snapshot
 from gradtutor.evidence.recording.frames import raised_at, user_frame
 
 class Tracing:
@@ -156,6 +156,7 @@ class Tracing:
                 raise
             finally:
                 self.record.graph.off = self.record.graph.off and not quiet
+            python_state.after_call(self.record, function, _traces(function) != traces)  # Python frozen in it
             if self.record.graph.recording_tapes and _traces(function) != traces:  # traced by this call
                 links.link_eager_call(self, function, args, kwargs, result, before)
             return result

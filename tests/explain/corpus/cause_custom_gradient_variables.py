@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31945 (a custom_gradient function that reads a variable, its grad_fn without variables=)
-# expect: cause=not-known line=21
+# expect: cause=custom-gradient-signature line=12
 import tensorflow as tf
 
 scale = tf.Variable(2.0, name="outside")

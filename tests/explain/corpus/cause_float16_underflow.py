@@ -1,5 +1,5 @@
 # source: https://theneuralbase.com/tensorflow/learn/intermediate/when-mixed-precision-hurts/ (float16 without loss scaling: small gradients underflow to zero)
-# expect: cause=not-known line=18
+# expect: cause=underflow line=16
 import numpy as np
 import tensorflow as tf
 

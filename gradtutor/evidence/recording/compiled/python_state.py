@@ -1,0 +1,128 @@
+"""Python values a traced step read, frozen into its graph: noted when the function is traced, compared after.
+
+A `tf.function`'s Python runs only while it is traced: a Python number or bool its own code reads from a
+global, a closure cell or an attribute of its `self` becomes a constant of the graph. TensorFlow keys its
+traces on the arguments, not on those names, so when the program later changes one (a loss weight of 0.0
+switched to 1.0 after a warm-up, a flag set on the trainer) the compiled step goes on with the value it was
+traced with. `traced` notes, for each trace, the few such names, their values and the line that reads each;
+`called` runs on every later call (the hot path: one lookup and one comparison a name, and nothing once a
+change was seen) and keeps the first value that differs from the traced one. The reading
+(gradtutor.evidence.reading.unexplained) concludes from these notes; nothing here decides what they mean.
+"""
+from __future__ import annotations
+
+import dis
+import inspect
+
+MAX_READS = 16  # a step reading more Python scalars than this is noted by its first ones only (the cost of a call)
+
+
+class Read:
+    """One Python scalar a traced function read: where from (a namespace dict, or an object's attribute)."""
+
+    __slots__ = ("holder", "name", "kind", "value", "line")
+
+    def __init__(self, holder, name, kind, value, line):
+        self.holder, self.name, self.kind, self.value, self.line = holder, name, kind, value, line
+
+    def now(self):
+        if self.kind == "global":
+            return self.holder.get(self.name, self.value)
+        if self.kind == "closure":
+            return self.holder.cell_contents if _filled(self.holder) else self.value
+        return getattr(self.holder, self.name, self.value)
+
+
+class Traced:
+    """A function's reads as its latest trace saw them, and each one's first change since: name -> (read, now)."""
+
+    __slots__ = ("file", "first", "last", "reads", "changed")
+
+    def __init__(self, file, first, last, reads):
+        self.file, self.first, self.last, self.reads = file, first, last, reads
+        self.changed: dict = {}
+
+
+def after_call(record, function, traced_now: bool) -> None:
+    """After each call of `function` from Python (traced.Tracing.call): a new trace's reads, or a check of the old."""
+    if traced_now:
+        traced(record, function)
+    elif record.python_state:
+        called(record, function)
+
+
+def traced(record, function) -> None:
+    """`function` was traced by this call: its reads now (a new trace sees the values of now)."""
+    try:
+        noted = _reads(function)
+    except Exception:  # noqa: BLE001 - a function whose code cannot be read is not looked into
+        noted = None
+    if noted is None:
+        record.python_state.pop(id(function), None)
+    else:
+        record.python_state[id(function)] = noted
+
+
+def called(record, function) -> None:
+    """`function` ran its compiled graph: each name it read at trace time that has changed since is noted, once."""
+    noted = record.python_state.get(id(function))
+    if noted is None or len(noted.changed) == len(noted.reads):
+        return
+    for read in noted.reads:
+        try:
+            now = read.now()
+            if now is not read.value and read.name not in noted.changed and \
+                    (type(now) is not type(read.value) or bool(now != read.value)):
+                noted.changed[read.name] = (read, now)
+        except Exception:  # noqa: BLE001 - a property that raises now: the user's call must not, so it is not noted
+            continue
+
+
+def _reads(function) -> Traced | None:
+    """The Python scalars the function's own code reads from its globals, closure and `self`, with their lines."""
+    python = inspect.unwrap(getattr(function, "_python_function", None) or function)
+    owner = getattr(python, "__self__", None)  # a method: TensorFlow binds it to a holder of a weak reference
+    if owner is not None:
+        owner = getattr(owner, "weakrefself_target__", lambda: owner)()
+        python = python.__func__
+    code = getattr(python, "__code__", None)
+    if code is None:
+        return None
+    cells = {name: cell for name, cell in zip(code.co_freevars, python.__closure__ or ()) if _filled(cell)}
+    reads, seen, previous, line = [], set(), None, code.co_firstlineno
+    this = code.co_varnames[0] if owner is not None and code.co_argcount else None
+    for instruction in dis.get_instructions(code):
+        line = instruction.positions.lineno or line if instruction.positions else line
+        name = instruction.argval
+        read = None
+        if instruction.opname == "LOAD_GLOBAL" and name not in seen and name in python.__globals__:
+            read = Read(python.__globals__, name, "global", python.__globals__[name], line)
+        elif instruction.opname == "LOAD_DEREF" and name not in seen and name in cells:
+            read = Read(cells[name], name, "closure", cells[name].cell_contents, line)
+        elif instruction.opname == "LOAD_ATTR" and this and previous == ("LOAD_FAST", this) and name not in seen:
+            read = Read(owner, name, "attribute", getattr(owner, name, None), line)
+        previous = (instruction.opname, name)
+        if read is not None and _scalar(read.value):
+            seen.add(name)
+            reads.append(read)
+            if len(reads) == MAX_READS:
+                break
+    lines = [found.positions.lineno for found in dis.get_instructions(code)
+             if found.positions and found.positions.lineno]
+    return Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads) \
+        if reads else None
+
+
+def _filled(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:  # an empty cell (a name assigned after the function was made)
+        return False
+    return True
+
+
+def _scalar(value) -> bool:
+    """A Python number or bool (or a numpy scalar): what tracing turns into a constant of the graph."""
+    import numpy as np
+
+    return isinstance(value, (bool, int, float, np.generic)) and getattr(value, "ndim", 0) == 0

@@ -1,0 +1,117 @@
+"""Three causes concluded from what was recorded: a Python value frozen into a traced step, a custom gradient
+function TensorFlow refused, float16 gradients that underflowed.
+
+No TensorFlow: the recording's notes are made from plain Python objects standing in for what TensorFlow offers
+(a function with `_python_function`, an exception raised from code compiled under TensorFlow's file name), and
+the record is the few fields gradtutor.evidence.reading.unexplained reads.
+"""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+
+from gradtutor.evidence import observations as seen
+from gradtutor.evidence.reading import unexplained
+from gradtutor.evidence.recording.compiled import python_state
+from gradtutor.protocol import Cause
+
+pytestmark = pytest.mark.unit
+
+SEEDS = range(4)
+TF_FILE = "/site-packages/" + seen.CUSTOM_GRADIENT_MODULE
+
+
+def _record(**fields):
+    return types.SimpleNamespace(**{"findings": [], "observations": seen.Observations(), "excused": {},
+                                    "script_error": None, "gradient_calls": 1, "zero_probes": {}, "underflows": {},
+                                    "python_state": {}, **fields})
+
+
+def _zeros(record, frame, count=2, dtype="float16"):
+    site = record.observations.called("gradient", frame)
+    gradient = types.SimpleNamespace(_numpy=lambda: np.zeros(3, dtype), dtype=types.SimpleNamespace(name=dtype))
+    record.observations.gradients(site, [gradient] * count, True)
+    return site
+
+
+def _step_module(weight):
+    """A module namespace with a traced step reading a global `weight`, and the step as tf.function shows it."""
+    namespace = {"weight": weight}
+    exec(compile("def step(x):\n    y = x * 2\n    return y * weight\n", "train.py", "exec"), namespace)
+    return namespace, types.SimpleNamespace(_python_function=namespace["step"])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_zero_weight_changed_after_the_trace_is_frozen_python_state_at_the_line_reading_it(seed):
+    rng = np.random.default_rng(seed)
+    namespace, function = _step_module(0.0)
+    record = _record()
+    python_state.after_call(record, function, True)  # traced with weight = 0.0
+    namespace["weight"] = float(rng.uniform(0.1, 2.0))
+    python_state.after_call(record, function, False)  # ran compiled: the graph still has 0.0
+    _zeros(record, ("train.py", 3), dtype="float32")
+    [finding] = unexplained.findings(record)
+    assert finding["cause"] == Cause.FROZEN_PYTHON_STATE and finding["broke_at"]["line"] == 3
+    assert finding["facts"]["name"] == "weight" and finding["facts"]["traced"] == "0.0"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_value_changed_by_retracing_or_from_a_nonzero_one_is_no_frozen_state(seed):
+    rng = np.random.default_rng(seed)
+    namespace, function = _step_module(float(rng.uniform(0.1, 2.0)))
+    record = _record()
+    python_state.after_call(record, function, True)
+    namespace["weight"] = 0.5 + float(rng.uniform(0.1, 2.0))  # nonzero to nonzero: not what makes a zero gradient
+    python_state.after_call(record, function, False)
+    _zeros(record, ("train.py", 3), dtype="float32")
+    assert [f["cause"] for f in unexplained.findings(record)] == [Cause.NOT_KNOWN]
+    namespace, function = _step_module(0.0)
+    record = _record()
+    python_state.after_call(record, function, True)
+    namespace["weight"] = 1.0
+    python_state.after_call(record, function, True)  # traced again: the graph has the new value
+    _zeros(record, ("train.py", 3), dtype="float32")
+    assert [f["cause"] for f in unexplained.findings(record)] == [Cause.NOT_KNOWN]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_float16_zeros_below_a_target_under_the_dtype_range_are_underflow_at_the_target_line(seed):
+    rng = np.random.default_rng(seed)
+    record = _record()
+    line = int(rng.integers(5, 200))
+    site = _zeros(record, ("a.py", line))
+    for index, _ in site.bad():
+        record.underflows[(("a.py", line), index)] = (float(rng.uniform(1e-8, 6e-5)), ("a.py", line - 2), "float16")
+    [finding] = unexplained.findings(record)
+    assert finding["cause"] == Cause.UNDERFLOW and finding["broke_at"]["line"] == line - 2
+    record.underflows.popitem()  # one of the zero gradients without that evidence: not known
+    assert [f["cause"] for f in unexplained.findings(record)] == [Cause.NOT_KNOWN]
+
+
+def _raise_from_tensorflow(grad_fn, inside: bool):
+    """An error raised by TensorFlow's custom_gradient module itself (inside=False) or by the user's grad_fn it
+    called (inside=True), with `grad_fn` at hand as TensorFlow's frame has it."""
+    namespace = {}
+    exec(compile("def check(grad_fn, inside):\n    if inside:\n        grad_fn(1.0)\n"
+                 "    raise ValueError('custom_gradient function expected to return 2 gradients')\n",
+                 TF_FILE, "exec"), namespace)
+    try:
+        namespace["check"](grad_fn, inside)
+    except Exception as error:  # noqa: BLE001 - the error under test
+        return error
+    raise AssertionError("nothing raised")
+
+
+def test_an_error_tensorflow_raised_about_a_grad_fn_names_its_def_line():
+    namespace = {}
+    exec(compile("def grad(dy):\n    return undefined_name\n", "model.py", "exec"), namespace)
+    error = _raise_from_tensorflow(namespace["grad"], inside=False)
+    assert seen.refused_grad_fn(error) == ("model.py", 1)
+    record = _record()
+    record.observations.raised(record.observations.called("gradient", ("model.py", 9)), error)
+    [finding] = unexplained.findings(record)
+    assert finding["cause"] == Cause.CUSTOM_GRADIENT_SIGNATURE and finding["broke_at"]["file"] == "model.py"
+    # an error of the user's own grad_fn body is no refusal of its signature
+    assert seen.refused_grad_fn(_raise_from_tensorflow(namespace["grad"], inside=True)) is None

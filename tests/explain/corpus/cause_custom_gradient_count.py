@@ -1,0 +1,26 @@
+# source: https://github.com/tensorflow/tensorflow/issues/26048 (a tf.custom_gradient whose grad returns the wrong number of gradients: one for a function of two inputs)
+# expect: cause=custom-gradient-signature line=10
+import keras
+import tensorflow as tf
+
+
+@tf.custom_gradient
+def reverse_gradient(x, strength):
+    # the domain-adaptation trick: identity forward, the gradient flipped and scaled backward
+    def grad(dy):
+        return -strength * dy  # one gradient, but the function has two inputs (x and strength)
+
+    return tf.identity(x), grad
+
+
+keras.utils.set_random_seed(1)
+features = keras.layers.Dense(4)
+features.build((None, 3))
+domain_head = keras.layers.Dense(1)
+domain_head.build((None, 4))
+x = tf.random.normal((8, 3))
+with tf.GradientTape() as tape:
+    h = reverse_gradient(features(x), tf.constant(0.5))
+    domain_loss = tf.reduce_mean(tf.square(domain_head(h)))
+grads = tape.gradient(domain_loss, features.trainable_variables + domain_head.trainable_variables)
+print([float(tf.reduce_max(tf.abs(g))) for g in grads])
