@@ -50,6 +50,18 @@ def evidence_at(op) -> Cause | None:
     return None
 
 
+def given_nonfinite(op) -> bool:
+    """Was a NaN or inf already among the float values the op was given? Then a NaN or inf it returned is what it
+    was handed, not what it made (False when its inputs were not kept)."""
+    if op.values is None:
+        return False
+    for tensor in op.values[0]:
+        value = kept_value(tensor)
+        if value is not None and value.dtype.kind in "fc" and value.size and not np.isfinite(value).all():
+            return True
+    return False
+
+
 def _zero_sensitive(op_type, inputs) -> bool:
     """sqrt/log/reciprocal at 0, a division by 0, a power of a zero base below 1, the angle of 0 + 0i (its gradient
     is 1 / (im + i·re), math_grad.py's _AngleGrad): the gradient is inf or NaN."""
