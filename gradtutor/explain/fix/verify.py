@@ -3,7 +3,8 @@
 The copy runs as the script did (same arguments, same working directory, the script's own
 folder still importable), under the same instrumentation; the user's file is only read.
 A repaired finding is verified when the re-run finds nothing at its gradient call and every
-gradient asked there came back: none None, all finite, not every one of them all zero.
+gradient asked there came back: none None, all finite, and not every one of them all zero unless the
+central difference measured zero to be the target's true slope there (fix/central.py).
 A gradient asked inside a traced tf.function is a symbol with no value: it is verified only
 from what the compiled analysis knows — not None when traced, and the in-graph checks of
 every compiled step it ran in (gradtutor/evidence/recording/compiled/traced.py) saw no NaN/inf and not all zeros.
@@ -49,15 +50,25 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
             item.why = "not_reached"
         elif bad := next((s for call in calls for s in call if s in ("none", "nonfinite")), None):
             item.why = bad
-        elif any(all(s == "zero" for s in call) for call in calls):
-            item.why = "zero"  # one source's gradient may be truly zero (a bias that cancels), not every one
         elif any("traced" in call for call in calls):
             _judge_compiled(item, rerun.get("compiled", {}).get(str(line)) or {})
         else:
-            item.fd_error = rerun.get("central", {}).get(str(line))
-            item.verified = item.fd_error is None or item.fd_error <= TOLERANCE
-            item.why = "" if item.verified else "central"
-            item.why_params["error"] = f"{item.fd_error:.1e}" if item.fd_error is not None else ""
+            _judge_central(item, rerun.get("central", {}).get(str(line)),
+                           any(all(s == "zero" for s in call) for call in calls))
+
+
+def _judge_central(item, error: float | None, all_zero: bool) -> None:
+    """Eager values: verified when the central difference agrees (fix/central.py; no number: nothing against it).
+    A call whose every gradient is zero is verified only when the central difference was measured and says zero
+    is the target's slope there (a norm's or a sinc's at 0 behind a double where); unmeasured, it stays a guess."""
+    item.fd_error = error
+    if all_zero:
+        item.verified = error is not None and error <= TOLERANCE
+        item.why = "" if item.verified else "zero"
+    else:
+        item.verified = error is None or error <= TOLERANCE
+        item.why = "" if item.verified else "central"
+    item.why_params["error"] = f"{error:.1e}" if error is not None else ""
 
 
 def _judge_whole_run(item, rerun: dict, copy: str) -> None:
