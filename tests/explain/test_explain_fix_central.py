@@ -89,3 +89,39 @@ def test_an_all_zero_gradient_is_verified_only_when_its_measured_central_differe
         verify.judge(plan, {"script_exit": 0, "findings": [], "gradients": {str(line): calls},
                             "central": {str(line): error}}, str(script))
         assert (plan.items[0].verified, plan.items[0].why) == (verified, "" if verified else "zero")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_compiled_gradient_checked_all_zero_is_verified_only_by_an_eager_run_that_measures_zero(tmp_path, seed):
+    """The in-graph checks see a traced gradient all zero but no values: the copy runs once more with its functions
+    run eagerly, and only a measured zero slope there verifies it (verify._zero_when_compiled)."""
+    from gradtutor.explain.fix import show
+
+    rng = np.random.default_rng(seed)
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\nx = tf.constant(1.0)\nwith tf.GradientTape() as t:\n"
+                      "    y = x * x\nprint(t.gradient(y, x))\n")
+    steps, width = int(rng.integers(1, 9)), int(rng.integers(1, 4))
+    cases = [(["zero"] * width, float(rng.uniform(0.0, 1.0)) * central.TOLERANCE, True),
+             (["zero"] * width, float(rng.uniform(2.0, 1e6)) * central.TOLERANCE, False),
+             (["zero"] * (width - 1) + ["ok"], 0.0, False),  # eagerly not all zero: the compiled zero is not explained
+             (["zero"] * width, None, False)]
+    for eager_call, error, verified in cases:
+        plan = plans.make(str(script), [{"file": str(script), "line": 5, "call": "gradient", "cause": "unwatched",
+                                         "broke_at": {"file": str(script), "line": 3, "code": ""}}])
+        line = str(plan.moved(plan.items[0].line))
+        asked = []
+
+        def run(text, lines, eager=False):
+            asked.append(eager)
+            if eager:
+                return {"script_exit": 0, "findings": [], "gradients": {line: [eager_call]}, "central": {line: error}}
+            return {"script_exit": 0, "findings": [], "gradients": {line: [["traced"] * width]},
+                    "compiled": {line: {"steps": steps, "codes": [[2] * width]}}}
+
+        verify.rounds(plan, str(script), run)
+        item = plan.items[0]
+        assert asked == [False, True]
+        assert (item.verified, item.why, item.zero) == (verified, "" if verified else "zero", verified)
+        assert item.compiled_steps == (steps if verified else 0)
+        assert show.verification(item).startswith("verified:") is verified

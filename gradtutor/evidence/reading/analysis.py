@@ -9,10 +9,9 @@ import numpy as np
 
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import WRITES
-from gradtutor.evidence.reading import born
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading import probe
-from gradtutor.evidence.reading.values import evidence_at, kept_value
+from gradtutor.evidence.reading.values import birth, evidence_at, kept_value
 from gradtutor.evidence.recording.tapes import tf_object
 from gradtutor.protocol import Cause, Symptom
 
@@ -238,7 +237,7 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
     ops = sorted({n.op for n in on_path if n in reached and n.op is not None}, key=lambda op: op.seq)
     ops_cut = [op for op in ops if op.type in opfacts.STOP]
     if symptom == Symptom.NONFINITE:  # None: every forward value was finite (a backward overflow), or it grew
-        made = born.birth(graph, ops, tape, source)
+        made = birth(graph, ops, tape, source)
         return (Cause.NON_FINITE, made.frame, {"op": made.type}) if made is not None else None
     target = tnodes[0] if tnodes else None
     softmax, summed = _softmax_output(target)

@@ -1,4 +1,4 @@
-"""Which op made a NaN or inf on a gradient's path (gradtutor.evidence.reading.born): an op that was handed one and
+"""Which op made a NaN or inf on a gradient's path (gradtutor.evidence.reading.values.birth): an op that was handed one and
 passed it on is not where it was born, unless the weights themselves were already NaN or inf.
 
 No TensorFlow: an op is its type and kept (inputs, outputs), each anything with `_numpy()`; a variable has a
@@ -11,8 +11,7 @@ import types
 import numpy as np
 import pytest
 
-from gradtutor.evidence.reading import born
-from gradtutor.evidence.reading.values import given_nonfinite
+from gradtutor.evidence.reading.values import birth, given_nonfinite
 
 pytestmark = pytest.mark.unit
 
@@ -78,7 +77,7 @@ def test_a_sqrt_at_zero_made_its_nan_whatever_the_weights_hold(seed):
     x[int(rng.integers(0, x.size))] = 0.0
     sqrt = _op("Sqrt", [x], np.sqrt(x))
     weights = Variable(_spoil(rng, _finite(rng)))  # even broken weights do not matter: it made it from finite values
-    assert born.birth(_graph(), [sqrt], _tape(weights), None) is sqrt
+    assert birth(_graph(), [sqrt], _tape(weights), None) is sqrt
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -88,7 +87,7 @@ def test_an_inf_passed_on_by_a_relu_or_a_sigmoid_is_not_their_making(seed):
     with np.errstate(all="ignore"):
         ops = [_op("Relu", [given], np.maximum(given, 0)), _op("Sigmoid", [given], 1 / (1 + np.exp(-given)))]
     broken = Variable(_spoil(rng, _finite(rng)))
-    assert born.birth(_graph(), ops, _tape(broken), broken) is None
+    assert birth(_graph(), ops, _tape(broken), broken) is None
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -98,7 +97,7 @@ def test_a_nan_prone_op_handed_an_inf_is_blamed_only_when_the_weights_were_alrea
     with np.errstate(all="ignore"):
         ops = [_op("Relu", [given], np.maximum(given, 0)), _op("Log", [given], np.log(given))]
     fine = Variable(_finite(rng) * float(rng.uniform(1e3, 1e30)))  # large, still finite: the forward pass overflowed
-    assert born.birth(_graph(), ops, _tape(fine), fine) is None
+    assert birth(_graph(), ops, _tape(fine), fine) is None
     broken = Variable(_spoil(rng, _finite(rng)))  # a step not seen (compiled) had already broken them
-    assert born.birth(_graph(), ops, _tape(fine, broken), fine) is ops[1]
-    assert born.birth(_graph(), ops, None, broken) is ops[1]  # the tape gone: the source itself says so
+    assert birth(_graph(), ops, _tape(fine, broken), fine) is ops[1]
+    assert birth(_graph(), ops, None, broken) is ops[1]  # the tape gone: the source itself says so
