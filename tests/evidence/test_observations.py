@@ -213,3 +213,24 @@ def test_a_nan_without_growth_before_it_is_not_called_an_explosion(seed):
     [found] = unexplained.findings(_record(observations=observations))
     assert found["symptom"] == "nonfinite" and "grew_from" not in found["facts"]
     assert "exploded" not in found["message"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gradients_already_beyond_the_root_of_their_dtypes_largest_on_one_call_are_said_to_have_exploded(seed):
+    rng = np.random.default_rng(seed)
+    dtype = str(rng.choice(["float32", "float64"]))
+    root = float(np.sqrt(np.finfo(dtype).max))
+    for scale, exploded in ((root * float(rng.uniform(2.0, 1e3)), True), (root * float(rng.uniform(1e-6, 0.5)), False)):
+        observations = seen.Observations()
+        frame = ("train.py", int(rng.integers(1, 200)))
+        for call in range(2):  # one call of finite gradients (all read) whose largest is `scale`, then all NaN
+            drawn = [_draw(rng, dtype) for _ in range(2)]
+            largest = max(float(np.abs(d).max()) for d in drawn)
+            grads = [Gradient((d / largest * scale).astype(dtype) if call == 0 else np.full_like(d, np.nan))
+                     for d in drawn]
+            site = observations.called("gradient", frame)
+            observations.gradients(site, grads, observations.reads_values(site))
+        [found] = unexplained.findings(_record(observations=observations))
+        assert found["cause"] == "not-known" and found["symptom"] == "nonfinite"
+        assert ("exploded" in found["message"]) is exploded and ("grew_to" in found["facts"]) is exploded
+        assert ("learning rate" in found["fix"]) is exploded

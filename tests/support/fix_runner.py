@@ -49,11 +49,11 @@ def one(script: str, scratch: str, sink) -> dict:
         if plan.items:
             copy = os.path.join(scratch, os.path.basename(script))
 
-            def run(text, lines):
+            def run(text, lines, eager=False):
                 with open(copy, "w", encoding="utf-8") as handle:
                     handle.write(text)
                 _fresh_autograph()
-                rerun = run_patched(copy, os.path.dirname(script), lines, [])
+                rerun = run_patched(copy, os.path.dirname(script), lines, [], eager)
                 sys.path[0] = path0
                 return rerun
 
@@ -64,7 +64,7 @@ def one(script: str, scratch: str, sink) -> dict:
     return {"script": os.path.basename(script), "findings": payload["findings"], "diff": plan.diff,
             "patched": [{"cause": i.cause, "line": i.line, "subject": i.subject, "verified": i.verified, "why": i.why,
                          "fd_error": i.fd_error,
-                         "compiled_steps": i.compiled_steps} for i in plan.items],
+                         "compiled_steps": i.compiled_steps, "zero": i.zero} for i in plan.items],
             "manual": [{"cause": m.cause, "reason": m.reason} for m in plan.manual], "unchanged": unchanged}
 
 

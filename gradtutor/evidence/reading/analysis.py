@@ -11,7 +11,7 @@ from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import WRITES
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading import probe
-from gradtutor.evidence.reading.values import evidence_at, kept_value
+from gradtutor.evidence.reading.values import birth, evidence_at, kept_value
 from gradtutor.evidence.recording.tapes import tf_object
 from gradtutor.protocol import Cause, Symptom
 
@@ -56,7 +56,7 @@ def diagnose(record, info, targets, source, symptom):
         return Cause.UNWATCHED, late, {"why": "watched after use"}
     if symptom == Symptom.NONE or symptom == Symptom.ZEROS and _breaks(steps, info) is not None:
         return _broken(steps, info, hits[0])
-    return _flat(graph, reached, snode, tnodes, symptom)
+    return _flat(graph, reached, snode, tnodes, symptom, info.tape(), source)
 
 
 def _unwatched(record, info, source, snode, is_variable):
@@ -231,16 +231,14 @@ def _broken(steps, info, target):
     return found[0], found[1], {"op": into} if into and found[0] == Cause.NO_GRADIENT_OP else {}
 
 
-def _flat(graph, reached, snode, tnodes, symptom):
+def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
     """A recorded path whose gradient is zero, tiny or not finite: read the values the path's ops kept."""
     on_path = paths.ancestors(tnodes, snode.seq)
     ops = sorted({n.op for n in on_path if n in reached and n.op is not None}, key=lambda op: op.seq)
     ops_cut = [op for op in ops if op.type in opfacts.STOP]
-    if symptom == Symptom.NONFINITE:
-        for op in ops:
-            if evidence_at(op) == Cause.NON_FINITE:
-                return Cause.NON_FINITE, op.frame, {"op": op.type}
-        return None  # every forward value was finite: an overflow of the backward pass (loss scaling skips it)
+    if symptom == Symptom.NONFINITE:  # None: every forward value was finite (a backward overflow), or it grew
+        made = birth(graph, ops, tape, source)
+        return (Cause.NON_FINITE, made.frame, {"op": made.type}) if made is not None else None
     target = tnodes[0] if tnodes else None
     softmax, summed = _softmax_output(target)
     if softmax is not None and (summed or target.shape and int(np.prod(target.shape)) > 1):

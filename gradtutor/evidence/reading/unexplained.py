@@ -10,6 +10,8 @@ optimizer given None that a reported gradient call returned says nothing more.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from gradtutor.evidence import observations as seen
 from gradtutor.evidence.reading import wording
 from gradtutor.evidence.recording.frames import where
@@ -140,6 +142,10 @@ def _not_known(record, site, replayed: bool) -> dict:
         why = say("finding.unexplained.grew", first=f"{first:.3g}", first_call=first_call, peak=f"{peak:.3g}",
                   peak_call=peak_call, causes=causes)
         fix = say("finding.unexplained.fix_grew")
+    elif worst == seen.NONFINITE and _huge(site):
+        why = say("finding.unexplained.huge", peak=f"{site.peak[1]:.3g}", peak_call=site.peak[0],
+                  limit=f"{_huge(site):.3g}", dtype=_dtype(site), causes=causes)
+        fix = say("finding.unexplained.fix_grew")
     elif worst == seen.ZEROS and probed != PROBED[None]:
         why = say(f"finding.unexplained.zeros_{probed}", causes=causes)
         fix = say("finding.unexplained.fix_zeros_flat") if probed == PROBED[False] else fix
@@ -149,6 +155,8 @@ def _not_known(record, site, replayed: bool) -> dict:
     facts = {"statuses": ",".join(site.statuses), "dtypes": ",".join(site.dtypes), "calls": str(site.calls)}
     if worst == seen.NONFINITE and _grew(site):
         facts.update(grew_from=f"{site.first_peak[1]:.3g}", grew_to=f"{site.peak[1]:.3g}")
+    elif worst == seen.NONFINITE and _huge(site):
+        facts.update(grew_to=f"{site.peak[1]:.3g}")
     return _finding(site, NOT_KNOWN, SYMPTOM[worst], (site.file, site.line) if site.file else None, message,
                     fix, len(bad), dict(facts, probe=probed) if worst == seen.ZEROS else facts)
 
@@ -157,6 +165,22 @@ def _grew(site) -> bool:
     """Did the site's finite gradients grow by GROWTH or more over the calls read before they turned NaN or inf?"""
     return bool(site.first_peak and site.peak and site.peak[0] > site.first_peak[0] and
                 site.peak[1] >= GROWTH * max(site.first_peak[1], 1e-30))
+
+
+def _huge(site) -> float:
+    """The square root of the largest value of the site's float dtype when a finite gradient read before its first NaN
+    or inf was beyond it (its square overflows: it had already exploded, though on one call only), else 0."""
+    if not (site.peak and site.nonfinite_call and site.peak[0] < site.nonfinite_call):
+        return 0.0
+    try:
+        limit = float(np.sqrt(np.finfo(_dtype(site)).max))
+    except (TypeError, ValueError):  # not a float dtype numpy knows (bfloat16): no limit said
+        return 0.0
+    return limit if site.peak[1] >= limit else 0.0
+
+
+def _dtype(site) -> str:
+    return next((d for d in site.dtypes if d), "float32")
 
 
 def _probed(record, site, zeros: list[int]) -> str:

@@ -22,11 +22,15 @@ def fix_cell(cell: str, findings: list[dict], namespace: dict, label: str):
     """The cell's plan, verified by running the patched cell in a copy of `namespace`."""
     plan = plans.make(label, findings, text=cell)
 
-    def run(text: str, lines: list[int]) -> dict:
+    def run(text: str, lines: list[int], eager: bool = False) -> dict:
+        import tensorflow as tf
+
         from gradtutor import evidence
 
         linecache.cache[LABEL] = (len(text), None, text.splitlines(keepends=True), LABEL)
         code, rerun.RERUNNING = 0, True
+        was_eager = tf.config.functions_run_eagerly()
+        tf.config.run_functions_eagerly(eager or was_eager)  # eager: a compiled zero measured (verify.py)
         try:
             with rerun.capturing(LABEL, set(lines)) as (seen, errors, compiled):
                 with evidence.recording() as record, open(os.devnull, "w") as sink, \
@@ -38,6 +42,7 @@ def fix_cell(cell: str, findings: list[dict], namespace: dict, label: str):
                 found = evidence.analyse(record)
         finally:
             rerun.RERUNNING = False
+            tf.config.run_functions_eagerly(was_eager)
         return {"findings": found, "script_exit": code, "gradients": {str(k): v for k, v in seen.items()},
                 "central": {str(k): v for k, v in errors.items()}, "compiled": {str(k): v for k, v in compiled.items()}}
 

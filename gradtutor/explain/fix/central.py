@@ -21,13 +21,17 @@ TOLERANCE = 1e-3
 STEPS = (1e-3, 1e-5, 1e-7)  # relative to the sources' largest value (at least 1); float32 rounding favours a
 # long step, a ReLU's kink or a sigmoid's curvature a short one: the error is the one at the best of them
 MAX_OPS = 2_000
+# the rounding of a replayed value: within NOISE machine epsilons of the magnitudes it was summed from (a chain of
+# ops each rounding once, its errors adding up): below that, a central difference cannot tell a slope from zero
+NOISE = 16
 
 
 def error(graph, target, sources, gradients) -> float | None:
     """|central difference − gradient · d| / ‖gradient‖ for a random ±1 direction d (None: no replay).
 
     ‖gradient‖ is the typical size of gradient · d, so the error is relative to the gradient, not to
-    one direction's projection of it, which can be near zero by chance."""
+    one direction's projection of it, which can be near zero by chance. A gradient of exactly zero (the double
+    where's at 0 of a norm or a sinc) is judged by the rounding noise of the target's values instead (`judged`)."""
     import tensorflow as tf
 
     targets, sources, gradients = (tf.nest.flatten(x) for x in (target, sources, gradients))
@@ -60,21 +64,49 @@ def error(graph, target, sources, gradients) -> float | None:
 
     graph.paused += 1
     try:
-        errors = []
-        for step in STEPS:
-            slopes = []
-            for h in (step * scale, step * scale / 2):
-                up, down = _replay(chain, moved(h), target_node), _replay(chain, moved(-h), target_node)
-                if up is None or down is None:
-                    return None
-                slopes.append((up - down) / (2 * h))
-            central = (4 * slopes[1] - slopes[0]) / 3  # Richardson: the h² terms cancel
-            errors.append(abs(central - along) / max(size, 1e-12))
+        found = slopes(lambda t: _replay(chain, moved(t), target_node), scale)
     except Exception:  # noqa: BLE001 - an op that cannot run again: no number
         return None
     finally:
         graph.paused -= 1
-    return min(errors)
+    return None if found is None else judged(found[0], found[1], along, size)
+
+
+def slopes(evaluate, scale: float) -> tuple[list[float], float] | None:
+    """Richardson's combination of two central differences of t -> f(t) at 0, one per step of STEPS (longest first),
+    and the rounding noise of the first: what the difference of two evaluations at ±h can be from rounding alone.
+
+    `evaluate(t)` is (f(t), the sum of the magnitudes f(t) was summed from, the machine epsilon it was computed
+    in), or None when it cannot be computed. Pure numbers: no TensorFlow."""
+    here = evaluate(0.0)
+    if here is None:
+        return None
+    centrals, noise = [], 0.0
+    for step in STEPS:
+        slope = []
+        for h in (step * scale, step * scale / 2):
+            up, down = evaluate(h), evaluate(-h)
+            if up is None or down is None:
+                return None
+            slope.append((up[0] - down[0]) / (2 * h))
+            if not centrals and h == step * scale:
+                # each value is off by about eps times the magnitudes it sums, plus what rounding x ± h (eps times
+                # the sources' scale) moves it by at the one-sided slope seen (a cone at 0 has one either side)
+                sides = max(abs(up[0] - here[0]), abs(down[0] - here[0])) / h
+                noise = NOISE * max(up[2], down[2], here[2]) * (max(up[1], down[1], here[1]) + sides * scale) / h
+        centrals.append((4 * slope[1] - slope[0]) / 3)  # Richardson: the h² terms cancel
+    return centrals, noise
+
+
+def judged(centrals: list[float], noise: float, along: float, size: float) -> float:
+    """The error compared with TOLERANCE: |central − gradient · d| / ‖gradient‖ at the best step. A gradient of exactly
+    zero has no size to be relative to: then the longest step's central difference must itself be zero within its
+    rounding noise (`slopes`), and the error is |central| / (noise / TOLERANCE) — at most TOLERANCE exactly
+    when it is. Only the longest step: at a short one, rounding can make f(x + h) and f(x − h) equal in float32 and
+    hide a slope that is not zero."""
+    if size > 0:
+        return min(abs(central - along) / size for central in centrals)
+    return abs(centrals[0]) * TOLERANCE / max(noise, np.finfo(np.float64).tiny)
 
 
 def _starts(graph, source, target_node):
@@ -120,7 +152,8 @@ def _chain(graph, starts: set, target):
 
 
 def _replay(chain, start_values: dict, target):
-    """The target's sum with the starts moved: the chain run again in float64 where its kernels allow."""
+    """(The target's sum, the sum of its magnitudes, the epsilon it was computed in) with the starts moved: the chain
+    run again in float64 where its kernels allow."""
     try:
         return _run(chain, start_values, target, wide=True)
     except Exception:  # noqa: BLE001 - an op without a float64 kernel: the recorded precision
@@ -143,7 +176,11 @@ def _run(chain, start_values: dict, target, wide: bool):
         outputs = execute.quick_execute(op.type, len(op.outputs), inputs, attrs, ctx)
         new.update(zip(op.outputs, outputs))
     result = new.get(target)
-    return None if result is None else float(np.sum(kept_value(result), dtype=np.float64))
+    if result is None:
+        return None
+    value = np.asarray(kept_value(result), dtype=np.float64)
+    eps = float(np.finfo(np.float64 if wide else target.dtype.as_numpy_dtype).eps)
+    return float(np.sum(value)), float(np.sum(np.abs(value))), eps
 
 
 def _widened(op_type: str, attrs: tuple) -> tuple:

@@ -26,6 +26,7 @@ class Item:
     why_params: dict = field(default_factory=dict)
     fd_error: float | None = None
     compiled_steps: int = 0  # verified from the in-graph checks of this many compiled steps (a traced gradient)
+    zero: bool = False  # verified all zero: central differences measured zero as the target's slope there
     call: str = "gradient"  # the finding's call: a gradient call, or "raised" / "watch" (a line that asks no gradient)
 
 

@@ -1,6 +1,7 @@
 """Run a patched copy of a script under explain's instrumentation and note what its gradient calls returned.
 
     python -m gradtutor.explain.fix.rerun FD COPY HOME LINES_JSON [ARGS…]
+    (LINES_JSON: the list of lines, or {"lines": [...], "eager": true} to run its tf.functions eagerly)
 
 COPY is the patched script in a scratch folder; HOME, the original's folder, stays on sys.path
 so the script's own modules import as before. For every gradient call made from one of the
@@ -115,16 +116,22 @@ def _line_in(copy: str) -> int | None:
     return None
 
 
-def run_patched(copy: str, home: str, lines: list[int], args: list[str]) -> ExplainResult:
+def run_patched(copy: str, home: str, lines: list[int], args: list[str], eager: bool = False) -> ExplainResult:
+    """eager: its tf.functions run eagerly (tf.config.run_functions_eagerly), so that a gradient the in-graph checks
+    saw all zero has values to measure a central difference on (fix/verify.py)."""
+    import tensorflow as tf
+
     from gradtutor.explain.child import run_script
 
-    path = list(sys.path)
+    path, was_eager = list(sys.path), tf.config.functions_run_eagerly()
     sys.path.insert(1, home)
+    tf.config.run_functions_eagerly(eager or was_eager)
     try:
         with capturing(copy, set(lines)) as (seen, errors, compiled):
             payload, code = run_script(copy, args)
     finally:
         sys.path[:] = path
+        tf.config.run_functions_eagerly(was_eager)
     return {"findings": payload["findings"], "script_exit": code, "gradients": {str(k): v for k, v in seen.items()},
             "unobserved": payload.get("unobserved") or [],
             "central": {str(k): v for k, v in errors.items()}, "compiled": {str(k): v for k, v in compiled.items()}}
@@ -141,10 +148,11 @@ def _central(record, target, sources, result) -> float | None:
 
 def main() -> None:
     global RERUNNING
-    fd, copy, home, lines, args = int(sys.argv[1]), sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), sys.argv[5:]
+    fd, copy, home, spec, args = int(sys.argv[1]), sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), sys.argv[5:]
+    lines, eager = (spec, False) if isinstance(spec, list) else (spec["lines"], bool(spec.get("eager")))
     sys.dont_write_bytecode = True
     RERUNNING = True
-    payload = run_patched(copy, home, lines, args)
+    payload = run_patched(copy, home, lines, args, eager)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()

@@ -14,8 +14,9 @@ from gradtutor.messages import say
 
 def verification(item) -> str:
     if item.verified:
-        text = say("fix.report.verified_compiled", subject=item.subject, steps=item.compiled_steps) \
-            if item.compiled_steps else say("fix.report.verified", subject=item.subject)
+        kind = "verified_zero" if item.zero else "verified"
+        text = say(f"fix.report.{kind}_compiled", subject=item.subject, steps=item.compiled_steps) \
+            if item.compiled_steps else say(f"fix.report.{kind}", subject=item.subject)
         if item.fd_error is not None:
             text += "; " + say("fix.report.central", error=f"{item.fd_error:.1e}")
         return text

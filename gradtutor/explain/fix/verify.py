@@ -3,7 +3,8 @@
 The copy runs as the script did (same arguments, same working directory, the script's own
 folder still importable), under the same instrumentation; the user's file is only read.
 A repaired finding is verified when the re-run finds nothing at its gradient call and every
-gradient asked there came back: none None, all finite, not every one of them all zero.
+gradient asked there came back: none None, all finite, and not every one of them all zero unless the
+central difference measured zero to be the target's true slope there (fix/central.py).
 A gradient asked inside a traced tf.function is a symbol with no value: it is verified only
 from what the compiled analysis knows — not None when traced, and the in-graph checks of
 every compiled step it ran in (gradtutor/evidence/recording/compiled/traced.py) saw no NaN/inf and not all zeros.
@@ -49,15 +50,25 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
             item.why = "not_reached"
         elif bad := next((s for call in calls for s in call if s in ("none", "nonfinite")), None):
             item.why = bad
-        elif any(all(s == "zero" for s in call) for call in calls):
-            item.why = "zero"  # one source's gradient may be truly zero (a bias that cancels), not every one
         elif any("traced" in call for call in calls):
             _judge_compiled(item, rerun.get("compiled", {}).get(str(line)) or {})
         else:
-            item.fd_error = rerun.get("central", {}).get(str(line))
-            item.verified = item.fd_error is None or item.fd_error <= TOLERANCE
-            item.why = "" if item.verified else "central"
-            item.why_params["error"] = f"{item.fd_error:.1e}" if item.fd_error is not None else ""
+            _judge_central(item, rerun.get("central", {}).get(str(line)),
+                           any(all(s == "zero" for s in call) for call in calls))
+
+
+def _judge_central(item, error: float | None, all_zero: bool) -> None:
+    """Eager values: verified when the central difference agrees (fix/central.py; no number: nothing against it).
+    A call whose every gradient is zero is verified only when the central difference was measured and says zero
+    is the target's slope there (a norm's or a sinc's at 0 behind a double where); unmeasured, it stays a guess."""
+    item.fd_error = error
+    if all_zero:
+        item.verified = item.zero = error is not None and error <= TOLERANCE
+        item.why = "" if item.verified else "zero"
+    else:
+        item.verified = error is None or error <= TOLERANCE
+        item.why = "" if item.verified else "central"
+    item.why_params["error"] = f"{error:.1e}" if error is not None else ""
 
 
 def _judge_whole_run(item, rerun: dict, copy: str) -> None:
@@ -93,7 +104,8 @@ def _judge_compiled(item, checked: dict) -> None:
 def rounds(plan: Plan, copy: str, run) -> None:
     """Re-run and judge; while a repaired call still fails with a new repairable finding, repair that too and again.
 
-    `run(text, lines)` runs the patched text as `copy` and returns the re-run's payload. Like cargo fix,
+    `run(text, lines, eager=False)` runs the patched text as `copy` (its tf.functions run eagerly if `eager`) and
+    returns the re-run's payload. Like cargo fix,
     a few rounds: a tape made persistent may show that the second target was computed outside it.
     """
     for round_ in range(ROUNDS):
@@ -102,11 +114,32 @@ def rounds(plan: Plan, copy: str, run) -> None:
         failed = {plan.moved(item.line) for item in plan.items if item.why == "still_found"}
         found = [f for f in rerun.get("findings", []) if f.get("file") == copy and f.get("line") in failed]
         if not found or round_ == ROUNDS - 1:
+            _zero_when_compiled(plan, run)
             return
         more = make(copy, found, text=plan.patched)
         if not more.edits:
             return
         plan.extend(more)
+
+
+def _zero_when_compiled(plan: Plan, run) -> None:
+    """A traced gradient the in-graph checks saw all zero has no values to measure a central difference on: the copy
+    is run once more with its compiled functions run eagerly (`run(text, lines, eager=True)`), and the item is
+    verified when that run's gradient there is all zero too and central differences measure zero as the slope."""
+    items = [item for item in plan.items if item.why == "zero" and item.why_params.get("steps")]
+    if not items:
+        return
+    rerun = run(plan.patched, lines_to_check(plan), eager=True)
+    for item in items:
+        line = plan.moved(item.line)
+        calls = rerun.get("gradients", {}).get(str(line), [])
+        if rerun.get("died") or not calls or any(s != "zero" for call in calls for s in call):
+            continue  # not seen eagerly, or not all zero there: no measurement, it stays a suggestion
+        steps = item.why_params["steps"]
+        _judge_central(item, rerun.get("central", {}).get(str(line)), True)
+        item.why_params["steps"] = steps
+        if item.verified:
+            item.compiled_steps = steps
 
 
 def run_copy(plan: Plan, args: list[str], run_child) -> None:
@@ -120,9 +153,10 @@ def run_copy(plan: Plan, args: list[str], run_child) -> None:
         copy = os.path.join(folder, os.path.basename(plan.script))
         home = os.path.dirname(os.path.abspath(plan.script))
 
-        def run(text: str, lines: list[int]) -> dict:
+        def run(text: str, lines: list[int], eager: bool = False) -> dict:
             Path(copy).write_text(text, encoding="utf-8")
-            rerun = run_child(copy, args, runner="gradtutor.explain.fix.rerun", options=(home, json.dumps(lines)), hush=True)
+            spec = json.dumps({"lines": lines, "eager": True} if eager else lines)
+            rerun = run_child(copy, args, runner="gradtutor.explain.fix.rerun", options=(home, spec), hush=True)
             rerun.setdefault("gradients", {})
             return rerun
 

@@ -1,0 +1,103 @@
+"""Which op made a NaN or inf on a gradient's path (gradtutor.evidence.reading.values.birth): an op that was handed one and
+passed it on is not where it was born, unless the weights themselves were already NaN or inf.
+
+No TensorFlow: an op is its type and kept (inputs, outputs), each anything with `_numpy()`; a variable has a
+dtype and a value; the values are drawn from a seeded generator.
+"""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+
+from gradtutor.evidence.reading.values import birth, given_nonfinite
+
+pytestmark = pytest.mark.unit
+
+SEEDS = range(6)
+FLOAT = types.SimpleNamespace(is_floating=True, is_complex=False)
+
+
+class Kept:
+    def __init__(self, value):
+        self.value = np.asarray(value, dtype="float32")
+
+    def _numpy(self):
+        return self.value
+
+
+class Variable:
+    dtype = FLOAT
+
+    def __init__(self, value):
+        self.kept = Kept(value)
+
+    def value(self):
+        return self.kept
+
+    def assign(self, value):  # what makes it a variable to the reading
+        self.kept = Kept(value)
+
+
+def _op(op_type, inputs, output):
+    return types.SimpleNamespace(type=op_type, frame=("f.py", 1), values=(tuple(map(Kept, inputs)), (Kept(output),)))
+
+
+def _tape(*variables):
+    return types.SimpleNamespace(watched_variables=lambda: variables)
+
+
+def _graph():
+    return types.SimpleNamespace(paused=0)
+
+
+def _spoil(rng, value: np.ndarray) -> np.ndarray:
+    spoiled = value.copy()
+    spoiled[int(rng.integers(0, value.size))] = rng.choice([np.inf, -np.inf, np.nan])
+    return spoiled
+
+
+def _finite(rng) -> np.ndarray:
+    return rng.uniform(0.5, 3.0, size=int(rng.integers(2, 9))).astype("float32")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_op_given_a_nan_or_inf_says_so_and_one_given_finite_values_does_not(seed):
+    rng = np.random.default_rng(seed)
+    finite = _finite(rng)
+    assert not given_nonfinite(_op("Relu", [finite], finite))
+    assert given_nonfinite(_op("Relu", [_spoil(rng, finite)], finite))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_sqrt_at_zero_made_its_nan_whatever_the_weights_hold(seed):
+    rng = np.random.default_rng(seed)
+    x = _finite(rng)
+    x[int(rng.integers(0, x.size))] = 0.0
+    sqrt = _op("Sqrt", [x], np.sqrt(x))
+    weights = Variable(_spoil(rng, _finite(rng)))  # even broken weights do not matter: it made it from finite values
+    assert birth(_graph(), [sqrt], _tape(weights), None) is sqrt
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_inf_passed_on_by_a_relu_or_a_sigmoid_is_not_their_making(seed):
+    rng = np.random.default_rng(seed)
+    given = _spoil(rng, _finite(rng))
+    with np.errstate(all="ignore"):
+        ops = [_op("Relu", [given], np.maximum(given, 0)), _op("Sigmoid", [given], 1 / (1 + np.exp(-given)))]
+    broken = Variable(_spoil(rng, _finite(rng)))
+    assert birth(_graph(), ops, _tape(broken), broken) is None
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_nan_prone_op_handed_an_inf_is_blamed_only_when_the_weights_were_already_broken(seed):
+    rng = np.random.default_rng(seed)
+    given = _spoil(rng, _finite(rng))
+    with np.errstate(all="ignore"):
+        ops = [_op("Relu", [given], np.maximum(given, 0)), _op("Log", [given], np.log(given))]
+    fine = Variable(_finite(rng) * float(rng.uniform(1e3, 1e30)))  # large, still finite: the forward pass overflowed
+    assert birth(_graph(), ops, _tape(fine), fine) is None
+    broken = Variable(_spoil(rng, _finite(rng)))  # a step not seen (compiled) had already broken them
+    assert birth(_graph(), ops, _tape(fine, broken), fine) is ops[1]
+    assert birth(_graph(), ops, None, broken) is ops[1]  # the tape gone: the source itself says so
