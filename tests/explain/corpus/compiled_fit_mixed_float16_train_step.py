@@ -1,5 +1,5 @@
 # source: https://github.com/keras-team/keras/issues/19479 (mixed_float16_unscaled_loss.py compiled: fit under the 'mixed_float16' policy with a train_step override that leaves out self.optimizer.scale_loss: the small float16 gradients underflow to exactly 0)
-# expect: cause=not-known line=18
+# expect: cause=underflow line=16
 import keras
 import tensorflow as tf
 
