@@ -151,3 +151,42 @@ def test_tf_gradients_in_a_compiled_step_is_observed_its_none_now_its_nan_at_the
     assert (finding["cause"], finding["symptom"], finding["count"]) == ("not-known", "none", 2)  # None is the worst
     assert finding["broke_at"]["code"] == "return tf.gradients(tf.norm(a - target), [a, unused])"
     assert finding["facts"]["statuses"] == "nonfinite,none"  # the NaN its in-graph check saw, on the call it came
+
+
+def _sqrt_program(xs):
+    """A compiled Adam step on sqrt(w·x), fed the rows of XS: a row of zeros makes its gradient 0/0 = NaN."""
+    w = tf.Variable(np.linspace(0.5, 2.0, xs.shape[1]).astype("float32"))
+    optimizer = tf.keras.optimizers.Adam(0.05)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.sqrt(w * x))
+        grads = tape.gradient(loss, [w])
+        optimizer.apply_gradients(zip(grads, [w]))
+        return loss
+
+    losses = [float(step(tf.constant(x))) for x in xs]
+    return losses, w.numpy(), int(optimizer.iterations.numpy())
+
+
+@pytest.mark.parametrize("seed", list(np.random.SeedSequence().generate_state(2)))
+def test_the_step_whose_check_got_worse_runs_again_from_its_start_and_the_program_goes_on_unchanged(seed):
+    """One of a function's first calls makes a NaN: that very step runs again eagerly from the values it started
+    with (snapshot.py), so the op that made the NaN is found and not the first op fed a NaN weight, and the
+    values the real call left are put back: the program's losses, weights and optimizer state are what they are
+    without gradtutor."""
+    rng = np.random.default_rng(seed)
+    bad = int(rng.integers(1, monitors.DENSE_READS))
+    xs = rng.uniform(0.5, 2.0, size=(bad + int(rng.integers(1, 6)), int(rng.integers(2, 6)))).astype("float32")
+    xs[bad - 1] = 0.0
+    plain = _sqrt_program(xs)
+    with evidence.recording() as record:
+        explained = _sqrt_program(xs)
+    np.testing.assert_array_equal(plain[0], explained[0])  # NaN where NaN, the same values elsewhere
+    np.testing.assert_array_equal(plain[1], explained[1])
+    assert plain[2] == explained[2]
+    [finding] = evidence.analyse(record)
+    assert (finding["symptom"], finding["cause"]) == ("nonfinite", "non-finite")
+    assert finding["broke_at"]["code"].startswith("loss = tf.reduce_sum(tf.sqrt(w * x))")
+    assert finding["facts"]["first_step"] == str(bad) and finding["facts"]["rerun"] == "same"
