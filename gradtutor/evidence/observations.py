@@ -16,9 +16,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 
-import numpy as np
-
-from gradtutor.evidence.symptoms import gradient_symptom
+from gradtutor.evidence.symptoms import symptom_and_peak
 
 # what one gradient of a call was seen to be, best first; a site keeps the worst of each gradient's
 FINITE, TINY, ZEROS, NONFINITE, NONE = "finite", "tiny", "zeros", "nonfinite", "none"
@@ -64,6 +62,23 @@ class Observations:
 
     def __init__(self):
         self.sites: dict[tuple, Site] = {}
+        self._read: dict[int, tuple] = {}  # id -> (tensor, what its values show): one call's gradients, read once
+
+    def values(self, gradient) -> tuple[str, float | None] | None:
+        """(status, largest finite magnitude) of an eager gradient's values (an IndexedSlices' rows), None when they
+        cannot be read: read once per call, however many ask (the reading's checks, then these observations)."""
+        tensor = getattr(gradient, "values", gradient)
+        known = self._read.get(id(tensor))
+        if known is not None and known[0] is tensor:
+            return known[1]
+        value = _value(tensor)
+        if value is None:
+            found = None
+        else:
+            symptom, peak = symptom_and_peak(value)
+            found = (str(symptom or FINITE), peak)
+        self._read[id(tensor)] = (tensor, found)
+        return found
 
     def site(self, kind: str, frame) -> Site:
         file, line = frame if frame else (None, None)
@@ -74,6 +89,7 @@ class Observations:
         return found
 
     def called(self, kind: str, frame) -> Site:
+        self._read.clear()  # the previous call's gradients are not kept alive
         site = self.site(kind, frame)
         site.calls += 1
         return site
@@ -93,18 +109,19 @@ class Observations:
                 status = NONE
             else:
                 site.dtypes[index] = getattr(getattr(gradient, "dtype", None), "name", "") or ""
-                value = _value(gradient) if values else None
-                if value is None:
+                found = self.values(gradient) if values else None
+                if found is None:
                     continue
                 read = True
-                status = str(gradient_symptom(value) or FINITE)
-                peaks.append(_finite_peak(value))
+                status, peak = found
+                peaks.append(peak)
             if status == NONFINITE and site.nonfinite_call is None:
                 site.nonfinite_call = site.calls
             if WORSE[status] > WORSE[site.statuses[index]]:
                 site.statuses[index] = status
         if read or all(g is None for g in results):
             site.read += 1
+        self._read.clear()
         peak = max((p for p in peaks if p is not None), default=None)
         if peak is not None and (site.nonfinite_call is None or site.nonfinite_call == site.calls):
             site.first_peak = site.first_peak or (site.calls, peak)
@@ -167,14 +184,6 @@ def refused_grad_fn(error: BaseException) -> tuple | None:
                 return code.co_filename, code.co_firstlineno
         error, seen = error.__context__, seen + 1
     return None
-
-
-def _finite_peak(value) -> float | None:
-    """The largest finite magnitude of a gradient's values, None if it has none."""
-    if value.dtype.kind not in "fc" or not value.size:
-        return None
-    magnitudes = np.abs(value[np.isfinite(value)])
-    return float(magnitudes.max()) if magnitudes.size else None
 
 
 def _value(gradient):

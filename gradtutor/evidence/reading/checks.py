@@ -14,7 +14,7 @@ from gradtutor.evidence.reading import subtle
 from gradtutor.evidence.reading import untracked
 from gradtutor.evidence.recording.frames import user_frame, user_frame_object
 from gradtutor.evidence.recording.listening import tell
-from gradtutor.evidence.symptoms import gradient_symptom
+from gradtutor.evidence.observations import FINITE
 from gradtutor.evidence.recording.tapes import tape_info
 from gradtutor.protocol import Cause, Symptom
 # The values of an eager call's gradients (zero? tiny? NaN?) are read on the first FIRST_CALLS calls of each
@@ -29,11 +29,13 @@ def sampled(record, frame) -> bool:
     return calls <= FIRST_CALLS or calls % EVERY == 0 or record.replaying or record.every_step
 
 
-def symptom(gradient) -> Symptom | None:
-    """none, nonfinite, zeros, tiny (gradtutor.evidence.symptoms), or None for a gradient that looks fine."""
+def symptom(record, gradient) -> Symptom | None:
+    """none, nonfinite, zeros, tiny (gradtutor.evidence.symptoms), or None for a gradient that looks fine: its values
+    as the call's observations read them (once, bfloat16 as float32, an IndexedSlices' rows)."""
     if gradient is None:
         return Symptom.NONE
-    return gradient_symptom(analysis.kept_value(getattr(gradient, "values", gradient)))  # IndexedSlices: its rows
+    found = record.observations.values(gradient)
+    return None if found is None or found[0] == FINITE else Symptom(found[0])
 
 
 def _call(record, tape, call, target, sources, original, zero_fill=False):
@@ -80,7 +82,7 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
         values = sampled(record, frame) or info.frame in record.sampling.flagged
     trains_some = any(gradient is not None for gradient in flat_results)
     for index, (source, gradient) in enumerate(zip(flat_sources, flat_results)):
-        found = symptom(gradient) if values or gradient is None else None
+        found = symptom(record, gradient) if values or gradient is None else None
         key = (frame, index)
         if found is None:
             if values and key not in record.seen:  # a gradient that looks fine may still miss terms, or be lost
