@@ -66,8 +66,9 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 
 # --durations: the slowest tests are named at the end of every run, so the suite's time budget can be watched.
+# --no-loadscope-reorder: xdist hands out the groups in collection order, the longest first (tests/support/schedule.py).
 test: lint browser hub
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m pytest -n 2 --dist loadgroup -q --durations=15
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(PY) -m pytest -n 2 --dist loadgroup --no-loadscope-reorder -q --durations=15
 
 # The unit tier (tests/conftest.py explains the tiers). Serial: its tests mostly wait on short
 # subprocesses, and two xdist workers cost more to start than they save on 2 cores.

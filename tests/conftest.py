@@ -25,7 +25,7 @@ import pytest
 
 from gradtutor.course.secret import new_secret
 from gradtutor.dev.answers import STANDARD_IMPORTS  # the known answers are graded with these imports too
-from tests.support import REPO, TEST_HOME
+from tests.support import REPO, TEST_HOME, schedule
 
 TIERS = ("unit", "tf", "nbgrader", "browser")
 # The fixtures below that start the checker's worker, which imports TensorFlow.
@@ -140,6 +140,11 @@ def pytest_configure(config):
         paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
         if str(TF_STUB.parent.parent) not in paths:  # xdist workers inherit it from the main process
             os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TF_STUB.parent.parent), *paths]))
+
+
+def pytest_collection_modifyitems(items):
+    # `make test` hands out whole xdist groups in this order (--no-loadscope-reorder): tests/support/schedule.py
+    schedule.longest_first(items)
 
 
 def pytest_ignore_collect(collection_path, config):

@@ -26,7 +26,8 @@ def _suite(root: Path, test_source: str) -> Path:
     shutil.copyfile(REPO / "tests" / "__init__.py", root / "tests" / "__init__.py")
     shutil.copyfile(REPO / "tests" / "conftest.py", root / "tests" / "conftest.py")
     (root / "tests" / "support").mkdir()
-    shutil.copyfile(REPO / "tests" / "support" / "__init__.py", root / "tests" / "support" / "__init__.py")
+    for name in ("__init__.py", "schedule.py"):  # what conftest.py imports from tests/support/
+        shutil.copyfile(REPO / "tests" / "support" / name, root / "tests" / "support" / name)
     (root / "tests" / "test_sample.py").write_text(textwrap.dedent(test_source))
     return root
 

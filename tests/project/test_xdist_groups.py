@@ -4,6 +4,7 @@ made once. A pytest/xdist pair that splits groups still passes every test, only 
 checked here."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -31,3 +32,45 @@ def test_a_group_stays_on_one_worker(tmp_path):
     workers = [line.split()[0] for line in done.stdout.splitlines() if line.startswith("[gw") and "PASSED" in line]
     assert len(workers) == 8, done.stdout
     assert len(set(workers)) == 1, f"the group ran on {sorted(set(workers))}:\n{done.stdout}"
+
+
+def test_the_schedule_puts_the_longest_groups_first_and_names_only_real_groups(tmp_path):
+    """tests/support/schedule.py orders the long groups first; a group renamed in its tests but not there
+    would silently go back to the end of the queue, so every name it orders must be a group some test has."""
+    import re
+
+    from tests.support import REPO, schedule
+
+    sources = "\n".join(path.read_text() for path in (REPO / "tests").rglob("test_*.py"))
+    literal = set(re.findall(r'xdist_group\("([^"]+)"\)', sources))
+    plain = {schedule.plain_nbgrader_group(lang) for lang in schedule.messages.LANGUAGES}
+    assert "xdist_group(plain_nbgrader_group(lang))" in (REPO / "tests/classroom/test_plain_nbgrader.py").read_text()
+    assert set(schedule.LONGEST_FIRST) <= literal | plain, set(schedule.LONGEST_FIRST) - literal - plain
+    assert "--no-loadscope-reorder" in (REPO / "Makefile").read_text()  # else xdist re-sorts the queue by test count
+
+    (tmp_path / "conftest.py").write_text("from tests.support import schedule\n\n\n"
+                                          "def pytest_collection_modifyitems(items):\n    schedule.longest_first(items)\n")
+    (tmp_path / "test_a.py").write_text(textwrap.dedent('''\
+        import pytest
+
+
+        @pytest.mark.parametrize("n", range(3))
+        def test_short(n):
+            pass
+
+
+        @pytest.mark.xdist_group("dask")
+        def test_dask():
+            pass
+
+
+        @pytest.mark.xdist_group("classroom")
+        def test_classroom():
+            pass
+    '''))
+    done = subprocess.run([sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider", "test_a.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    collected = [line.split("::")[1] for line in done.stdout.splitlines() if "::" in line]
+    assert collected == ["test_classroom", "test_dask", "test_short[0]", "test_short[1]", "test_short[2]"], done.stdout

@@ -1,0 +1,39 @@
+"""The order in which `make test`'s two xdist workers are handed the long xdist groups: the longest first.
+
+Under `--dist loadgroup` a worker takes a whole group (or an ungrouped module) at a time, from a queue
+built in collection order when `--no-loadscope-reorder` is given; xdist's default orders that queue by
+the number of tests instead. By that count the long groups with few tests came last: the plain nbgrader
+course (one serial `nbgrader autograde` of ~10 minutes, 14 tests) then started while the other worker
+was nearly done, and ran on alone. Longest first (as LPT scheduling does) leaves only short modules for
+the end, which whichever worker is free takes. Any test order is still a valid run; this one is faster.
+"""
+from __future__ import annotations
+
+from gradtutor import messages
+
+
+def plain_nbgrader_group(lang: str) -> str:
+    """The group of tests/classroom/test_plain_nbgrader.py's tests in one language (one course per language)."""
+    return f"plain_nbgrader_{lang}"
+
+
+# The long groups, longest first; seconds for the whole group in the last full run (`--durations`, 2 loaded
+# cores): classroom ~1400, hostile_grade ~650, answers ~450, plain_nbgrader_* ~320 each, docs ~300, dask ~200.
+LONGEST_FIRST = ("classroom", "hostile_grade", "answers", *map(plain_nbgrader_group, messages.LANGUAGES), "docs",
+                 "dask")
+
+
+def group_of(item) -> str | None:
+    """The xdist group a test is marked with (xdist joins several with '_'; none here has several)."""
+    names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                    for mark in item.iter_markers("xdist_group")})
+    return "_".join(names) or None
+
+
+def longest_first(items: list) -> None:
+    """Reorder items in place: the long groups' tests first, in LONGEST_FIRST's order, then the rest as collected.
+
+    Within a group, and within every other module, the collected order is kept (a stable sort).
+    """
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(group_of(item), len(rank)))
