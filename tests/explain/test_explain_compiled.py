@@ -190,3 +190,41 @@ def test_the_step_whose_check_got_worse_runs_again_from_its_start_and_the_progra
     assert (finding["symptom"], finding["cause"]) == ("nonfinite", "non-finite")
     assert finding["broke_at"]["code"].startswith("loss = tf.reduce_sum(tf.sqrt(w * x))")
     assert finding["facts"]["first_step"] == str(bad) and finding["facts"]["rerun"] == "same"
+
+
+def _iterator_program(xs, show):
+    """A compiled step that takes its batch from a dataset's iterator itself (and, with SHOW, prints the loss with
+    tf.print): effects a second run would repeat, so the step is never run twice."""
+    w = tf.Variable(np.linspace(0.5, 2.0, xs.shape[1]).astype("float32"))
+    optimizer = tf.keras.optimizers.SGD(0.01)
+    batches = iter(tf.data.Dataset.from_tensor_slices(xs))
+
+    @tf.function
+    def step():
+        x = next(batches)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.sqrt(w * x))
+        optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+        if show:
+            tf.print("loss", loss)
+        return loss
+
+    return [float(step()) for _ in range(len(xs))]
+
+
+@pytest.mark.parametrize("seed", list(np.random.SeedSequence().generate_state(2)))
+def test_a_step_that_takes_its_own_batch_or_prints_is_not_run_twice(seed, capfd):
+    rng = np.random.default_rng(seed)
+    bad = int(rng.integers(1, monitors.DENSE_READS))
+    xs = rng.uniform(0.5, 2.0, size=(bad + int(rng.integers(2, 6)), 3)).astype("float32")
+    xs[bad - 1] = 0.0
+    show = bool(rng.integers(2))
+    plain = _iterator_program(xs, show)
+    printed = capfd.readouterr()
+    with evidence.recording() as record:
+        explained = _iterator_program(xs, show)
+    np.testing.assert_array_equal(plain, explained)  # no batch taken twice, none skipped
+    assert capfd.readouterr().err.count("loss") == printed.err.count("loss") == (len(xs) if show else 0)
+    [finding] = evidence.analyse(record)
+    assert finding["symptom"] == "nonfinite" and finding["facts"]["first_step"] == str(bad)
+    assert finding["facts"]["rerun"] == "next"

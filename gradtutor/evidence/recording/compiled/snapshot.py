@@ -7,8 +7,9 @@ made NaN, and the first op fed a NaN weight looks guilty. So, for a function's f
 (when its monitors are read after every call), the values of every variable it reads are kept from before the call
 (a read shares the buffer; the update copies it), and a call whose check got worse is run once more at once: the
 kept values put back, the step run eagerly under the recording, and the values the real call left put back after.
-Taken only when the call's arguments are values (tensors, arrays, numbers): a dataset's iterator would give the
-replay another batch and take it from the user's program.
+Taken only when the call's arguments are values (tensors, arrays, numbers) and its graph has no effect beyond its
+variables (EFFECTS): a dataset's iterator would give the replay another batch and take it from the user's program,
+a tf.print would print twice. What the replay's Python prints is not shown.
 """
 from __future__ import annotations
 
@@ -33,6 +34,16 @@ class Snapshot:
 
             with ops.init_scope():
                 self.values[id(handle)] = (handle, gen_resource_variable_ops.read_variable_op(handle, dtype))
+
+
+# ops whose effects a second run repeats outside the variables it puts back: a batch taken from an iterator, a line
+# printed or a summary written, a Python function run, a table or queue changed, a file saved. A function that traces
+# one is not run twice (its next call is replayed instead, as after its first calls)
+EFFECTS = ("Iterator", "Print", "Summary", "PyFunc", "Lookup", "Queue", "Save", "WriteFile", "Stack", "Barrier")
+
+
+def has_effects(op_type: str) -> bool:
+    return any(part in op_type for part in EFFECTS)
 
 
 def take(handles: dict) -> Snapshot:

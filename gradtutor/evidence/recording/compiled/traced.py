@@ -22,7 +22,9 @@ Everything here is reached through `Graph.traced` and `instrument`; nothing is p
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 
 from gradtutor.evidence.recording import sampling
 from gradtutor.evidence.recording.compiled import links, monitors, python_state, snapshot
@@ -44,7 +46,11 @@ class Tracing:
         if type(op_type) is bytes:
             op_type = op_type.decode()
         graph.add_step(op_type, (), outputs, frame, [self.node_of(graph, t, frame) for t in inputs])
-        if op_type == "ReadVariableOp" and inputs and self.current is not None:
+        if self.current is None or self.current.handles is None:
+            return
+        if snapshot.has_effects(op_type):  # effects a second run would repeat: never run twice (snapshot.py)
+            self.current.handles = None
+        elif op_type == "ReadVariableOp" and inputs:
             self._reads(self.outermost(inputs[0]), outputs[0].dtype)
 
     def _reads(self, handle, dtype) -> None:
@@ -169,14 +175,15 @@ class Tracing:
             if state.monitors and state.due():
                 self._check(state)
             kept, state.snapshot = state.snapshot, None
-            if kept is not None and state.replay_from == state.calls:
+            if kept is not None and state.handles is not None and state.replay_from == state.calls:
                 self._replay_from_kept(function, call, args, kwargs, state, kept)
 
     def _keep_values(self, state, function, args, kwargs) -> None:
         """One of a function's first calls, whose arguments a second run reads alike: keep the values of the
         variables it reads (those met while it is traced are added then)."""
         state.snapshot = None
-        if state.calls <= monitors.DENSE_READS and _can_run_eagerly(function) and snapshot.replayable(args, kwargs):
+        if state.calls <= monitors.DENSE_READS and state.handles is not None and _can_run_eagerly(function) \
+                and snapshot.replayable(args, kwargs):
             try:
                 with self.record.graph.pausing():
                     state.snapshot = snapshot.take(state.handles)
@@ -186,21 +193,20 @@ class Tracing:
     def _replay_from_kept(self, function, call, args, kwargs, state, kept) -> None:
         """This call's check got worse: run it again eagerly from the values it started with, then put back the
         values it left, so the program goes on as it would have (snapshot.py)."""
-        graph = self.record.graph
         try:
-            with graph.pausing():
+            with self.record.graph.pausing():
                 after = snapshot.take(state.handles)
                 snapshot.put_back(kept)
         except Exception:  # noqa: BLE001 - not restorable: the step is replayed at the next call, as before
             return
         self.depth, asked = self.depth + 1, self.record.gradient_calls
-        try:
-            self._replay(function, call, args, kwargs, state, again=True)
-        except Exception:  # noqa: BLE001 - the replay's own failure is not the program's: what it recorded stays
-            pass
+        try:  # the replay's own failure is not the program's, nor is what it prints: what it recorded stays
+            with contextlib.suppress(Exception), contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                self._replay(function, call, args, kwargs, state, again=True)
         finally:  # the program's own gradient calls are counted, not this re-run's
             self.depth, self.record.gradient_calls = self.depth - 1, asked
-            with graph.pausing():
+            with self.record.graph.pausing():
                 snapshot.put_back(after)
 
     def _replay(self, function, call, args, kwargs, state, again=False):
