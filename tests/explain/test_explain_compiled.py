@@ -223,7 +223,9 @@ def test_a_step_that_takes_its_own_batch_or_prints_is_not_run_twice(seed, capfd)
     printed = capfd.readouterr()
     with evidence.recording() as record:
         explained = _iterator_program(xs, show)
-    np.testing.assert_array_equal(plain, explained)  # no batch taken twice, none skipped
+    # no batch taken twice, none skipped; the replayed call (the one after the NaN) ran eagerly, which may round its
+    # loss differently from the compiled graph in the last bit
+    np.testing.assert_allclose(plain, explained, rtol=1e-6)
     assert capfd.readouterr().err.count("loss") == printed.err.count("loss") == (len(xs) if show else 0)
     [finding] = evidence.analyse(record)
     assert finding["symptom"] == "nonfinite" and finding["facts"]["first_step"] == str(bad)
