@@ -137,14 +137,12 @@ def _moves(graph, chain, starts, value, direction, target) -> bool | None:
     sum move?"""
     step = STEP * max(1.0, float(np.abs(value).max()))
     dtype = starts[0].dtype
-    graph.paused += 1
     try:
-        base, half, full = (_replay(chain, {node: value + t * step * direction for node in starts}, dtype, target)
-                            for t in (0.0, 0.5, 1.0))
+        with graph.pausing():
+            base, half, full = (_replay(chain, {node: value + t * step * direction for node in starts}, dtype, target)
+                                for t in (0.0, 0.5, 1.0))
     except Exception:  # noqa: BLE001 - an op that cannot run again: no probe, the evidence stands alone
         return None
-    finally:
-        graph.paused -= 1
     if base is None or half is None or full is None or not np.isfinite([base, half, full]).all():
         return None
     # Richardson: twice the slope over the half step minus the slope over the full step cancels the

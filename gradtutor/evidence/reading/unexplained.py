@@ -127,11 +127,7 @@ def _excused(record, site) -> dict | None:
 def _not_known(record, site, replayed: bool) -> dict:
     bad = _reported(site)
     worst = max((status for _, status in bad), key=seen.WORSE.get)
-    shown = say(f"finding.symptom.{SYMPTOM[worst]}")
-    which = join([_which(index, len(site.statuses)) for index, status in bad if status == worst])
-    dtypes = sorted({site.dtypes[index] for index, _ in bad if site.dtypes[index]})
-    values = say("finding.unexplained.values", which=which, symptom=shown, count=len(bad), total=len(site.statuses),
-                 dtype=", ".join(dtypes) or "?", calls=site.calls)
+    values = _values(site, bad, worst)
     probed = _probed(record, site, [index for index, status in bad if status == seen.ZEROS])
     causes = ", ".join(str(c) for c in RULED_OUT[worst])
     fix = say(f"finding.unexplained.fix_{worst}")

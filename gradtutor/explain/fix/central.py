@@ -62,13 +62,11 @@ def error(graph, target, sources, gradients) -> float | None:
     def moved(t):
         return {node: values[i] + t * directions[i] for node, i in starts.items()}
 
-    graph.paused += 1
     try:
-        found = slopes(lambda t: _replay(chain, moved(t), target_node), scale)
+        with graph.pausing():
+            found = slopes(lambda t: _replay(chain, moved(t), target_node), scale)
     except Exception:  # noqa: BLE001 - an op that cannot run again: no number
         return None
-    finally:
-        graph.paused -= 1
     return None if found is None else judged(found[0], found[1], along, size)
 
 

@@ -103,15 +103,12 @@ class Tracing:
             return
         import tensorflow as tf
 
-        graph = self.record.graph
-        graph.paused += 1
         try:
-            step = self._count(tf, state, here)
-            monitor = monitors.Monitor.checking(tf, floats, len(results), step, frame)
+            with self.record.graph.pausing():
+                step = self._count(tf, state, here)
+                monitor = monitors.Monitor.checking(tf, floats, len(results), step, frame)
         except Exception:  # noqa: BLE001 - no check for this call; the user's function is unchanged
             return
-        finally:
-            graph.paused -= 1
         state.monitors.append(monitor)
 
     def _count(self, tf, state, here):
@@ -235,9 +232,7 @@ class Tracing:
         """Read the monitors: every step since the last read was checked in the graph; a code worse than known
         makes the next call a replay, said to show the step the code first got that bad."""
         state.read_at = state.calls
-        graph = self.record.graph
-        graph.paused += 1
-        try:
+        with self.record.graph.pausing():
             for monitor in state.monitors:
                 try:
                     codes, firsts = monitor.read()
@@ -251,8 +246,6 @@ class Tracing:
                 monitor.known = [max(code, old) for code, old in zip(codes, monitor.known)]
                 if state.replay_from is None and not self.record.every_step:  # a checked call runs once
                     state.replay_from = self._first_step(state, [firsts[i] for i in worse])
-        finally:
-            graph.paused -= 1
 
     @staticmethod
     def _first_step(state, steps) -> int:
