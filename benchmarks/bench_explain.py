@@ -1,22 +1,28 @@
 """`gradtutor explain` overhead on training loops: an eager custom loop, a `@tf.function` loop and `Model.fit`,
-and a small `@tf.function` step (a narrow MLP, batch 32: a step of about 2 ms, where the in-graph checks
+and a small `@tf.function` step (a narrow MLP, batch 32: a step of about a millisecond, where the in-graph checks
 of each gradient weigh most).
 
-One three-layer MLP (batch 256, wide enough that a step takes more than 5 ms here), Adam. The
-loop's own time is measured inside the script after one warm-up step (TensorFlow's import and
-the first trace are the same either way and are left out), once run as `python train.py MODE`
-and once as `gradtutor explain train.py MODE`, in alternated pairs; the figure is the median of
-the pairs' ratios. The time is the process's CPU time over the loop: on a machine shared with
-other work, wall time swings by 2× from one run to the next, CPU time much less.
+One three-layer MLP (batch 256, wide enough that a step takes tens of milliseconds here), Adam. The same script
+runs twice at once, as `python train.py MODE` and as `gradtutor explain train.py MODE`, in lockstep: after one
+warm-up step (TensorFlow's import and the first trace are the same either way and are left out) each waits for
+its turn, runs a segment of its loop, says how much CPU time the segment took, and waits again; the turns
+alternate, the plain run first in one round and the explained one first in the next. The figure is the median of
+the rounds' ratios over PAIRS such pairs of processes; each loop's line also gives the ratio of the whole loops,
+which counts the one-time costs of a function's first calls (its monitors read after each, snapshot.py).
+
+Why so: this machine's speed drifts by 20 % within seconds, even for one pinned thread, so two runs measured one
+after the other differ by more than the overhead being measured (five pairs of whole runs gave 0.90× to 1.27× for
+one build). Segments a twentieth of a second apart see the same machine. Both runs are pinned to one core with one
+TensorFlow thread: with two threads on two cores the rounds' ratios scattered three times as widely, and one
+thread is the harder case, where no check can run beside the step on the other core.
 
 Prints: explain overhead: eager X.XX×, tf.function Y.YY×, fit Z.ZZ×, small tf.function W.WW×
-and one line per loop with its medians and the step time. `python -m benchmarks.bench_explain MODE…`
-measures only the loops named (e.g. "small tf.function").
+and one line per loop with its step times. `python -m benchmarks.bench_explain MODE…` measures only the
+loops named (e.g. "small tf.function").
 """
 from __future__ import annotations
 
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -24,8 +30,9 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-PAIRS = 5  # alternated runs per loop: one run disturbed by the machine's other work moves a median of five less
-STEPS = {"eager": 40, "tf.function": 80, "fit": 80, "small tf.function": 1500}
+PAIRS = 2  # pairs of processes per loop: what differs from one process to the next counts too
+# (steps, steps a segment) of each loop
+STEPS = {"eager": (40, 5), "tf.function": (80, 10), "fit": (80, 10), "small tf.function": (1500, 50)}
 # (layer width, batch) of each loop's MLP
 SIZES = {"eager": (1024, 256), "tf.function": (1024, 256), "fit": (1024, 256), "small tf.function": (64, 32)}
 SCRIPT = '''
@@ -35,7 +42,21 @@ import numpy as np
 import tensorflow as tf
 import keras
 
-mode, steps, width, batch = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+tf.config.threading.set_inter_op_parallelism_threads(1)  # one thread, as the run is pinned to one core (main())
+tf.config.threading.set_intra_op_parallelism_threads(1)
+mode, steps, width, batch, segment = sys.argv[1], *map(int, sys.argv[2:6])
+turns, said = open(sys.argv[6], "rb", buffering=0), open(sys.argv[7], "w", buffering=1)
+
+
+def wait_turn():
+    turns.read(1)
+    return time.process_time()
+
+
+def say_time(started):
+    said.write(f"{time.process_time() - started}\\n")
+
+
 keras.utils.set_random_seed(0)
 model = keras.Sequential([keras.Input((256,)), keras.layers.Dense(width, activation="relu"),
                           keras.layers.Dense(width, activation="relu"), keras.layers.Dense(10)])
@@ -53,31 +74,89 @@ def step(x, y):
     return loss
 
 
+class Lockstep(keras.callbacks.Callback):
+    def on_train_batch_begin(self, number, logs=None):
+        if number % segment == 0:
+            self.started = wait_turn()
+
+    def on_train_batch_end(self, number, logs=None):
+        if number % segment == segment - 1:
+            say_time(self.started)
+
+
 if mode == "fit":
     model.compile(optimizer=optimizer, loss=loss_fn)
     model.fit(x_all[:batch], y_all[:batch], batch_size=batch, epochs=1, verbose=0)  # the trace
-    started = time.process_time()
-    model.fit(x_all, y_all, batch_size=batch, epochs=1, verbose=0, shuffle=False)
+    model.fit(x_all, y_all, batch_size=batch, epochs=1, verbose=0, shuffle=False, callbacks=[Lockstep()])
 else:
     run = tf.function(step) if mode.endswith("tf.function") else step
     run(x_all[:batch], y_all[:batch])  # build the model and the optimizer (and trace) first
-    started = time.process_time()
-    for i in range(steps):
-        loss = run(x_all[i * batch:(i + 1) * batch], y_all[i * batch:(i + 1) * batch])
-        if i % 20 == 0:
-            print("step", i, "loss", float(loss))
-print("LOOP", time.process_time() - started)
+    for first in range(0, steps, segment):
+        started = wait_turn()
+        for i in range(first, first + segment):
+            loss = run(x_all[i * batch:(i + 1) * batch], y_all[i * batch:(i + 1) * batch])
+            if i % 20 == 0:
+                print("step", i, "loss", float(loss))
+        say_time(started)
 '''
 
 
-def loop_seconds(command: list[str], cwd: str) -> float:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-               TF_CPP_MIN_LOG_LEVEL="3")
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=900, check=False)
-    found = re.search(r"^LOOP ([0-9.]+)$", done.stdout, re.MULTILINE)
-    if not found:
-        raise SystemExit(f"bench_explain: the loop did not finish:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-    return float(found.group(1))
+class Run:
+    """One run of the script, started at once and then driven a segment at a time through two named pipes."""
+
+    def __init__(self, command: list[str], folder: str, name: str):
+        self.turns, self.said = os.path.join(folder, f"{name}.turns"), os.path.join(folder, f"{name}.said")
+        os.mkfifo(self.turns)
+        os.mkfifo(self.said)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+                   TF_CPP_MIN_LOG_LEVEL="3")
+        self.log = open(os.path.join(folder, f"{name}.log"), "w+")
+        core = max(os.sched_getaffinity(0))
+        self.process = subprocess.Popen([*command, self.turns, self.said], cwd=folder, env=env, stdout=self.log,
+                                        stderr=subprocess.STDOUT, preexec_fn=lambda: os.sched_setaffinity(0, {core}))
+        self.to, self.back = None, None
+
+    def open(self) -> None:  # blocks until the script opened its ends (after its imports)
+        self.to = open(self.turns, "wb", buffering=0)
+        self.back = open(self.said, "r")
+
+    def segment(self) -> float:
+        self.to.write(b"x")
+        line = self.back.readline()
+        if not line:
+            self.process.wait(timeout=60)
+            self.log.seek(0)
+            raise SystemExit(f"bench_explain: the loop did not finish:\n{self.log.read()[-3000:]}")
+        return float(line)
+
+    def close(self) -> None:
+        for pipe in (self.to, self.back):
+            if pipe is not None:
+                pipe.close()
+        self.process.wait(timeout=300)
+        self.log.close()
+
+
+def lockstep(args: list[str], folder: str, pair: int, segments: int) -> list[tuple[float, float]]:
+    """(plain, explained) CPU seconds of each segment, the two runs taking turns."""
+    alone = Run([sys.executable, *args], folder, f"alone{pair}")
+    explained = Run([sys.executable, "-m", "gradtutor", "explain", *args], folder, f"explained{pair}")
+    times = []
+    try:
+        alone.open()
+        explained.open()
+        for number in range(segments):
+            if number % 2:
+                e = explained.segment()
+                a = alone.segment()
+            else:
+                a = alone.segment()
+                e = explained.segment()
+            times.append((a, e))
+    finally:
+        alone.close()
+        explained.close()
+    return times
 
 
 def main() -> int:
@@ -86,16 +165,16 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "train.py").write_text(SCRIPT)
         for mode in chosen:
-            steps = STEPS[mode]
-            args = ["train.py", mode, str(steps), *map(str, SIZES[mode])]
-            alone, explained = [], []
-            for _ in range(PAIRS):
-                alone.append(loop_seconds([sys.executable, *args], folder))
-                explained.append(loop_seconds([sys.executable, "-m", "gradtutor", "explain", *args], folder))
-            ratios[mode] = statistics.median(e / a for a, e in zip(alone, explained))
-            a, e = statistics.median(alone), statistics.median(explained)
-            lines.append(f"  {mode}: {steps} steps, script alone {a:.2f} s ({1000 * a / steps:.1f} ms a step), "
-                         f"under explain {e:.2f} s (median of {PAIRS} alternated pairs)")
+            steps, segment = STEPS[mode]
+            args = ["train.py", mode, str(steps), *map(str, SIZES[mode]), str(segment)]
+            times = [t for pair in range(PAIRS) for t in lockstep(args, folder, len(lines) * PAIRS + pair,
+                                                                      steps // segment)]
+            ratios[mode] = statistics.median(e / a for a, e in times)
+            a, e = (statistics.median(t[i] for t in times) / segment for i in (0, 1))
+            whole = sum(e for _, e in times) / sum(a for a, _ in times)  # with the first calls' one-time costs
+            lines.append(f"  {mode}: {steps} steps in segments of {segment}, {1000 * a:.2f} ms a step alone, "
+                         f"{1000 * e:.2f} ms under explain (medians of {len(times)} segments taken in turns); "
+                         f"whole loops {whole:.2f}×")
     print("explain overhead: " + ", ".join(f"{mode} {ratio:.2f}×" for mode, ratio in ratios.items()))
     print("\n".join(lines))
     return 0

@@ -1,65 +1,128 @@
 """The in-graph checks of a compiled step's gradients, and what Python keeps of them per `tf.function`.
 
-Each gradient a traced call returns gets one reduction, the sum of its magnitudes (`codes`), and a call's codes
-go, with the step they were seen at, into one small variable by one `ResourceScatterMax` (`Monitor`);
-`FunctionState` counts a function's calls and says when its monitors are read (traced.py). On a step of a
-millisecond every op counts: a gradient used to cost five ops and a monitor seven, where now they cost two
-(three for a half-precision gradient) and five.
+Each gradient a traced call returns gets one reduction, the sum of its magnitudes (magnitudes.py), and a call's
+sums are added, by one `ResourceScatterAdd`, into the row of a small ring that its step number picks
+(`Monitor`); Python reads the ring (at most MAX_GAP calls apart, `FunctionState.due`), decides each step's codes
+there, and clears it now and then. On a step of a millisecond every op counts: deciding the codes in the graph (comparisons, selects, a step
+packed into each code, a scatter of the maximum) cost three times what the sums cost; now the graph only sums.
 """
 from __future__ import annotations
 
-from gradtutor.evidence.symptoms import TINY  # the same threshold, checked inside the graph
+import numpy as np
 
-# a monitor's worst code per gradient. "tiny" is a screen, not a finding: it says that the magnitudes' mean is below
-# TINY (true whenever the largest is), and the replay it causes (traced.py) reads the real values
+from gradtutor.evidence.recording.compiled import magnitudes
+
+# a step's code per gradient. "tiny" is a screen, not a finding: it says that the magnitudes' mean is below TINY
+# (true whenever the largest is), and the replay it causes (traced.py) reads the real values
 CODES = {1: "tiny", 2: "zeros", 3: "nonfinite"}
 # monitors are read after each of a function's first DENSE_READS calls (a short script's symptom is replayed at
-# once), then after every calls // 16-th call, at most MAX_GAP apart (a read costs ~50 µs, a small step ~1 ms)
-DENSE_READS, MAX_GAP = 32, 32
-# a code and the step it was seen at, kept as one number: code * (SPAN - step). A larger code always makes a larger
-# key (steps stay below 2**31, SPAN is far above 3 * 2**31), and of two keys with one code the earlier step's is the
-# larger, so the running maximum keeps each gradient's worst code and the first step it reached it at
-SPAN = 1 << 40
-HALF = ("float16", "bfloat16")  # summed as float32: their own sum overflows at 65504 (bfloat16 rounds it away)
+# once, from the values its step started with: snapshot.py), then after every calls // 4-th call, at most MAX_GAP
+# apart: after a step of a millisecond, a read costs a few tenths of one, and the step a symptom first appeared at
+# is exact however late it is read. A monitor whose last read found no step of its trace (a trace the function no
+# longer runs) is read only every MAX_GAP calls
+DENSE_READS, MAX_GAP = 16, 128
+# rows in a monitor's ring: a step's sums go to row step % RING, so the steps between two reads each have their
+# own row as long as fewer than RING of them ran; rows are cleared (an eager op, after a step as dear as the read)
+# only when the steps of the next reads would reach rows used since the last clear, one read in three. (A
+# concrete function called without Python may run more steps than RING between two reads: then a row holds the
+# sums of several steps, whose codes are still seen but not the step they began at)
+RING = 4 * MAX_GAP
 
 
 class Monitor:
-    """For each gradient one traced `tape.gradient` returned: the worst symptom code seen so far and the step it first
-    reached it at (`keys`, in the graph), and the codes as last read (`known`)."""
+    """For each gradient one traced `tape.gradient` returned, the sums of its magnitudes per step since the last read
+    (`ring`, in the graph; its last column counts the times a step ran the check, 0 for a step that ran another
+    trace), and the worst codes read so far (`known`)."""
 
-    __slots__ = ("frame", "keys", "known")
+    __slots__ = ("clean_to", "frame", "idle", "known", "limits", "ring", "start", "where", "zeros")
 
-    def __init__(self, keys, frame, size):
-        self.keys, self.frame, self.known = keys, frame, [0] * size
+    def __init__(self, ring, where, limits, frame, size, start):
+        self.ring, self.where, self.limits, self.frame = ring, where, limits, frame
+        self.known, self.start, self.zeros, self.idle = [0] * size, start, None, False
+        self.clean_to = start + RING  # the rows of the steps up to this one hold nothing yet
 
     @classmethod
-    def checking(cls, tf, floats, size, step, frame) -> "Monitor":
-        """In the graph being traced: the checks of one call's gradients (`floats`: (index, gradient) of the
-        floating ones), which keep each gradient's worst code and the `step` it first reached it at."""
+    def checking(cls, tf, floats, size, step, frame, start) -> "Monitor":
+        """In the graph being traced: the check of one call's gradients (`floats`: (index, gradient) of the floating
+        ones), which adds their sums into the ring's row for `step`. `start`: the step count before the first call
+        this check can run in."""
         from tensorflow.python.framework import ops
 
+        sums, where, limits = magnitudes.row(tf, floats)
         with ops.init_scope():  # made eagerly, outside every variable creator (a function may not make one)
-            keys = variable(tf, [size], "monitor")
-        found, where = codes(tf, floats)
-        if where:
-            update = tf.cast(found, tf.int64) * (SPAN - tf.cast(step, tf.int64))
-            tf.raw_ops.ResourceScatterMax(resource=keys.handle, indices=tf.constant(where, tf.int32), updates=update)
-        return cls(keys, frame, size)
+            ring = variable(tf, [RING, len(where) + 1], "monitor", dtype="float32")
+            zeros = tf.zeros([RING, len(where) + 1])
+        row = tf.math.floormod(step, RING)  # the step count: an int32 scalar (traced.py), one op
+        if row.dtype != tf.int32 or row.shape.rank != 0:
+            row = tf.reshape(tf.cast(row, tf.int32), [])
+        tf.raw_ops.ResourceScatterAdd(resource=ring.handle, indices=row, updates=sums)
+        monitor = cls(ring, where, limits, frame, size, start)
+        monitor.zeros = zeros
+        return monitor
 
-    def read(self) -> tuple[list[int], list[int]]:
-        """The worst code of each gradient so far, and the step it first reached it at (-1 while fine)."""
-        worst, first = [], []
-        for key in self.keys.numpy().tolist():
-            code = round(key / SPAN)
-            worst.append(code)
-            first.append(SPAN - key // code if code else -1)
+    def read(self, now: int) -> tuple[list[int], list[int]] | None:
+        """The worst code of each gradient in the steps since the last read up to step `now`, and the step it first
+        reached it at (-1 while fine or when not known); None when no step since then ran this check."""
+        rows = value(self.ring, "float32")
+        start, self.start = self.start, now
+        exact = now - start <= RING
+        steps = np.arange(start + 1, now + 1) if exact else np.arange(now - RING + 1, now + 1)
+        steps = steps[rows[steps % RING, -1] > 0]  # in order, the steps that ran this check
+        if now + 2 * MAX_GAP > self.clean_to or not exact:  # the rows the next reads' steps go to are not all clean
+            clear(self.ring, self.zeros)
+            self.clean_to = now + RING
+        self.idle = not steps.size
+        if self.idle:
+            return None
+        worst, first = [0] * len(self.known), [-1] * len(self.known)
+        taken = rows[steps % RING]
+        sums = taken[:, :-1] / taken[:, -1:]  # a loop's calls in one step: their mean
+        if (sums >= self.limits).all() and np.isfinite(sums).all():  # (a NaN compares false)
+            return worst, first
+        found = step_codes(sums, self.limits)
+        peak = found.max(axis=0)
+        began = steps[np.argmax(found == peak, axis=0)]
+        for column, index in enumerate(self.where):
+            worst[index] = int(peak[column])
+            if worst[index] and exact:
+                first[index] = int(began[column])
         return worst, first
+
+
+def value(variable, dtype: str):
+    """A variable's value as a numpy array, read by the op itself: the Python paths around an eager op (and the
+    recording's patches of them, gradtutor.evidence.recording.variable_reads) cost a small read ten times as much."""
+    import tensorflow as tf
+    from tensorflow.python.eager import context, execute
+
+    kind = tf.as_dtype(dtype).as_datatype_enum
+    return execute.quick_execute(b"ReadVariableOp", 1, [variable.handle], ("dtype", kind), context.context())[0]._numpy()
+
+
+def clear(variable, zeros) -> None:
+    """Put ZEROS (an eager tensor of the variable's shape and type) into the variable, by the op itself."""
+    from tensorflow.python.eager import context, execute
+
+    attrs = ("dtype", zeros.dtype.as_datatype_enum, "validate_shape", False)
+    execute.quick_execute(b"AssignVariableOp", 0, [variable.handle, zeros], attrs, context.context())
+
+
+def step_codes(sums, limits):
+    """Codes of each step's sums of magnitudes (rows: steps, columns: gradients): 3 NaN or inf, 2 all zero, 1 perhaps
+    tiny (below TINY times the size), 0 fine."""
+    codes = np.zeros(sums.shape, np.int8)
+    finite = np.isfinite(sums)
+    codes[finite & (sums < limits)] = 1  # NaN compares false: only finite sums are below
+    codes[sums == 0] = 2
+    codes[~finite] = 3
+    return codes
 
 
 class FunctionState:
     """One `tf.function` called from Python: how often, its monitors, and whether its next call runs eagerly."""
 
-    __slots__ = ("calls", "counted", "counter", "handles", "monitors", "per_call", "read_at", "replay_from", "snapshot")
+    __slots__ = ("calls", "counted", "counter", "handles", "idle_read_at", "monitors", "per_call", "read_at",
+                 "replay_from", "snapshot")
 
     def __init__(self):
         self.calls = 0
@@ -67,43 +130,21 @@ class FunctionState:
         self.monitors: list[Monitor] = []
         self.counter = None  # a variable: the function's calls, as its compiled graphs count them (monitors read it)
         self.counted: set = set()  # id() of the traced graphs given the counter's increment during this call
-        self.read_at = 0  # the call after which the monitors were last read
+        self.read_at = self.idle_read_at = 0  # the calls after which the monitors (idle ones too) were last read
         self.replay_from = None  # the step a new symptom first appeared at: the next call runs eagerly
         self.handles: dict = {}  # id -> (handle, dtype) of the captured variables its traces read (snapshot.py)
         self.snapshot = None  # their values before this call, while it is one of the first calls
 
+    def reading_idle(self, every: bool) -> bool:
+        """Are the monitors that found no step at their last read read this time? Every MAX_GAP calls, and at the end."""
+        if every or self.calls - self.idle_read_at >= MAX_GAP:
+            self.idle_read_at = self.calls
+            return True
+        return False
+
     def due(self) -> bool:
         """Are the monitors read after this call? Every call at first, then further apart (DENSE_READS, MAX_GAP)."""
-        return self.calls - self.read_at >= min(MAX_GAP, max(1, self.calls // (DENSE_READS // 2)))
-
-
-def codes(tf, floats):
-    """One code per floating gradient: 0 fine, 1 perhaps tiny, 2 all zero, 3 NaN or inf, and the gradients' indices
-    (an empty gradient is fine, and left out). One reduction each: the sum of the magnitudes is NaN or inf when an
-    element is (on every backend: XLA's max drops a NaN), 0 exactly when every element is, and below TINY times the
-    size when the largest magnitude is below TINY."""
-    sums, limits, where = [], [], []
-    for index, gradient in floats:
-        values = getattr(gradient, "values", gradient)  # IndexedSlices: its rows
-        elements = values.shape.num_elements()
-        if elements == 0:
-            continue
-        if values.dtype.name in HALF:
-            values = tf.cast(values, tf.float32)
-        total = tf.reduce_sum(tf.abs(values))  # a complex gradient: its moduli (NaN and inf stay, zeros stay zeros)
-        if total.dtype != tf.float32:
-            total = tf.cast(total, tf.float32)
-        if elements is None:  # a size known only when run; the sum of nothing is 0, and nothing is fine
-            size = tf.cast(tf.size(values), tf.float32)
-            total, elements = tf.where(size > 0, total, 1.0), size
-        sums.append(total)
-        limits.append(TINY * elements)
-        where.append(index)
-    if not where:
-        return None, where
-    known = all(isinstance(limit, float) for limit in limits)
-    total, limit = tf.stack(sums), tf.constant(limits, tf.float32) if known else tf.stack(limits)
-    return tf.where(tf.math.is_finite(total), tf.where(total == 0, 2, tf.where(total < limit, 1, 0)), 3), where
+        return self.calls <= DENSE_READS or self.calls - self.read_at >= min(MAX_GAP, self.calls // 4)
 
 
 def variable(tf, shape, name, value=0, dtype="int64"):

@@ -48,9 +48,15 @@ def has_effects(op_type: str) -> bool:
 
 def take(handles: dict) -> Snapshot:
     """The values of HANDLES ({id: (handle, dtype)}) now."""
+    from tensorflow.python.eager import context, execute
+    from tensorflow.python.framework import ops
+
     snapshot = Snapshot()
-    for handle, dtype in handles.values():
-        snapshot.add(handle, dtype)
+    with ops.init_scope():  # eagerly; each read by the op itself, as monitors.value does (a step reads dozens)
+        ctx = context.context()
+        for key, (handle, dtype) in handles.items():
+            kept = execute.quick_execute(b"ReadVariableOp", 1, [handle], ("dtype", dtype.as_datatype_enum), ctx)[0]
+            snapshot.values[key] = (handle, kept)
     return snapshot
 
 

@@ -10,9 +10,9 @@ analysis (analysis.py, paths.py) finds the same cause and break line as for eage
 per trace. Every later call runs compiled.
 
 What only values show (a gradient all zero, tiny or NaN/inf) is watched in the graph, every step
-(monitors.py: one reduction per gradient, the worst code and the step it first got that bad
-kept in small variables). Python reads them lazily (`FunctionState.due`): a read is an eager op and a
-copy out of the device, which on a small step costs more than the checks. When a code got worse, the
+(monitors.py: one reduction per gradient, kept per step in a small ring). Python reads them lazily
+(`FunctionState.due`): a read is an eager op and a copy out of the device, which on a small step costs
+more than the checks. When a code got worse, the
 function's next call runs eagerly under the full eager recording, and what it finds is reported with
 the step the symptom first appeared at (`facts["first_step"]`), exact however late it is read. A
 symptom gone by the replayed call is not explained, but it was observed: the monitors' codes go into
@@ -26,7 +26,7 @@ import contextlib
 import functools
 import io
 
-from gradtutor.evidence.recording import sampling
+from gradtutor.evidence.recording import optimizers, sampling
 from gradtutor.evidence.recording.compiled import links, monitors, python_state, snapshot
 from gradtutor.evidence.recording.frames import raised_at, user_frame
 
@@ -91,8 +91,7 @@ class Tracing:
 
     # ------------------------------------------------------------ gradients a trace returns
     def watch_gradients(self, frame, results) -> None:
-        """Add the in-graph checks for the gradients a traced tape.gradient returns (worst code per gradient, and
-        the step it first reached it at)."""
+        """Add the in-graph check of the gradients a traced tape.gradient returns (their sums, per step)."""
         from tensorflow.python.framework import ops
 
         here = ops.get_default_graph()
@@ -105,28 +104,30 @@ class Tracing:
 
         try:
             with self.record.graph.pausing():
-                step = self._count(tf, state, here)
-                monitor = monitors.Monitor.checking(tf, floats, len(results), step, frame)
+                step, start = self._count(tf, state, here)
+                monitor = monitors.Monitor.checking(tf, floats, len(results), step, frame, start)
         except Exception:  # noqa: BLE001 - no check for this call; the user's function is unchanged
             return
         state.monitors.append(monitor)
 
     def _count(self, tf, state, here):
         """The function's step number in the graph being traced: one increment in the function's outermost graph
-        (once, however many gradient calls and nested functions it traces), read where the gradients are."""
+        (once, however many gradient calls and nested functions it traces), read where the gradients are; and the
+        count before this call."""
         from tensorflow.python.framework import func_graph, ops
 
-        if state.counter is None:
-            with ops.init_scope():  # the calls before this one, this one counted by its graph
-                state.counter = monitors.variable(tf, [], "steps", state.calls - 1)
+        with ops.init_scope():  # the calls before this one, this one counted by its graph
+            if state.counter is None:  # an int32 scalar: the ring's row index without a cast or a reshape
+                state.counter = monitors.variable(tf, [], "steps", state.calls - 1, "int32")
+            start = int(state.counter.numpy())  # this trace's graph has not run yet
         top = here
         while isinstance(getattr(top, "outer_graph", None), func_graph.FuncGraph):
             top = top.outer_graph
         if id(top) not in state.counted:
             state.counted.add(id(top))
             with top.as_default():
-                state.counter.assign_add(1)
-        return state.counter.read_value()
+                state.counter.assign_add(1, read_value=False)
+        return tf.raw_ops.ReadVariableOp(resource=state.counter.handle, dtype=tf.int32), start
 
     # ------------------------------------------------------------ calls from Python
     def call(self, function, call, args, kwargs):
@@ -135,8 +136,7 @@ class Tracing:
             links.link_nested(self, result)
             return result
         if self.record.keras_pending:  # before Model.fit's train function is traced
-            from gradtutor.evidence.recording.optimizers import patch_when_loaded
-            patch_when_loaded(self.record)
+            optimizers.patch_when_loaded(self.record)
         state = self.functions.get(id(function))
         if state is None:
             state = self.functions[id(function)] = monitors.FunctionState()
@@ -150,7 +150,8 @@ class Tracing:
             if state.replay_from is not None and _can_run_eagerly(function):
                 return self._replay(function, call, args, kwargs, state)
             quiet = sampling.unlogged_call(self.record, state.calls)
-            self._keep_values(state, function, args, kwargs)
+            if state.calls <= monitors.DENSE_READS:  # (after a step every line costs: the caches are cold)
+                self._keep_values(state, function, args, kwargs)
             try:
                 result = call(function, *args, **kwargs)
             except Exception as error:  # tracing or running it raised, perhaps before any gradient was asked for
@@ -159,8 +160,10 @@ class Tracing:
                 raise
             finally:
                 self.record.graph.off = self.record.graph.off and not quiet
-            python_state.after_call(self.record, function, _traces(function) != traces)  # Python frozen in it
-            if self.record.graph.recording_tapes and _traces(function) != traces:  # traced by this call
+            retraced = _traces(function) != traces
+            if retraced or self.record.python_state:  # Python frozen in it
+                python_state.after_call(self.record, function, retraced)
+            if retraced and self.record.graph.recording_tapes:  # traced by this call
                 links.link_eager_call(self, function, args, kwargs, result, before)
             return result
         finally:
@@ -169,15 +172,14 @@ class Tracing:
                 state.per_call = max(self.traced_calls.values(), default=self.record.gradient_calls - asked)
             else:  # run compiled: the same tape calls, checked in the graph
                 self.record.gradient_calls += state.per_call
-            if state.monitors and state.due():
+            if state.monitors and (state.calls <= monitors.DENSE_READS or state.due()):
                 self._check(state)
             kept, state.snapshot = state.snapshot, None
             if kept is not None and state.handles is not None and state.replay_from == state.calls:
                 self._replay_from_kept(function, call, args, kwargs, state, kept)
 
     def _keep_values(self, state, function, args, kwargs) -> None:
-        """One of a function's first calls, whose arguments a second run reads alike: keep the values of the
-        variables it reads (those met while it is traced are added then)."""
+        """One of a function's first calls, with arguments a second run reads alike: keep its variables' values."""
         state.snapshot = None
         if state.calls <= monitors.DENSE_READS and state.handles is not None and _can_run_eagerly(function) \
                 and snapshot.replayable(args, kwargs):
@@ -226,18 +228,27 @@ class Tracing:
             tf.config.run_functions_eagerly(eager)
             for finding in record.findings:
                 if id(finding) not in before:
-                    finding["facts"].update(first_step=str(first), rerun="same" if again else "next")
+                    finding["facts"].update(rerun="same" if again else "next")
+                    if first >= 0:
+                        finding["facts"]["first_step"] = str(first)
 
-    def _check(self, state) -> None:
+    def _check(self, state, every=False) -> None:
         """Read the monitors: every step since the last read was checked in the graph; a code worse than known
         makes the next call a replay, said to show the step the code first got that bad."""
-        state.read_at = state.calls
+        state.read_at, idle_too = state.calls, state.reading_idle(every)
         with self.record.graph.pausing():
-            for monitor in state.monitors:
+            try:
+                now = int(monitors.value(state.counter, "int32"))
+            except Exception:  # noqa: BLE001 - a count that cannot be read (a device gone): nothing is read
+                return
+            for monitor in (m for m in state.monitors if idle_too or not m.idle):
                 try:
-                    codes, firsts = monitor.read()
+                    read = monitor.read(now)
                 except Exception:  # noqa: BLE001 - a monitor that cannot be read (a device gone) says nothing
                     continue
+                if read is None:  # no step since the last read ran this trace
+                    continue
+                codes, firsts = read
                 observations = self.record.observations  # every step's gradients, seen (observations.py)
                 observations.codes(observations.site("compiled", monitor.frame), codes)
                 worse = [i for i, (code, old) in enumerate(zip(codes, monitor.known)) if code > old]
@@ -245,23 +256,19 @@ class Tracing:
                     continue
                 monitor.known = [max(code, old) for code, old in zip(codes, monitor.known)]
                 if state.replay_from is None and not self.record.every_step:  # a checked call runs once
-                    state.replay_from = self._first_step(state, [firsts[i] for i in worse])
+                    state.replay_from = self._first_step(state, [firsts[i] for i in worse], now)
 
     @staticmethod
-    def _first_step(state, steps) -> int:
-        """The call at which these gradients first got worse (`steps`: the graph's count then), shifted by how far the
-        count is behind the calls now (a replayed call runs no graph; a concrete function called directly no Python)."""
-        try:
-            counted = int(state.counter.numpy())
-        except Exception:  # noqa: BLE001 - not readable: the step of this read
-            return state.calls
-        return min(steps) + state.calls - counted
+    def _first_step(state, steps, counted) -> int:
+        """The call at which these gradients first got worse (`steps`: the graph's count then; -1 not known, monitors.RING),
+        shifted by how far the count is behind the calls (a replayed call runs no graph; a concrete function no Python)."""
+        return -1 if min(steps) < 0 else min(steps) + state.calls - counted
 
     def flush(self) -> None:
         """The recording ends: what the monitors saw since their last read goes into the observations."""
         for state in self.functions.values():
             if state.monitors and state.read_at < state.calls:
-                self._check(state)
+                self._check(state, every=True)
 
 
 def _traces(function) -> int | None:
