@@ -17,6 +17,8 @@ import numbers
 
 import numpy as np
 
+from gradtutor.evidence.recording.compiled import direct
+
 
 class Snapshot:
     """Variable handles (by id) and the value each held before the call."""
@@ -30,11 +32,9 @@ class Snapshot:
         """Keep HANDLE's value now (a handle met while the call is traced: read before the step runs)."""
         if id(handle) not in self.values:
             from tensorflow.python.framework import ops
-            from tensorflow.python.ops import gen_resource_variable_ops
 
             with ops.init_scope():
-                self.values[id(handle)] = (handle, gen_resource_variable_ops.read_variable_op(handle, dtype))
-
+                self.values[id(handle)] = (handle, direct.read(handle, dtype))
 
 # ops whose effects a second run repeats outside the variables it puts back: a batch taken from an iterator, a line
 # printed or a summary written, a Python function run, a table or queue changed, a file saved. A function that traces
@@ -48,15 +48,12 @@ def has_effects(op_type: str) -> bool:
 
 def take(handles: dict) -> Snapshot:
     """The values of HANDLES ({id: (handle, dtype)}) now."""
-    from tensorflow.python.eager import context, execute
     from tensorflow.python.framework import ops
 
     snapshot = Snapshot()
-    with ops.init_scope():  # eagerly; each read by the op itself, as monitors.value does (a step reads dozens)
-        ctx = context.context()
+    with ops.init_scope():  # eagerly, and in one scope: a step of a small model reads a few dozen variables
         for key, (handle, dtype) in handles.items():
-            kept = execute.quick_execute(b"ReadVariableOp", 1, [handle], ("dtype", dtype.as_datatype_enum), ctx)[0]
-            snapshot.values[key] = (handle, kept)
+            snapshot.values[key] = (handle, direct.read(handle, dtype))
     return snapshot
 
 

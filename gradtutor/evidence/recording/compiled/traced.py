@@ -12,8 +12,8 @@ per trace. Every later call runs compiled.
 What only values show (a gradient all zero, tiny or NaN/inf) is watched in the graph, every step
 (monitors.py: one reduction per gradient, kept per step in a small ring). Python reads them lazily
 (`FunctionState.due`): a read is an eager op and a copy out of the device, which on a small step costs
-more than the checks. When a code got worse, the
-function's next call runs eagerly under the full eager recording, and what it finds is reported with
+more than the checks. When a code got worse, the function's next call runs eagerly under the full eager
+recording, and what it finds is reported with
 the step the symptom first appeared at (`facts["first_step"]`), exact however late it is read. A
 symptom gone by the replayed call is not explained, but it was observed: the monitors' codes go into
 the record's observations at every read.
@@ -172,7 +172,7 @@ class Tracing:
                 state.per_call = max(self.traced_calls.values(), default=self.record.gradient_calls - asked)
             else:  # run compiled: the same tape calls, checked in the graph
                 self.record.gradient_calls += state.per_call
-            if state.monitors and (state.calls <= monitors.DENSE_READS or state.due()):
+            if state.monitors and state.due():
                 self._check(state)
             kept, state.snapshot = state.snapshot, None
             if kept is not None and state.handles is not None and state.replay_from == state.calls:
@@ -181,8 +181,7 @@ class Tracing:
     def _keep_values(self, state, function, args, kwargs) -> None:
         """One of a function's first calls, with arguments a second run reads alike: keep its variables' values."""
         state.snapshot = None
-        if state.calls <= monitors.DENSE_READS and state.handles is not None and _can_run_eagerly(function) \
-                and snapshot.replayable(args, kwargs):
+        if state.handles is not None and _can_run_eagerly(function) and snapshot.replayable(args, kwargs):
             try:
                 with self.record.graph.pausing():
                     state.snapshot = snapshot.take(state.handles)
@@ -260,8 +259,9 @@ class Tracing:
 
     @staticmethod
     def _first_step(state, steps, counted) -> int:
-        """The call at which these gradients first got worse (`steps`: the graph's count then; -1 not known, monitors.RING),
-        shifted by how far the count is behind the calls (a replayed call runs no graph; a concrete function no Python)."""
+        """The call at which these gradients first got worse (`steps`: the graph's count then; -1 not known,
+        monitors.RING), shifted by how far the count is behind the calls (a replayed call runs no graph; a concrete
+        function called directly no Python)."""
         return -1 if min(steps) < 0 else min(steps) + state.calls - counted
 
     def flush(self) -> None:
