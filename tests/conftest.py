@@ -222,9 +222,20 @@ def pytest_sessionfinish(session, exitstatus):
     if os.environ[LEFTOVER_MARK].split("-")[0] == str(os.getpid()):  # once every xdist worker has finished
         left = _leftovers()
         if left:
-            sys.stderr.write("\nERROR: processes the tests started outlived them (ended now; tests/conftest.py):\n  "
-                             + "\n  ".join(f"{pid}: {command[:200]}" for pid, command in left) + "\n")
+            _OUTLIVED.extend(f"{pid}: {command[:200]}" for pid, command in left)
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_OUTLIVED: list[str] = []  # what the session-end check found, reported in the summary
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter):
+    """The processes that outlived the tests, next to the last line (a CI log's tail is all some readers get)."""
+    if _OUTLIVED:
+        terminalreporter.write_sep("=", "ERROR: processes the tests started outlived them (ended now; tests/conftest.py)")
+        for line in _OUTLIVED:
+            terminalreporter.write_line(line)
 
 
 def _leftovers() -> list[tuple[int, str]]:

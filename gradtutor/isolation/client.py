@@ -21,7 +21,7 @@ from pathlib import Path
 from gradtutor import messages
 from gradtutor.defaults import MEMORY_MB, WORKER_IMPORT_TIMEOUT
 from gradtutor.errors import CheckerUnavailable as WorkerFailed  # noqa: F401 - raised here, caught by its base class
-from gradtutor.isolation import ipc
+from gradtutor.isolation import ipc, landlock
 from gradtutor.isolation.results import Outcome, collect, filled
 from gradtutor.protocol import Job, WorkerMessage
 
@@ -52,7 +52,7 @@ class Worker:
 
     # -- life cycle -------------------------------------------------------------------
     def start(self) -> None:
-        env = dict(os.environ)
+        env = landlock.started_by(os.environ)
         env["PYTHONHASHSEED"] = "0"  # same verdicts whatever the caller's hash seed
         env["GRADTUTOR_LANG"] = messages.language()  # its problems in our words, though it runs in another folder
         self._process = subprocess.Popen(

@@ -46,18 +46,32 @@ class _PathBeneathAttr(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
+STARTED_BY = "GRADTUTOR_STARTED_BY"  # the starter's pid, set by the starter (see started_by)
+
+
+def started_by(environ: dict) -> dict:
+    """`environ` for a process about to be started that calls die_with_parent: it names this one as its parent."""
+    return {**environ, STARTED_BY: str(os.getpid())}
+
+
 def die_with_parent() -> None:
     """Be killed when the process that started this one dies, so nothing is left running.
 
     The chain is the caller (CLI, notebook kernel) → judge or fork server → job child: if
     the caller is killed outright, everything it started goes with it. (Linux only.)
+    A parent that died before this call sends no signal: when the starter named itself
+    (STARTED_BY) and is no longer the parent, this process ends here instead of living on
+    as an orphan (a fork server would otherwise import TensorFlow for nobody first).
     """
+    expected = os.environ.pop(STARTED_BY, "")  # popped: this process's own children have another parent
     try:
         import signal
 
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    if expected.isdigit() and os.getppid() != int(expected):
+        os._exit(0)
 
 
 def abi_version() -> int:

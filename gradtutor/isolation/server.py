@@ -12,15 +12,17 @@ from __future__ import annotations
 import gc
 import os
 
-import gradtutor.quiet  # noqa: F401  (must precede the TensorFlow import)
-from gradtutor.isolation import child, ipc, landlock
+from gradtutor.isolation import ipc, landlock
 from gradtutor.protocol import Job, WorkerMessage
 
 
 def main() -> None:
+    # First, before any import that takes seconds: a server whose starter is already gone ends here.
     landlock.die_with_parent()
     _silence_stderr()
+    import gradtutor.quiet  # noqa: F401  (must precede the TensorFlow import)
     import tensorflow as tf  # noqa: F401  (the whole point: import once, before forking)
+    from gradtutor.isolation import child
     import keras  # noqa: F401
 
     _read_numpy_names()

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gradtutor.isolation import ipc
+from gradtutor.isolation import ipc, landlock
 from gradtutor.messages import say
 from gradtutor.errors import CheckError
 from gradtutor.payloads import CheckReply, CheckRequest
@@ -54,7 +54,8 @@ class JudgeClient(_JudgeLine):
 
     def __init__(self):
         self.process = subprocess.Popen([sys.executable, "-m", "gradtutor.learner.judge"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                        env=landlock.started_by(os.environ))
         self._requests = self.process.stdin
         self._replies = ipc.MessageReader(self.process.stdout)
         atexit.register(self.close)

@@ -37,6 +37,7 @@ import sys
 import time
 
 from gradtutor import defaults
+from gradtutor.isolation.landlock import die_with_parent, started_by
 
 # the imports a lesson's first cell makes; nothing here runs a TensorFlow op. (numpy's OpenBLAS
 # starts a thread when imported; it rebuilds its pool in a forked child, through pthread_atfork.)
@@ -61,7 +62,7 @@ def can_fork(kernel_cmd: list[str]) -> bool:
 def start_forker(path: str, log: str) -> subprocess.Popen:
     """Start the forker listening at `path`; it binds at once and answers once its imports are done."""
     # Keras settles its folder when imported: the forker's own, never the grader's ~/.keras
-    env = dict(os.environ, KERAS_HOME=os.path.join(os.path.dirname(path), "keras"))
+    env = dict(started_by(os.environ), KERAS_HOME=os.path.join(os.path.dirname(path), "keras"))
     with open(log, "ab") as out:
         process = subprocess.Popen([sys.executable, "-c", f"from {__name__} import serve; serve()", path],
                                    stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env)
@@ -147,8 +148,6 @@ class ForkedKernel:
 def serve() -> None:
     """The forker: bind, import, then fork a kernel per request (python -c ... serve() PATH)."""
     import importlib
-
-    from gradtutor.isolation.landlock import die_with_parent
 
     path = sys.argv[1]
     die_with_parent()  # the forker ends with its grading worker
