@@ -9,7 +9,7 @@ import types
 import numpy as np
 import pytest
 
-from gradtutor.evidence.reading.values import evidence_at
+from gradtutor.evidence.reading.values import evidence_at, how_made
 from gradtutor.protocol import Cause
 
 pytestmark = pytest.mark.unit
@@ -48,3 +48,38 @@ def test_the_angle_of_zero_is_nan_prone_and_of_anything_else_is_not(seed):
     assert evidence_at(_op("Angle", [z], np.angle(z))) is None
     z[int(rng.integers(0, size))] = 0
     assert evidence_at(_op("Angle", [z], np.angle(z))) == Cause.NON_FINITE
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_atan2_is_nan_prone_only_where_both_its_inputs_are_zero(seed):
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(2, 8))
+    y, x = (rng.uniform(-2.0, 2.0, size).astype("float32") for _ in range(2))
+    at = int(rng.integers(0, size))
+    y[at] = 0.0  # one input at 0 alone: atan2's slope y/(x² + y²) is finite there
+    assert evidence_at(_op("Atan2", [y, x], np.arctan2(y, x))) is None
+    x[at] = 0.0
+    op = _op("Atan2", [y, x], np.arctan2(y, x))
+    assert evidence_at(op) == Cause.NON_FINITE and how_made(op) == "zero"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_each_way_of_making_a_nan_or_inf_is_told_apart(seed):
+    """An exp that overflowed, a sqrt of a negative number, a log at 0, and an op handed a NaN it passed on."""
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(2, 8))
+    with np.errstate(all="ignore"):
+        large = rng.uniform(-3.0, 3.0, size).astype("float32")
+        large[int(rng.integers(0, size))] = np.float32(rng.uniform(89.0, 300.0))  # exp above ~88.7 is inf in float32
+        exp = _op("Exp", [large], np.exp(large))
+        negative = rng.uniform(0.5, 3.0, size).astype("float32")
+        negative[int(rng.integers(0, size))] *= -1
+        sqrt = _op("Sqrt", [negative], np.sqrt(negative))
+        zero = rng.uniform(0.5, 3.0, size).astype("float32")
+        zero[int(rng.integers(0, size))] = 0.0
+        log = _op("Log", [zero], np.log(zero))
+        given = zero.copy()
+        given[int(rng.integers(0, size))] = np.nan
+        passed = _op("Exp", [given], np.exp(given))
+    assert [evidence_at(op) for op in (exp, sqrt, log, passed)] == [Cause.NON_FINITE] * 4
+    assert [how_made(op) for op in (exp, sqrt, log, passed)] == ["overflow", "domain", "zero", None]

@@ -169,6 +169,16 @@ def test_a_value_symptom_in_compiled_code_says_the_step_it_first_appeared_at(res
         assert results[name]["findings"][0]["facts"]["first_step"] == "1", name
 
 
+def test_a_nan_is_told_by_how_it_was_made(results):
+    """An exp that overflowed, a sqrt of a negative number, a sqrt or atan2 at 0, a branch a tf.where drops: each
+    needs its own fix, and the scripts' `# how:` header says which (values.how_made)."""
+    told = {case.file.name: case.context["how"] for case in corpus.read_scripts(CORPUS) if "how" in case.context}
+    assert {"overflow", "domain", "zero", "where"} <= set(told.values())
+    for name, how in told.items():
+        first = results[name]["findings"][0]
+        assert first["facts"].get("how") == how, (name, first["facts"])
+
+
 @pytest.fixture(scope="module")
 def plain(results, tmp_path_factory) -> dict[str, dict]:
     """Each script run plainly (after `results`: the two sets of children never share the cores)."""

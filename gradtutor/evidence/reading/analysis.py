@@ -11,7 +11,7 @@ from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import WRITES
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading import probe
-from gradtutor.evidence.reading.values import birth, evidence_at, kept_value
+from gradtutor.evidence.reading.values import birth, dropped_by_where, evidence_at, how_made, kept_value
 from gradtutor.evidence.recording.tapes import tf_object
 from gradtutor.protocol import Cause, Symptom
 
@@ -238,7 +238,12 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
     ops_cut = [op for op in ops if op.type in opfacts.STOP]
     if symptom == Symptom.NONFINITE:  # None: every forward value was finite (a backward overflow), or it grew
         made = birth(graph, ops, tape, source)
-        return (Cause.NON_FINITE, made.frame, {"op": made.type}) if made is not None else None
+        if made is None:
+            return None
+        how = how_made(made)  # each way of making a NaN or inf has its own fix
+        if how in ("overflow", "domain") and dropped_by_where(op for op in ops if op.seq > made.seq):
+            how = "where"  # made in a branch a tf.where drops: that branch needs a safe input, whatever made it
+        return Cause.NON_FINITE, made.frame, {"op": made.type, **({"how": how} if how else {})}
     target = tnodes[0] if tnodes else None
     softmax, summed = _softmax_output(target)
     if softmax is not None and (summed or target.shape and int(np.prod(target.shape)) > 1):

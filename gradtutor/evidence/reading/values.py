@@ -112,9 +112,47 @@ def _finite(value) -> bool:
     return bool(np.isfinite(value).all())
 
 
+def how_made(op) -> str | None:
+    """How the op `birth` found made its NaN or inf: 'where' (a tf.where branch it dropped), 'zero' (an input at the
+    point where its slope is infinite: sqrt/log/division at 0), 'overflow' (an inf out of finite inputs: exp of a
+    large value) or 'domain' (a NaN out of finite inputs: sqrt or log of a negative number, acos beyond 1). The four
+    need different fixes. None when it was given a NaN or inf (weights already broken): how it began is not known."""
+    if op.type in SELECTS:
+        return "where"
+    if given_nonfinite(op):
+        return None
+    inputs, outputs = op.values
+    if _zero_sensitive(op.type, inputs):
+        return "zero"
+    out = kept_value(outputs[0]) if outputs else None
+    return "overflow" if out is not None and np.isinf(out).any() else "domain"
+
+
+def dropped_by_where(later) -> bool:
+    """Did a tf.where among these ops (the path after the birth) drop a NaN or inf branch? Then it is the dropped
+    branch the tape still differentiates that makes the gradient NaN: the fix is a safe input for that branch."""
+    for op in later:
+        if op.type in SELECTS and op.values is not None:
+            out = kept_value(op.values[1][0]) if op.values[1] else None
+            branches = [kept_value(t) for t in op.values[0][1:3]]
+            if out is not None and np.isfinite(out).all() and any(
+                    b is not None and b.dtype.kind in "fc" and not np.isfinite(b).all() for b in branches):
+                return True
+    return False
+
+
 def _zero_sensitive(op_type, inputs) -> bool:
     """sqrt/log/reciprocal at 0, a division by 0, a power of a zero base below 1, the angle of 0 + 0i (its gradient
-    is 1 / (im + i·re), math_grad.py's _AngleGrad): the gradient is inf or NaN."""
+    is 1 / (im + i·re), math_grad.py's _AngleGrad), atan2 at (0, 0) (its gradient divides by x² + y²): the gradient is
+    inf or NaN."""
+    if op_type == "Atan2":
+        y, x = (kept_value(t) for t in inputs[:2]) if len(inputs) >= 2 else (None, None)
+        if y is None or x is None or y.dtype.kind != "f" or x.dtype.kind != "f":
+            return False
+        try:
+            return bool(((y == 0) & (x == 0)).any())
+        except ValueError:  # shapes that do not broadcast: not a value we can read
+            return False
     index = {"RealDiv": 1, "Div": 1, "Xdivy": 1}.get(op_type, 0)
     if op_type not in ("Sqrt", "Rsqrt", "Log", "Reciprocal", "Inv", "RealDiv", "Div", "Xdivy", "Pow", "Log1p", "Angle"):
         return False

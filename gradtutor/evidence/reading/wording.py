@@ -14,9 +14,16 @@ SYMPTOMS = (Symptom.NONE, Symptom.ZEROS, Symptom.TINY, Symptom.NONFINITE, Sympto
 SHOWN = 4  # variables named in a sentence; the finding's `sources` lists them all
 
 
-def what(cause: str) -> str:
+def what(cause: str, facts=None) -> str:
     """What the code did, for a cause id ("" for a cause the catalogue has no sentence for)."""
-    return say(f"cause.{cause}.what") if has(f"cause.{cause}.what") else ""
+    return say(_keyed(cause, "what", facts)) if has(f"cause.{cause}.what") else ""
+
+
+def _keyed(cause: str, part: str, facts) -> str:
+    """cause.<id>.<part>, or its variant for how the finding's op went wrong (values.how_made: an exp that overflowed
+    and a log of a negative number need other words and fixes than a sqrt at 0) where the catalogue has one."""
+    how = (facts or {}).get("how")
+    return f"cause.{cause}.{how}_{part}" if how and has(f"cause.{cause}.{how}_{part}") else f"cause.{cause}.{part}"
 
 
 # a variable the target read with no gradient asked for (untracked.py): its sentence, by the fact it records
@@ -29,7 +36,7 @@ def _unasked(facts) -> str | None:
 
 
 def message(cause: str, symptom: str, sources: list[str], call: str = "gradient", facts=None) -> str:
-    happened = what(cause)
+    happened = what(cause, facts)
     names = join(sources)
     if call == "fit":  # Keras's train_step skipped the gradients: the model has no trainable weights
         return say("explain.finding.no_trainable_weights")
@@ -84,4 +91,4 @@ def fix(cause: str, call: str = "gradient", sources: list[str] | None = None, fa
         return say(f"finding.refused.{facts['refused']}_fix")
     if call == "fit" or call == "apply_gradients" and not sources or _unasked(facts) is not None:
         return say("finding.optimizer.empty_fix")
-    return say(f"cause.{cause}.fix") if has(f"cause.{cause}.fix") else ""
+    return say(_keyed(cause, "fix", facts)) if has(f"cause.{cause}.fix") else ""

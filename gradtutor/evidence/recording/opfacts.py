@@ -21,7 +21,8 @@ PYTHON_FUNCTIONS = frozenset({"PyFunc", "PyFuncStateless", "EagerPyFunc"})
 STOP = frozenset({"StopGradient", "PreventGradient"})
 # ops whose gradient is infinite or NaN at some inputs: their values are kept while a tape records
 RISKY = frozenset({"Sqrt", "Rsqrt", "Log", "Log1p", "Reciprocal", "Inv", "RealDiv", "Div", "Pow", "Xlogy",
-                   "Xdivy", "Acos", "Asin", "Atanh", "Exp", "SelectV2", "Select", "Lgamma", "Digamma", "Angle"})
+                   "Xdivy", "Acos", "Asin", "Atanh", "Exp", "SelectV2", "Select", "Lgamma", "Digamma", "Angle",
+                   "Atan2"})
 KEEP_VALUES = RISKY | SATURATING | RELUS | {"ClipByValue", "Maximum", "Minimum"}
 # ops whose output's size depends on their input's values (math and image ops' docs): the size of what they return
 # (tf.size of the boxes non-max suppression kept) carries the values, unlike the shape of any other tensor

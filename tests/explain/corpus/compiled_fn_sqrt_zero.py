@@ -1,5 +1,6 @@
 # source: https://github.com/tensorflow/tensorflow/issues/4914 (nonfinite_sqrt_zero.py in a @tf.function loop)
-# expect: cause=non-finite line=13
+# expect: cause=non-finite line=14
+# how: zero
 import tensorflow as tf
 
 x = tf.Variable([1.0, 2.0])

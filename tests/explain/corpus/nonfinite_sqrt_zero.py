@@ -1,5 +1,6 @@
 # source: https://github.com/tensorflow/tensorflow/issues/4914
-# expect: cause=non-finite line=9
+# expect: cause=non-finite line=10
+# how: zero
 import tensorflow as tf
 
 x = tf.Variable([1.0, 2.0])

@@ -1,5 +1,6 @@
 # source: https://github.com/tensorflow/tensorflow/issues/38349
-# expect: cause=non-finite line=7
+# expect: cause=non-finite line=8
+# how: where
 import tensorflow as tf
 
 a = tf.Variable(10.0)

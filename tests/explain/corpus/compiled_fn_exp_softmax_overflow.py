@@ -1,0 +1,21 @@
+# source: https://stackoverflow.com/questions/61567597/how-is-log-softmax-implemented-to-compute-its-value-and-gradient-with-better (nonfinite_exp_softmax_overflow.py in a @tf.function step)
+# expect: cause=non-finite line=15
+# how: overflow
+import tensorflow as tf
+
+w = tf.Variable([[50.0, 100.0, 120.0]])
+x = tf.constant([[1.0], [1.0]])
+labels = tf.constant([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+
+
+@tf.function
+def step():
+    with tf.GradientTape() as tape:
+        logits = tf.matmul(x, w)
+        probs = tf.exp(logits) / tf.reduce_sum(tf.exp(logits), axis=1, keepdims=True)
+        loss = -tf.reduce_mean(tf.reduce_sum(labels * tf.math.log(probs), axis=1))
+    return loss, tape.gradient(loss, w)
+
+
+for _ in range(3):
+    print(step())
