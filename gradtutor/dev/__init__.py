@@ -1,6 +1,7 @@
 """`gradtutor dev`: tools for whoever writes the course, not for learners.
 
-    gradtutor dev check [--lesson LESSON] [--timeout S]   prove the course works (one line per finding)
+    gradtutor dev check [--lesson LESSON] [--timeout S] [--quick]
+                                                          prove the course works (one line per finding)
     gradtutor dev new-lesson SLUG [--title T]             scaffold a lesson: its folder and its two notebooks
 
 `add_verbs` registers them on the CLI; `python -m gradtutor.dev` runs them alone.
@@ -26,6 +27,7 @@ def add_verbs(verbs) -> None:
                        help=say("cli.dev.check_lesson"))
     check.add_argument("--timeout", type=float, default=TIMEOUT, metavar="S",
                        help=say("cli.dev.check_timeout", default=f"{TIMEOUT:g}"))
+    check.add_argument("--quick", action="store_true", help=say("cli.dev.check_quick"))
     check.set_defaults(func=cmd_check)
     new = sub.add_parser("new-lesson", help=say("cli.dev.new_lesson"))
     new.add_argument("slug", metavar="SLUG", help=say("cli.dev.slug"))
@@ -37,7 +39,7 @@ def add_verbs(verbs) -> None:
 def cmd_check(args) -> int:
     from gradtutor.dev import check
 
-    return check.run(args.lesson, args.timeout)
+    return check.run(args.lesson, args.timeout, quick=args.quick)
 
 
 def cmd_new_lesson(args) -> int:

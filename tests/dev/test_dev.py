@@ -125,7 +125,7 @@ def test_a_new_lesson_lives_in_its_folder_and_passes_dev_check_once_translated(t
     for path in (f"{folder}/lesson.toml", f"{folder}/zh_CN.toml", f"{folder}/reference.py", f"{folder}/answers.toml",
                  f"{folder}/test_claims_{lesson_id}.py", *notebooks):
         assert f"wrote {path}" in made.stdout
-    untranslated = dev(root, "check", "--lesson", lesson_id)
+    untranslated = dev(root, "check", "--lesson", lesson_id, "--quick")  # a text left to translate: nothing runs
     assert any(f"{lesson_id}.title" in line and "zh_CN" in line for line in problems(untranslated)), untranslated.stdout
     translate_title_and_summary(root, lesson_id)
     released = subprocess.run([sys.executable, "-m", "gradtutor.dev.release", lesson_id], cwd=root,
@@ -183,7 +183,7 @@ def test_add_verbs_registers_check_and_new_lesson():
         parser.parse_args(["dev"]).func(None)
 
 
-@pytest.mark.tf
+@pytest.mark.unit  # --quick: nothing runs TensorFlow
 def test_a_demo_cell_that_defines_an_answers_name_is_one_line_and_the_reading_time_is_shown(tmp_path):
     """Lesson 7's case on a copy of lesson 1: a demo cell defining the exercise's function replaces the answer."""
     import random
@@ -200,7 +200,7 @@ def test_a_demo_cell_that_defines_an_answers_name_is_one_line_and_the_reading_ti
     where = random.Random().choice([answer, answer + 2])  # before the answer or after its check: both replace it
     data["cells"].insert(where, demo)
     notebook.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-    done = dev(root, "check", "--lesson", "lesson1")
+    done = dev(root, "check", "--lesson", "lesson1", "--quick")  # a notebook's text: nothing needs to run
     assert done.returncode == 1
     shared = [line for line in problems(done) if "replaces the learner's answer" in line]
     answer_number = answer + 1 + (where <= answer)  # cells counted from 1, the inserted one too
@@ -211,7 +211,7 @@ def test_a_demo_cell_that_defines_an_answers_name_is_one_line_and_the_reading_ti
     assert [line.split(" (")[1].split(")")[0] for line in timed] == ["en", "zh_CN"], done.stdout
 
 
-@pytest.mark.tf
+@pytest.mark.unit  # --quick: nothing runs TensorFlow
 def test_a_lesson_too_long_to_read_in_one_language_fails_dev_check_in_one_line(tmp_path):
     """A copy of lesson 1 whose notebook in a drawn language gets a drawn number of minutes more prose."""
     import random
@@ -230,7 +230,7 @@ def test_a_lesson_too_long_to_read_in_one_language_fails_dev_check_in_one_line(t
     data["cells"].insert(draw.randrange(len(data["cells"]) + 1),
                          {"cell_type": "markdown", "id": "padding", "metadata": {}, "source": text})
     notebook.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-    done = dev(root, "check", "--lesson", "lesson1")
+    done = dev(root, "check", "--lesson", "lesson1", "--quick")  # a notebook's text: nothing needs to run
     assert done.returncode == 1
     too_long = [line for line in problems(done) if "minutes to read" in line]
     assert len(too_long) == 1 and too_long[0].startswith(
