@@ -31,11 +31,8 @@ def evidence_at(op) -> Cause | None:
     out = kept_value(outputs[0]) if outputs else None
     if out is None or out.dtype.kind not in "fc":
         return None
-    if op.type in ("SelectV2", "Select"):
-        branches = [kept_value(t) for t in inputs[1:3]]
-        if any(b is not None and b.dtype.kind in "fc" and not np.isfinite(b).all() for b in branches):
-            return Cause.NON_FINITE
-        return None
+    if op.type in SELECTS:
+        return Cause.NON_FINITE if _nonfinite_branch(inputs) else None
     if _zero_sensitive(op.type, inputs):
         return Cause.NON_FINITE
     if out.size and not np.isfinite(out).all():
@@ -134,11 +131,15 @@ def dropped_by_where(later) -> bool:
     for op in later:
         if op.type in SELECTS and op.values is not None:
             out = kept_value(op.values[1][0]) if op.values[1] else None
-            branches = [kept_value(t) for t in op.values[0][1:3]]
-            if out is not None and np.isfinite(out).all() and any(
-                    b is not None and b.dtype.kind in "fc" and not np.isfinite(b).all() for b in branches):
+            if out is not None and np.isfinite(out).all() and _nonfinite_branch(op.values[0]):
                 return True
     return False
+
+
+def _nonfinite_branch(inputs) -> bool:
+    """Is either branch of a tf.where (its inputs: condition, then, else) NaN or inf anywhere?"""
+    branches = [kept_value(t) for t in inputs[1:3]]
+    return any(b is not None and b.dtype.kind in "fc" and not np.isfinite(b).all() for b in branches)
 
 
 def _zero_sensitive(op_type, inputs) -> bool:
