@@ -143,5 +143,16 @@ def test_causes_without_a_mechanical_repair_get_no_patch_and_a_reason(corpus, re
             assert {m["reason"] for m in results[name]["manual"]} == {e["cause"].replace("-", "_")}
 
 
+def test_a_nan_from_an_overflow_or_outside_a_domain_gets_no_guard_and_its_own_reason(results):
+    """The double where repairs a NaN at 0; for an exp that overflowed or a sqrt of a negative number (the scripts'
+    `# how:` header, values.how_made) the reason given says what the fix really is."""
+    told = {case.file.name: case.context["how"] for case in explain_corpus.read_scripts(CORPUS)
+            if case.context.get("how") in ("overflow", "domain")}
+    assert {"overflow", "domain"} <= set(told.values())
+    for name, how in told.items():
+        assert results[name]["patched"] == [] and results[name]["diff"] == "", name
+        assert {m["reason"] for m in results[name]["manual"]} == {how}, name
+
+
 def test_no_script_of_the_corpus_was_modified(results):
     assert [name for name, row in results.items() if not row["unchanged"]] == []

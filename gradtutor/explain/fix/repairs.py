@@ -239,7 +239,8 @@ def _numpy_step(c: Context, text: str, row: int) -> str | None:
 
 def non_finite(c: Context) -> Repair:
     """`tf.where(c, f(x), y)` with a log, sqrt, exp or division in a branch → the operand guarded by a second where;
-    with no such where, a sqrt, fractional pow, norm, angle or sinc at 0 gets a double where (zero.py)."""
+    with no such where, a sqrt, fractional pow, norm, angle or sinc at 0 gets a double where (zero.py). A NaN made
+    by an overflow or by a value outside an op's domain (the finding's facts["how"], values.how_made) has none."""
     for where in c.source.nodes_on(c.broke, ast.Call):
         if not (c.is_tf(where, "where") and len(where.args) == 3):
             continue
@@ -253,6 +254,9 @@ def non_finite(c: Context) -> Repair:
                 edits.append(Edit(*c.source.span(operand), f"{c.tf}.where({condition}, {guarded})"))
         if edits and not overlap(edits):
             return Repair(edits, c.subject())
+    how = (c.finding.get("facts") or {}).get("how")
+    if how in ("overflow", "domain"):  # not a NaN at 0: the double where would repair what did not break
+        raise NoRepair(how)
     return Repair(zero.double_where(c), c.subject())
 
 
