@@ -64,6 +64,20 @@ def test_atan2_is_nan_prone_only_where_both_its_inputs_are_zero(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("op_type, numpy", [("Acos", np.arccos), ("Asin", np.arcsin), ("Atanh", np.arctanh)])
+def test_acos_asin_and_atanh_are_nan_prone_at_plus_or_minus_one_and_nowhere_inside(seed, op_type, numpy):
+    """The cosine of the angle between two equal unit vectors is 1: acos is 0 there, its slope infinite."""
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(2, 8))
+    inside = rng.uniform(-0.99, 0.99, size).astype("float32")
+    with np.errstate(all="ignore"):
+        assert evidence_at(_op(op_type, [inside], numpy(inside))) is None
+        inside[int(rng.integers(0, size))] = rng.choice([-1.0, 1.0])
+        op = _op(op_type, [inside], numpy(inside))
+    assert evidence_at(op) == Cause.NON_FINITE and how_made(op) == "edge"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_each_way_of_making_a_nan_or_inf_is_told_apart(seed):
     """An exp that overflowed, a sqrt of a negative number, a log at 0, and an op handed a NaN it passed on."""
     rng = np.random.default_rng(seed)

@@ -207,6 +207,23 @@ def test_a_weight_stepped_with_minus_equals_is_still_assigned_in_place(tmp_path)
     assert f"{w}.assign_sub(0.1 * g)" in out
 
 
+def test_a_weight_kept_as_an_attribute_is_assigned_in_place(tmp_path):
+    """`self.w = self.w - lr * g` in a hand-written model class, or `model.b -= …` outside it."""
+    owner, w = random.choice(["self", "model", "net.dense"]), _drawn_name("w")
+    code = f"""
+        import tensorflow as tf
+        for _ in range(2):
+            with tf.GradientTape() as tape:
+                y = {owner}.{w} * {owner}.{w}
+            g = tape.gradient(y, {owner}.{w})
+            {{}}
+        """
+    out = patched(tmp_path, code.format(f"{owner}.{w} = {owner}.{w} - 0.1 * g"), "variable-replaced", 5, 6)
+    assert f"    {owner}.{w}.assign({owner}.{w} - 0.1 * g)" in out
+    out = patched(tmp_path, code.format(f"{owner}.{w} -= 0.1 * g"), "variable-replaced", 5, 6)
+    assert f"    {owner}.{w}.assign_sub(0.1 * g)" in out
+
+
 def _whole_run_item(tmp_path, call: str, rerun: dict):
     script = tmp_path / "train.py"
     script.write_text("import tensorflow as tf\nw = tf.Variable(1.0)\nwith tf.GradientTape() as tape:\n"

@@ -68,6 +68,7 @@ def given_nonfinite(op) -> bool:
 # step is replayed eagerly after the step that broke them: traced.py) is the first NaN-prone op they reach the best
 # evidence left of the birth.
 SELECTS = frozenset({"Select", "SelectV2"})  # its evidence is a NaN branch it was given: the unsafe where
+EDGE_AT_ONE = frozenset({"Acos", "Asin", "Atanh"})  # finite at ±1, their slope there is not
 
 
 def birth(graph, ops, tape, source):
@@ -120,7 +121,7 @@ def how_made(op) -> str | None:
         return None
     inputs, outputs = op.values
     if _zero_sensitive(op.type, inputs):
-        return "zero"
+        return "edge" if op.type in EDGE_AT_ONE else "zero"
     out = kept_value(outputs[0]) if outputs else None
     return "overflow" if out is not None and np.isinf(out).any() else "domain"
 
@@ -144,8 +145,12 @@ def _nonfinite_branch(inputs) -> bool:
 
 def _zero_sensitive(op_type, inputs) -> bool:
     """sqrt/log/reciprocal at 0, a division by 0, a power of a zero base below 1, the angle of 0 + 0i (its gradient
-    is 1 / (im + i·re), math_grad.py's _AngleGrad), atan2 at (0, 0) (its gradient divides by x² + y²): the gradient is
-    inf or NaN."""
+    is 1 / (im + i·re), math_grad.py's _AngleGrad), atan2 at (0, 0) (its gradient divides by x² + y²), acos, asin or
+    atanh at ±1 (their slopes are ∓1/√(1 − x²) and 1/(1 − x²), while the value there is finite: an angle between two
+    equal unit vectors): the gradient is inf or NaN."""
+    if op_type in EDGE_AT_ONE:
+        value = kept_value(inputs[0]) if inputs else None
+        return value is not None and value.dtype.kind == "f" and bool((np.abs(value) == 1).any())
     if op_type == "Atan2":
         y, x = (kept_value(t) for t in inputs[:2]) if len(inputs) >= 2 else (None, None)
         if y is None or x is None or y.dtype.kind != "f" or x.dtype.kind != "f":

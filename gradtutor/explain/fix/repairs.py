@@ -161,7 +161,11 @@ def stop_gradient(c: Context) -> Repair:
 
 
 def cannot_watch(c: Context) -> Repair:
-    """Keras 3's variable is not a tf.Variable: watch the tf.Variable it holds (`v.value`)."""
+    """Keras 3's variable is not a tf.Variable: watch the tf.Variable it holds (`v.value`). A gradient call that
+    raised making zeros for an unconnected Keras variable (unconnected_gradients=ZERO) has a source the target does
+    not use: which one it should is the user's choice."""
+    if (c.finding.get("facts") or {}).get("how") == "unconnected_zero":
+        raise NoRepair("unconnected_zero")
     if "'Variable'" not in c.finding.get("facts", {}).get("error", ""):
         raise NoRepair("cannot_watch")
     for call in c.source.nodes_on(c.broke, ast.Call):

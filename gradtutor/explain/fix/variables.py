@@ -6,7 +6,8 @@ Three shapes, each read from the code at the break line:
   - `total += x` on a tf.Variable that is a gradient call's target (a running total, not a weight:
     assign_add would record no path) → the variable is made a tensor where it was made, so `+=`
     builds the sum on the tape;
-  - `w -= lr * g` or `w = w - lr * g` on a weight → `w.assign_sub(lr * g)` / `w.assign(…)`.
+  - `w -= lr * g` or `w = w - lr * g` on a weight → `w.assign_sub(lr * g)` / `w.assign(…)`; the same for a
+    weight kept as an attribute (`self.w = self.w - lr * g` → `self.w.assign(…)`).
 """
 from __future__ import annotations
 
@@ -18,24 +19,33 @@ from gradtutor.explain.fix.source import Edit
 
 def variable_replaced(c: Context) -> Repair:
     statement = c.source.statement_at(c.broke)
-    if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
-        made_in_loop = _made_again_in_loop(c, statement)
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and _held(statement.targets[0]):
+        target = statement.targets[0]
+        made_in_loop = _made_again_in_loop(c, statement) if isinstance(target, ast.Name) else None
         if made_in_loop is not None:
             return Repair(made_in_loop, c.subject())
         value = statement.value
         if c.is_tf(value, "Variable") and value.args:
             value = value.args[0]
-        text = f"{statement.targets[0].id}.assign({c.source.code(value)})"
-    elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name) and isinstance(
+        text = f"{c.source.code(target)}.assign({c.source.code(value)})"
+    elif isinstance(statement, ast.AugAssign) and _held(statement.target) and isinstance(
             statement.op, (ast.Add, ast.Sub)):
-        total = _running_total(c, statement)
+        total = _running_total(c, statement) if isinstance(statement.target, ast.Name) else None
         if total is not None:
             return Repair(total, c.subject())
         method = "assign_add" if isinstance(statement.op, ast.Add) else "assign_sub"
-        text = f"{statement.target.id}.{method}({c.source.code(statement.value)})"
+        text = f"{c.source.code(statement.target)}.{method}({c.source.code(statement.value)})"
     else:
         raise NoRepair("pattern")
     return Repair([Edit(*c.source.span(statement), text)], c.subject())
+
+
+def _held(target: ast.AST) -> bool:
+    """A name, or an attribute of one (`self.w`, `model.dense.kernel`): where a variable is kept and can be assigned
+    in place."""
+    while isinstance(target, ast.Attribute):
+        target = target.value
+    return isinstance(target, ast.Name)
 
 
 def _made_again_in_loop(c: Context, statement: ast.Assign) -> list[Edit] | None:
