@@ -33,6 +33,8 @@ def test_does_an_error_name_the_learners_line(grade):
 
 @pytest.mark.tf
 def test_does_a_hang_time_out_and_the_checker_survive(checker, grade):
+    # the worker warm first (TensorFlow imported, the lesson loaded): what is timed is the hang, its end and the restart
+    assert grade("lesson2", FIRST.id, _code("raise NotImplementedError()")).status == "not_attempted"
     saved = checker.timeout
     checker.timeout = 2
     try:

@@ -55,7 +55,7 @@ def diagnose(record, info, targets, source, symptom):
     if late is not None and symptom == Symptom.NONE:
         return Cause.UNWATCHED, late, {"why": "watched after use"}
     if symptom == Symptom.NONE or symptom == Symptom.ZEROS and _breaks(steps, info) is not None:
-        return _broken(steps, info, hits[0])
+        return _broken(graph, steps, info, hits[0])
     return _flat(graph, reached, snode, tnodes, symptom, info.tape(), source)
 
 
@@ -186,12 +186,17 @@ def _breaks(steps, info):
         if reach.op is not None and (any(out.dtype.name == "variant" for out in reach.op.outputs)
                                      or "Dataset" in reach.op.type):
             return Cause.STATE_BREAKS_PATH, reach.op.frame  # into a tf.data dataset, or through one (Dataset.reduce)
+    # a step no tape recorded cuts every tape's path (a sum built after each `with`, a replica's step): the tape
+    # asked is the wrong one only when every step was recorded, some by another tape
+    loose = next((reach.op for _, reach in steps if reach.op is not None and not reach.op.tapes
+                  and reach.op.type not in FLOWING_STEPS), None)
     for node, reach in steps:
         op = reach.op
         if op is None:
             continue
         if info not in op.tapes:
-            return (Cause.WRONG_TAPE if op.tapes else Cause.OUTSIDE_TAPE), op.frame
+            return (Cause.OUTSIDE_TAPE, loose.frame) if loose is not None else \
+                ((Cause.WRONG_TAPE if op.tapes else Cause.OUTSIDE_TAPE), op.frame)
         if op.type in FLOWING_STEPS:
             continue
         kind = opfacts.gradient_kind(op.type)
@@ -223,11 +228,13 @@ def _left(exit):
     return (Cause.NO_GRADIENT_OP if exit.into else Cause.LEAVES_TENSORFLOW), exit.frame
 
 
-def _broken(steps, info, target):
+def _broken(graph, steps, info, target):
     found = _breaks(steps, info)
     if found is None:
         return Cause.NOT_USED, target.frame, {}
     into = next((reach.via[1].into for _, reach in steps if reach.via and reach.via[0] == "exit"), None)
+    if found[0] == Cause.OUTSIDE_TAPE and any(reach.op in graph.elsewhere for _, reach in steps if reach.op):
+        return found[0], found[1], {"how": "thread"}  # run by another thread while the tape recorded this one
     return found[0], found[1], {"op": into} if into and found[0] == Cause.NO_GRADIENT_OP else {}
 
 

@@ -119,8 +119,12 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
         if cause is not None:
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
         elif found == Symptom.ZEROS:  # no rule explains it: is zero the exact slope (reading.unexplained says which)?
-            record.zero_probes[key] = probe.source_moves(record.graph, info, flat_targets, source)
-            if record.zero_probes[key] is None:  # in half precision the probe cannot tell; the target's own size can
+            moved, half = probe.source_moves(record.graph, info, flat_targets, source)
+            record.zero_probes[key] = moved
+            if moved and half:  # run again in float32 the target moves: the path's half precision rounded it to 0
+                made = record.graph.known(flat_targets[0])
+                record.underflows[key] = (None, made.frame if made is not None else None, half)
+            if moved is None:  # in half precision the probe cannot tell; the target's own size can
                 tiny = probe.below_half_range(flat_targets, gradient)
                 if tiny is not None:  # with the line that computed the target: where to scale it or compute in float32
                     made = record.graph.known(flat_targets[0])

@@ -31,6 +31,7 @@ from gradtutor.evidence.recording.tapes import tf_object
 
 STEP = 1e-3  # relative to the op's largest output (at least 1)
 FLAT = 1e-4  # a slope of the target below this (relative to the target's size, at least 1) is flat
+WIDENED_FLAT = 1e-5  # a change over the step below this share of the target is flat (a path widened to float32)
 HALF = frozenset({"float16", "bfloat16"})  # a source or target of these is not probed (see source_moves)
 # the smallest normal number of each half dtype: below it a value keeps fewer bits, and products of it with the
 # factors a backward pass multiplies in (a mean's 1/N, a loss weight) fall below the smallest subnormal, to 0
@@ -54,36 +55,43 @@ def depends(graph, op, target) -> bool | None:
     return _moves(graph, chain, op.outputs[:1], value, into * (0.5 + rng.random(value.shape)), target)
 
 
-def source_moves(graph, info, targets, source) -> bool | None:
-    """True when the target changes as the source is moved a little (in a random direction: a source has no limit
-    to move away from), False when it stays flat, None when the ops between cannot be run again. The source's
-    value enters the target where it was recorded: the tensor itself, or each read of the variable."""
+def source_moves(graph, info, targets, source) -> tuple[bool | None, str | None]:
+    """(moved, half): moved is True when the target changes as the source is moved a little (in a random direction:
+    a source has no limit to move away from), False when it stays flat, None when the ops between cannot be run
+    again. The source's value enters the target where it was recorded: the tensor itself, or each read of the
+    variable. A path that ran in float16 or bfloat16 (mixed precision: float32 variables cast on the way) is run
+    again in float32, where a small move does not round away; half is then that dtype: a target that moves in
+    float32 while the gradient came back exactly 0 is evidence of underflow."""
     import tensorflow as tf
 
     source = tf_object(source)
     nodes = [graph.known(getattr(t, "handle", t) if isinstance(t, tf.Variable) else t) for t in targets]
     if len(nodes) != 1 or nodes[0] is None:
-        return None  # several targets are summed by the tape: not replayed
+        return None, None  # several targets are summed by the tape: not replayed
     target = nodes[0]
     if target.dtype.name in HALF or source.dtype.name in HALF:
-        return None  # a small move rounds away in half precision: flat there says nothing of the true slope
+        return None, None  # a small move rounds away in half precision (below_half_range speaks for these)
     if isinstance(source, tf.Variable):
         starts = _reads(graph.known(source.handle), target)
         values = [_kept_output(node) for node in starts or ()]
     else:
         starts, values = [graph.known(source)], [kept_value(source)]
     if not starts or starts[0] is None:
-        return None
+        return None, None
     value = values[0]
     if value is None or value.dtype.kind != "f" or not value.size or \
             any(v is None or v.shape != value.shape or not np.array_equal(v, value) for v in values):
-        return None  # a read after an assign sees another value: one move cannot stand for both
+        return None, None  # a read after an assign sees another value: one move cannot stand for both
     chain = _chain(graph, set(starts), min(node.seq for node in starts) - 1, target)
     if chain is None:
-        return None
+        return None, None
+    half = next((out.dtype.name for op in chain for out in op.outputs if out.dtype.name in HALF), None)
     rng = np.random.default_rng(0)  # never the script's own random state
-    return _moves(graph, chain, starts, value, rng.choice([-1.0, 1.0], value.shape) * (0.5 + rng.random(value.shape)),
-                  target)
+    direction = rng.choice([-1.0, 1.0], value.shape) * (0.5 + rng.random(value.shape))
+    return _moves(graph, chain, starts, value, direction, target, widen=half is not None), half
+
+
+
 
 
 def below_half_range(targets, gradient) -> tuple[float, str] | None:
@@ -132,15 +140,15 @@ def _kept_output(node):
     return kept_value(values[1][node.op.outputs.index(node)])
 
 
-def _moves(graph, chain, starts, value, direction, target) -> bool | None:
+def _moves(graph, chain, starts, value, direction, target, widen=False) -> bool | None:
     """Replay the chain with every start node moved by a half and a full step along `direction`: does the target's
-    sum move?"""
+    sum move? (widen: every half-precision op runs in float32.)"""
     step = STEP * max(1.0, float(np.abs(value).max()))
     dtype = starts[0].dtype
     try:
         with graph.pausing():
-            base, half, full = (_replay(chain, {node: value + t * step * direction for node in starts}, dtype, target)
-                                for t in (0.0, 0.5, 1.0))
+            base, half, full = (_replay(chain, {node: value + t * step * direction for node in starts}, dtype, target,
+                                        widen) for t in (0.0, 0.5, 1.0))
     except Exception:  # noqa: BLE001 - an op that cannot run again: no probe, the evidence stands alone
         return None
     if base is None or half is None or full is None or not np.isfinite([base, half, full]).all():
@@ -148,7 +156,24 @@ def _moves(graph, chain, starts, value, direction, target) -> bool | None:
     # Richardson: twice the slope over the half step minus the slope over the full step cancels the
     # term of second order, so a target at its minimum (only curvature moves it) reads as flat
     slope = 2 * (half - base) / (0.5 * step) - (full - base) / step
+    if widen:  # a mixed-precision target is often tiny: its change is weighed against its own size, far above
+        return bool(abs(slope) * step > WIDENED_FLAT * abs(base))  # float32's rounding (about 1e-7 of it)
     return bool(abs(slope) > FLAT * max(1.0, abs(base)))
+
+
+# DataType enums of float16 and bfloat16, and the attributes that hold an op's value types (T, Cast's SrcT and DstT)
+HALF_ENUMS = frozenset({19, 14})
+FLOAT32_ENUM = 1
+TYPE_ATTRS = frozenset({"T", "SrcT", "DstT", "dtype", "Tout", "out_type", "U"})
+
+
+def _widened(attrs):
+    """An op's attrs (name, value, name, value, …) with every half-precision value type made float32."""
+    attrs = list(attrs)
+    for i in range(0, len(attrs) - 1, 2):
+        if attrs[i] in TYPE_ATTRS and attrs[i + 1] in HALF_ENUMS:
+            attrs[i + 1] = FLOAT32_ENUM
+    return tuple(attrs)
 
 
 def _into_range(op, value):
@@ -194,9 +219,9 @@ def _chain(graph, starts: set, after: int, target):
     return chain if target in moved else None
 
 
-def _replay(chain, moved: dict, dtype, target):
+def _replay(chain, moved: dict, dtype, target, widen=False):
     """Run the chain again with each node of `moved` replaced by its value; the sum of the new target (what
-    tape.gradient differentiates), or None."""
+    tape.gradient differentiates), or None. widen: float16 and bfloat16 values and type attributes become float32."""
     import tensorflow as tf
     from tensorflow.python.eager import context, execute
 
@@ -204,7 +229,11 @@ def _replay(chain, moved: dict, dtype, target):
     new = {node: tf.constant(value, dtype=dtype) for node, value in moved.items()}
     for op in chain:  # quick_execute records nothing on a tape (the op wrappers call record_gradient)
         inputs = [new.get(node, tensor) for node, tensor in zip(op.inputs, op.values[0])]
-        outputs = execute.quick_execute(op.type, len(op.outputs), inputs, op.attrs, ctx)
+        attrs = op.attrs
+        if widen:
+            inputs = [tf.cast(t, tf.float32) if t.dtype.name in HALF else t for t in inputs]
+            attrs = _widened(attrs)
+        outputs = execute.quick_execute(op.type, len(op.outputs), inputs, attrs, ctx)
         new.update(zip(op.outputs, outputs))
     result = new.get(target)
     return None if result is None else np.sum(kept_value(result), dtype=np.float64)

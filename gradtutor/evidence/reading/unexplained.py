@@ -203,7 +203,13 @@ def _underflow(record, site) -> dict | None:
     found = [record.underflows.get(((site.file, site.line), index)) for index, _ in bad]
     if not bad or any(status != seen.ZEROS for _, status in bad) or None in found:
         return None
-    size, made, dtype = max(found, key=lambda one: one[0])
+    sized = [one for one in found if one[0] is not None]
+    if not sized:  # the path ran in half precision, and run again in float32 the target moves (probe.source_moves)
+        _, made, dtype = found[0]
+        message = say("finding.unexplained.underflow_path", values=_values(site, bad, seen.ZEROS), dtype=dtype)
+        return _finding(site, Cause.UNDERFLOW, Symptom.ZEROS, made or (site.file, site.line), message,
+                        wording.fix(Cause.UNDERFLOW), len(bad), {"half": dtype, "probe": "moves in float32"})
+    size, made, dtype = max(sized, key=lambda one: one[0])
     message = say("finding.unexplained.underflow", values=_values(site, bad, seen.ZEROS), target=f"{size:.3g}",
                   dtype=dtype)
     return _finding(site, Cause.UNDERFLOW, Symptom.ZEROS, made or (site.file, site.line), message,

@@ -85,6 +85,17 @@ def birth(graph, ops, tape, source):
             broken = weights_nonfinite(graph, tape, source)
         if broken:
             return op
+    return _half_overflow(ops)
+
+
+def _half_overflow(ops):
+    """The first op whose float16 output holds an inf made from finite values, or None. float16's largest value is
+    65504, so under mixed precision any op can overflow (a square of 256, a sum of many large losses), not only the
+    NaN-prone ones evidence_at reads; in float32 such an inf is a forward pass that grew (exploding weights)."""
+    for op in ops:
+        out = kept_value(op.values[1][0]) if op.values is not None and op.values[1] else None
+        if out is not None and out.dtype == np.float16 and out.size and np.isinf(out).any() and not given_nonfinite(op):
+            return op
     return None
 
 
@@ -113,8 +124,9 @@ def _finite(value) -> bool:
 def how_made(op) -> str | None:
     """How the op `birth` found made its NaN or inf: 'where' (a tf.where branch it dropped), 'zero' (an input at the
     point where its slope is infinite: sqrt/log/division at 0), 'overflow' (an inf out of finite inputs: exp of a
-    large value) or 'domain' (a NaN out of finite inputs: sqrt or log of a negative number, acos beyond 1). The four
-    need different fixes. None when it was given a NaN or inf (weights already broken): how it began is not known."""
+    large value), 'half_overflow' (the same in float16, whose range ends at 65504) or 'domain' (a NaN out of finite
+    inputs: sqrt or log of a negative number, acos beyond 1). Each needs its own fix. None when it was given a NaN
+    or inf (weights already broken): how it began is not known."""
     if op.type in SELECTS:
         return "where"
     if given_nonfinite(op):
@@ -123,7 +135,9 @@ def how_made(op) -> str | None:
     if _zero_sensitive(op.type, inputs):
         return "edge" if op.type in EDGE_AT_ONE else "zero"
     out = kept_value(outputs[0]) if outputs else None
-    return "overflow" if out is not None and np.isinf(out).any() else "domain"
+    if out is not None and np.isinf(out).any():
+        return "half_overflow" if out.dtype == np.float16 else "overflow"
+    return "domain"
 
 
 def dropped_by_where(later) -> bool:

@@ -56,7 +56,7 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
         subject = say("finding.subject_sources", sources=names) if sources else say("finding.subject_tape")
     if call == "gradient" and not sources and (facts or {}).get("why") == "frozen":  # checks._no_sources
         return say("finding.no_sources.frozen")
-    if call == "gradient" and not sources and cause in (Cause.NOT_USED, Cause.UNWATCHED):
+    if call == "gradient" and not sources and cause in (Cause.NOT_USED, Cause.UNWATCHED) and symptom != "error":
         return say(f"finding.no_sources.{Cause(cause).name.lower()}")  # tape.gradient(loss, []): checks._no_sources
     if (facts or {}).get("restarted"):  # analysis.restarted: a variable made again from its first value each step
         return say("finding.restarted", sources=names)

@@ -43,14 +43,14 @@ def patch(record) -> None:
                 primal = tf_object(primal)
                 node = graph.node_of(primal.handle if isinstance(primal, tf.Variable) else primal, info.frame)
                 info.watched.append(node)
-            graph.recording_tapes.append(info)
+            graph.began(info)
         return result
 
     def leave(acc, *exc):
         tell(record, "forward_left")
         info = acc.__dict__.get("_gradtutor", (None,))[0]
-        if info in graph.recording_tapes:
-            graph.recording_tapes.remove(info)
+        if info is not None:
+            graph.ended(info)
         return saved["__exit__"](acc, *exc)
 
     def jvp(acc, primals, *args, **kwargs):

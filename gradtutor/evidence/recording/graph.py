@@ -13,6 +13,7 @@ import collections
 import contextlib
 import functools
 import sys
+import threading
 import weakref
 
 from gradtutor.evidence.recording import opfacts
@@ -97,7 +98,11 @@ class Graph:
         self.converted = weakref.WeakSet()  # nodes of tensors the user's own tf.constant / convert_to_tensor made
         self.nodes: dict[int, Node] = {}
         self.log: collections.deque = collections.deque(maxlen=LOG_SIZE)
-        self.recording_tapes: list = []  # TapeInfo of the tapes recording now
+        self.recording_tapes: list = []  # TapeInfo of the tapes recording now (began, ended), in any thread
+        self.tapes_thread = None  # the thread all of them record in (None: none, or several threads)
+        # ops run in a thread other than the recording tapes': TensorFlow's tape stack is per thread, so none of those
+        # tapes saw them (a tf.distribute replica's step, a Python thread calling the model)
+        self.elsewhere: weakref.WeakSet = weakref.WeakSet()
         self.kept: collections.deque = collections.deque()  # KEEP_VALUES ops holding values, oldest first
         self.replayable: collections.deque = collections.deque()  # other ops holding values, oldest first
         self._since_sweep = 0
@@ -117,6 +122,30 @@ class Graph:
             yield
         finally:
             self.paused -= 1
+
+    # ---------------------------------------------------------------- tapes
+    def began(self, info) -> None:
+        """A tape (or a forward accumulator) began recording in this thread."""
+        info.thread = threading.get_ident()
+        self.recording_tapes.append(info)
+        self._threads_changed()
+
+    def ended(self, info) -> None:
+        if info in self.recording_tapes:
+            self.recording_tapes.remove(info)
+            self._threads_changed()
+
+    def _threads_changed(self) -> None:
+        threads = {info.thread for info in self.recording_tapes}
+        self.tapes_thread = threads.pop() if len(threads) == 1 else None
+
+    def tapes_here(self) -> tuple:
+        """The tapes recording in the calling thread (the one every op of a plain script runs in: no filtering)."""
+        tapes = self.recording_tapes
+        if not tapes:
+            return ()
+        me = threading.get_ident()
+        return tuple(tapes) if self.tapes_thread == me else tuple(t for t in tapes if t.thread == me)
 
     # ---------------------------------------------------------------- nodes
     def node_of(self, tensor, frame=None) -> Node:
@@ -153,13 +182,16 @@ class Graph:
             nodes[id(tensor)] = node
             outs.append(node)
         op.outputs = tuple(outs)
-        if self.recording_tapes:
-            op.tapes = tuple(self.recording_tapes)
+        tapes = self.tapes_here()
+        if tapes:
+            op.tapes = tapes
             op.values = (tuple(inputs), tuple(outputs))
             kept = self.kept if op_type in opfacts.KEEP_VALUES else self.replayable
             kept.append(op)
             if len(kept) > KEPT_VALUES:
                 kept.popleft().values = None
+        elif self.recording_tapes:
+            self.elsewhere.add(op)
         self.log.append(op)
         if op_type in WRITES and op.inputs:
             self._written(op, inputs)
@@ -186,7 +218,7 @@ class Graph:
         if input_nodes is None:
             input_nodes = tuple(self.node_of(t, frame) for t in inputs)
         op = Op(self.seq, op_type, tuple(input_nodes), frame)
-        op.tapes = tuple(self.recording_tapes)
+        op.tapes = self.tapes_here()
         outs = []
         for tensor in outputs:
             node = Node(op, tensor, self.seq, frame)

@@ -65,13 +65,11 @@ def install(record) -> None:
         saved["_push_tape"](tape)
         info = tape_info(record, tape)
         info.pushed = graph.seq
-        graph.recording_tapes.append(info)
+        graph.began(info)
 
     def pop(tape):
         saved["_pop_tape"](tape)
-        info = tape_info(record, tape)
-        if info in graph.recording_tapes:
-            graph.recording_tapes.remove(info)
+        graph.ended(tape_info(record, tape))
 
     def watch(tape, tensor):
         if record.listeners:

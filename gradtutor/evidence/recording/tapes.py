@@ -8,7 +8,7 @@ class TapeInfo:
     """What gradtutor knows of one GradientTape."""
 
     __slots__ = ("__weakref__", "forward", "frame", "gradient_frame", "persistent", "pushed", "recorded", "step",
-                 "tape", "watch_accessed", "watched", "watched_at")
+                 "tape", "thread", "watch_accessed", "watched", "watched_at")
 
     def __init__(self, tape, frame, persistent, watch_accessed):
         self.tape = weakref.ref(tape)
@@ -19,6 +19,7 @@ class TapeInfo:
         self.recorded = True  # its block's ops were recorded (sampling.py); a tape made before the recording: yes
         self.step = 0  # the how-many-th tape made at its `with` line (sampling.py)
         self.pushed = 0  # the op count when its block began recording (0: before the recording)
+        self.thread = None  # the thread it records in (TensorFlow's tape stack is per thread): graph.began
         self.forward = False  # a ForwardAccumulator's block (forward.py): its primals are what it "watches"
 
 

@@ -161,11 +161,7 @@ def stop_gradient(c: Context) -> Repair:
 
 
 def cannot_watch(c: Context) -> Repair:
-    """Keras 3's variable is not a tf.Variable: watch the tf.Variable it holds (`v.value`). A gradient call that
-    raised making zeros for an unconnected Keras variable (unconnected_gradients=ZERO) has a source the target does
-    not use: which one it should is the user's choice."""
-    if (c.finding.get("facts") or {}).get("how") == "unconnected_zero":
-        raise NoRepair("unconnected_zero")
+    """Keras 3's variable is not a tf.Variable: watch the tf.Variable it holds (`v.value`)."""
     if "'Variable'" not in c.finding.get("facts", {}).get("error", ""):
         raise NoRepair("cannot_watch")
     for call in c.source.nodes_on(c.broke, ast.Call):
@@ -182,7 +178,11 @@ def cannot_watch(c: Context) -> Repair:
 
 
 def not_used(c: Context) -> Repair:
-    """`model.variables` (which holds non-trainable state) → `model.trainable_variables`, wherever the step names it."""
+    """`model.variables` (which holds non-trainable state) → `model.trainable_variables`, wherever the step names it.
+    A gradient call that raised making zeros for an unconnected Keras variable (unconnected_gradients=ZERO) has a
+    source the target does not use: which one it should use is the user's choice."""
+    if (c.finding.get("facts") or {}).get("how") == "unconnected_zero":
+        raise NoRepair("unconnected_zero")
     call, _ = c.gradient_call()
     sources = call.args[1]
     if not (isinstance(sources, ast.Attribute) and sources.attr in ("variables", "weights")):
@@ -259,7 +259,7 @@ def non_finite(c: Context) -> Repair:
         if edits and not overlap(edits):
             return Repair(edits, c.subject())
     how = (c.finding.get("facts") or {}).get("how")
-    if how in ("overflow", "domain"):  # not a NaN at 0: the double where would repair what did not break
+    if how in ("overflow", "half_overflow", "domain"):  # not a NaN at 0: the double where would repair what did not break
         raise NoRepair(how)
     return Repair(zero.double_where(c), c.subject())
 
