@@ -235,6 +235,8 @@ def _broken(graph, steps, info, target):
     into = next((reach.via[1].into for _, reach in steps if reach.via and reach.via[0] == "exit"), None)
     if found[0] == Cause.OUTSIDE_TAPE and any(reach.op in graph.elsewhere for _, reach in steps if reach.op):
         return found[0], found[1], {"how": "thread"}  # run by another thread while the tape recorded this one
+    if found[0] == Cause.OUTSIDE_TAPE:  # in a function called after the block: that call is the line to move
+        return found[0], paths.call_after_block(found[1], info.frame, info.gradient_frame), {}
     return found[0], found[1], {"op": into} if into and found[0] == Cause.NO_GRADIENT_OP else {}
 
 

@@ -14,7 +14,7 @@ from gradtutor.evidence.reading import subtle
 from gradtutor.evidence.reading import untracked
 from gradtutor.evidence.recording.frames import user_frame, user_frame_object
 from gradtutor.evidence.recording.listening import tell
-from gradtutor.evidence.observations import FINITE
+from gradtutor.evidence.observations import FINITE, NONFINITE
 from gradtutor.evidence.recording.tapes import tape_info
 from gradtutor.protocol import Cause, Symptom
 # The values of an eager call's gradients (zero? tiny? NaN?) are read on the first FIRST_CALLS calls of each
@@ -83,6 +83,8 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
     trains_some = any(gradient is not None for gradient in flat_results)
     for index, (source, gradient) in enumerate(zip(flat_sources, flat_results)):
         found = symptom(record, gradient) if values or gradient is None else None
+        if found is None and record.replaying and gradient is not None:
+            found = _seen_compiled(record, frame, index)
         key = (frame, index)
         if found is None:
             if values and key not in record.seen:  # a gradient that looks fine may still miss terms, or be lost
@@ -133,6 +135,16 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
     if eager and not record.every_step:
         sampling.after_gradient(record, info)
     return result
+
+
+def _seen_compiled(record, frame, index):
+    """NaN/inf when the compiled step's monitor saw this gradient so, though its eager re-run (from the values the step
+    began with) computed it finite: XLA (jit_compile=True) differentiates a tf.where's dropped branch at its inf, where
+    eager TensorFlow passes 0. The re-run's path holds the values the step had, so it is read for what makes one."""
+    site = record.observations.sites.get(("compiled", *frame)) if frame else None
+    if site is None or index >= len(site.statuses):
+        return None
+    return Symptom.NONFINITE if site.statuses[index] == NONFINITE else None
 
 
 def _no_sources(record, info, call, frame, target_nodes) -> None:

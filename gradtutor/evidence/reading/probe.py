@@ -31,7 +31,8 @@ from gradtutor.evidence.recording.tapes import tf_object
 
 STEP = 1e-3  # relative to the op's largest output (at least 1)
 FLAT = 1e-4  # a slope of the target below this (relative to the target's size, at least 1) is flat
-WIDENED_FLAT = 1e-5  # a change over the step below this share of the target is flat (a path widened to float32)
+RELATIVE_FLAT = 1e-5  # a change over the step below this share of the target is flat
+ABSOLUTE_FLAT = 1e-12  # and below this, whatever the target's size (a target at exactly 0)
 HALF = frozenset({"float16", "bfloat16"})  # a source or target of these is not probed (see source_moves)
 # the smallest normal number of each half dtype: below it a value keeps fewer bits, and products of it with the
 # factors a backward pass multiplies in (a mean's 1/N, a loss weight) fall below the smallest subnormal, to 0
@@ -88,7 +89,7 @@ def source_moves(graph, info, targets, source) -> tuple[bool | None, str | None]
     half = next((out.dtype.name for op in chain for out in op.outputs if out.dtype.name in HALF), None)
     rng = np.random.default_rng(0)  # never the script's own random state
     direction = rng.choice([-1.0, 1.0], value.shape) * (0.5 + rng.random(value.shape))
-    return _moves(graph, chain, starts, value, direction, target, widen=half is not None), half
+    return _moves(graph, chain, starts, value, direction, target, widen=half is not None, relative=True), half
 
 
 
@@ -140,7 +141,7 @@ def _kept_output(node):
     return kept_value(values[1][node.op.outputs.index(node)])
 
 
-def _moves(graph, chain, starts, value, direction, target, widen=False) -> bool | None:
+def _moves(graph, chain, starts, value, direction, target, widen=False, relative=False) -> bool | None:
     """Replay the chain with every start node moved by a half and a full step along `direction`: does the target's
     sum move? (widen: every half-precision op runs in float32.)"""
     step = STEP * max(1.0, float(np.abs(value).max()))
@@ -156,9 +157,12 @@ def _moves(graph, chain, starts, value, direction, target, widen=False) -> bool 
     # Richardson: twice the slope over the half step minus the slope over the full step cancels the
     # term of second order, so a target at its minimum (only curvature moves it) reads as flat
     slope = 2 * (half - base) / (0.5 * step) - (full - base) / step
-    if widen:  # a mixed-precision target is often tiny: its change is weighed against its own size, far above
-        return bool(abs(slope) * step > WIDENED_FLAT * abs(base))  # float32's rounding (about 1e-7 of it)
-    return bool(abs(slope) > FLAT * max(1.0, abs(base)))
+    # relative (the source itself, source_moves): the change over the step, weighed against the target's own size
+    # (a loss of 1e-7 moving by 1e-11 moves), far above float32's rounding of it (about 1e-7 of it), with a floor for
+    # a target at 0
+    if not relative:  # an op's output (depends): the slope against the target's size, at least 1
+        return bool(abs(slope) > FLAT * max(1.0, abs(base)))
+    return bool(abs(slope) * step > max(RELATIVE_FLAT * abs(base), ABSOLUTE_FLAT))
 
 
 # DataType enums of float16 and bfloat16, and the attributes that hold an op's value types (T, Cast's SrcT and DstT)

@@ -64,7 +64,7 @@ def findings(record) -> list[dict]:
             continue
         if site.kind == "apply_gradients" and reported_none:
             continue  # the None it was given came from a gradient call that is a finding already
-        if site.kind == "compiled" and here in eager_at:
+        if site.kind == "compiled" and here in eager_at and _reported(eager_at[here]):
             continue  # re-run eagerly at the same line (traced.Tracing._replay): the eager site speaks
         excused = _excused(record, site)
         if excused is not None:
@@ -245,6 +245,15 @@ def _frozen(site, read, now) -> dict:
 
 
 def _raised(record, site) -> dict:
+    keyword = record.observations.keyword_tensors[0] if record.observations.keyword_tensors else None
+    if site.grad_fn_at is not None and keyword is not None and "gradients, but returned" in (site.error or ""):
+        # one gradient more than the inputs TensorFlow counted: a tensor given by keyword is not one of them
+        (frame, names), cause = keyword, Cause.CUSTOM_GRADIENT_SIGNATURE
+        message = say("finding.unexplained.custom_gradient_keyword", call=site.kind, error=site.error,
+                      names=", ".join(names), line=frame[1] if frame else "?")
+        return _finding(site, cause, Symptom.ERROR, frame or site.grad_fn_at, message,
+                        say("finding.unexplained.fix_custom_gradient_keyword", names=", ".join(names)), 1,
+                        {"error": site.error, "keywords": ",".join(names)})
     if site.grad_fn_at is not None:  # tf.custom_gradient refused the user's gradient function (observations.py)
         cause = Cause.CUSTOM_GRADIENT_SIGNATURE
         message = say("finding.unexplained.custom_gradient", call=site.kind, error=site.error,

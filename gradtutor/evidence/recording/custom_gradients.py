@@ -46,6 +46,9 @@ def link(record) -> None:
             observations = record.observations
             observations.raised(observations.called("custom_gradient", user_frame()), error, raised_at(error))
             raise
+        keywords = [name for name, value in kwargs.items() if tf.is_tensor(value) or isinstance(value, tf.Variable)]
+        if keywords:
+            record.observations.keyword_tensors.append((user_frame(), keywords))
         if graph.recording_tapes and not graph.paused and not graph.off:
             inputs = [getattr(t, "handle", t) if isinstance(t, tf.Variable) else t
                       for t in tf.nest.flatten((args, kwargs)) if tf.is_tensor(t)]
