@@ -63,6 +63,6 @@ def test_json_reports_a_finding_after_the_scripts_own_output(tmp_path):
     report = json.loads(lines[-1])
     assert report["script_exit"] == 0
     assert [(f["cause"], f["line"], f["broke_at"]["line"]) for f in report["findings"]] == [
-        ("unwatched", 6, 3), ("tape-reused", 8, 6)]
+        ("unwatched", 6, 3), ("tape-reused", 8, 4)]
     assert report["findings"][0]["sources"] == ["x"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["helper.py", "train.py"]  # no __pycache__

@@ -133,29 +133,17 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False
             exit = paths.exits_before(graph, reached, node)
             if exit is not None:
                 return (*_left(exit), {"op": exit.into} if exit.into else {})
+    update = paths.update_between(graph, snode, tnodes)
+    if update is not None:  # only through an optimizer's update inside the tape (learning to reweight, MAML)
+        return Cause.STATE_BREAKS_PATH, update.frame, {"how": "update"}
     if is_variable and tnodes and _copied_variable(graph, snode, tnodes):
         return Cause.VARIABLE_REPLACED, snode.frame, {}
     if fresh and info.gradient_frame is not None:  # a new object made for the call (tf.convert_to_tensor(x) again)
         return Cause.NOT_USED, info.gradient_frame, {"why": "a new object"}
-    dropped = _dropped_write(graph, reached)
+    dropped = paths.dropped_write(graph, reached)
     if dropped is not None:  # the source went into a TensorArray write whose new array nothing read
         return Cause.NOT_USED, dropped.frame, {"dropped": dropped.type}
     return Cause.NOT_USED, tnodes[0].frame if tnodes else info.gradient_frame, {}
-
-
-# writes that return a new list or array instead of changing theirs: in a traced function, `ta.write(i, x)` without
-# `ta = ` leaves the array that is read later without the value (eagerly a TensorArray is changed in place)
-FUNCTIONAL_WRITES = frozenset({"TensorListSetItem", "TensorListPushBack", "TensorListScatterIntoExistingList",
-                               "TensorArrayWriteV3", "TensorArrayScatterV3"})
-
-
-def _dropped_write(graph, reached):
-    """The first functional write the source's values went into whose result no recorded op read, or None."""
-    writes = [reach.op for reach in reached.values() if reach.op is not None and reach.op.type in FUNCTIONAL_WRITES]
-    if not writes:
-        return None
-    read = {node for item in graph.log for node in getattr(item, "inputs", ())}
-    return next((op for op in writes if op.frame is not None and not any(out in read for out in op.outputs)), None)
 
 
 def _copied_variable(graph, snode, tnodes) -> bool:

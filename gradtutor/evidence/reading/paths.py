@@ -38,7 +38,9 @@ class Reach:
         self.parent, self.op, self.via, self.through_gradient = parent, op, via, through_gradient
 
 
-def descendants(graph, source_node) -> dict:
+def descendants(graph, source_node, updates=False) -> dict:
+    """Every node that depends on the source, each with how it was reached. A value reached through a gradient call
+    written into a variable (an optimizer's update) is a path only with `updates`."""
     reached = {source_node: Reach(None, None, None, False)}
     exits = []
     for item in list(graph.log):
@@ -65,7 +67,7 @@ def descendants(graph, source_node) -> dict:
         for node in item.outputs:
             if node not in reached:
                 reached[node] = Reach(hit, item, reach.via, through)
-        if not through and not hit.is_resource:
+        if (not through or updates and item.type != "gradient") and not hit.is_resource:
             for node in item.inputs:  # a value derived from the source is written into a resource
                 if node.is_resource and node not in reached:
                     reached[node] = Reach(hit, item, reach.via or ("state", item), False)
@@ -221,6 +223,33 @@ def variables_read(target_nodes) -> list:
     handles = {node.op.inputs[0] for node in ancestors(target_nodes, 0)
                if node.op is not None and node.op.type == "ReadVariableOp" and node.op.inputs}
     return sorted(handles, key=lambda node: node.seq)
+
+
+# writes that return a new list or array instead of changing theirs: in a traced function, `ta.write(i, x)` without
+# `ta = ` leaves the array that is read later without the value (eagerly a TensorArray is changed in place)
+FUNCTIONAL_WRITES = frozenset({"TensorListSetItem", "TensorListPushBack", "TensorListScatterIntoExistingList",
+                               "TensorArrayWriteV3", "TensorArrayScatterV3"})
+
+
+def dropped_write(graph, reached):
+    """The first functional write the source's values went into whose result no recorded op read, or None."""
+    writes = [reach.op for reach in reached.values() if reach.op is not None and reach.op.type in FUNCTIONAL_WRITES]
+    if not writes:
+        return None
+    read = {node for item in graph.log for node in getattr(item, "inputs", ())}
+    return next((op for op in writes if op.frame is not None and not any(out in read for out in op.outputs)), None)
+
+
+def update_between(graph, source_node, targets):
+    """The write that is the only way the source reaches a target: a value computed by a gradient call from the
+    source (descendants leaves these out: an optimizer's update is how training goes on, not a path) written into
+    a variable the target then read. None when no such write leads there."""
+    reached = descendants(graph, source_node, updates=True)
+    hits = [node for node in targets if node in reached]
+    if not hits:
+        return None
+    return next((reach.via[1] for _, reach in path_back(reached, hits[0]) if reach.via and reach.via[0] == "state"),
+                None)
 
 
 # ---------------------------------------------------------------- the call that ran a step too late

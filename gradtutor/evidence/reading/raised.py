@@ -77,7 +77,8 @@ def tape_error(record, info, call, frame, error, target, sources) -> None:
     left = _left_from_sources(record, sources) or \
         next((item for item in reversed(record.graph.log) if isinstance(item, Exit)), None)
     if isinstance(error, RuntimeError) and "persistent" in text:
-        record.add(call, frame, [], Cause.TAPE_REUSED, info.gradient_frame or frame, Symptom.ERROR, {"error": text})
+        record.add(call, frame, [], Cause.TAPE_REUSED, info.frame or info.gradient_frame or frame, Symptom.ERROR,
+                   {"error": text})  # the `with` line: where persistent=True goes
     elif _outside_tensorflow(target) or isinstance(error, AttributeError) and "_id" in text and left is not None:
         # the target is a number (float(loss), loss.numpy()), or a source came from a value that left TensorFlow
         record.add(call, frame, [], Cause.LEAVES_TENSORFLOW, left.frame if left else frame, Symptom.ERROR, {"error": text})

@@ -1,5 +1,5 @@
 # source: https://github.com/manicman1999/StyleGAN2-Tensorflow-2.0/issues/14
-# expect: cause=tape-reused line=19
+# expect: cause=tape-reused line=14
 import keras
 import tensorflow as tf
 

@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31265
-# expect: cause=tape-reused line=14
+# expect: cause=tape-reused line=9
 import keras
 import tensorflow as tf
 

@@ -1,5 +1,5 @@
 # source: https://insights.willogy.io/tensorflow-part-3-automatic-differentiation/
-# expect: cause=tape-reused line=9
+# expect: cause=tape-reused line=6
 import tensorflow as tf
 
 tensor_x = tf.Variable(2.0)
