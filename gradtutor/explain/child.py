@@ -115,11 +115,25 @@ def run_script(script: str, args: list[str], module: bool = False, quiet: bool =
 
 
 def _print_user_traceback(error: BaseException) -> None:
+    """The script's traceback as Python would print it without explain: runpy's frames and gradtutor's own (the
+    wrappers a gradient call or an optimizer passes through while recording) are left out, chained errors too."""
     tb = error.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != sys.argv[0] and (
             "runpy" in tb.tb_frame.f_code.co_filename or "gradtutor" in tb.tb_frame.f_code.co_filename):
         tb = tb.tb_next
-    traceback.print_exception(type(error), error, tb)
+    shown = traceback.TracebackException(type(error), error, tb)
+    ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # the gradtutor package
+    seen = set()
+    pending = [shown]
+    while pending:
+        one = pending.pop()
+        if id(one) in seen:
+            continue
+        seen.add(id(one))
+        one.stack = traceback.StackSummary.from_list([frame for frame in one.stack
+                                                      if not os.path.abspath(frame.filename).startswith(ours)])
+        pending += [chained for chained in (one.__cause__, one.__context__) if chained is not None]
+    sys.stderr.write("".join(shown.format()))
 
 
 def main() -> None:

@@ -67,6 +67,17 @@ def test_a_script_that_raises_keeps_its_traceback_and_exit_code_and_its_findings
     assert payload["script_exit"] == 1 and causes(payload) == [("unwatched", 6, 3)]
 
 
+def test_an_error_raised_through_a_gradient_call_shows_none_of_gradtutors_frames(tmp_path):
+    """While recording, tape.gradient and the optimizer pass through gradtutor's wrappers: the script's traceback
+    still reads as it would without explain (its own line, then TensorFlow's)."""
+    (tmp_path / "train.py").write_text("import tensorflow as tf\nx = tf.constant(2.0)\n"
+                                       "with tf.GradientTape() as tape:\n    tape.watch(x)\n    y = x * x\n"
+                                       "tape.gradient(y, x)\ntape.gradient(y, x)\n")
+    done = explain(tmp_path, "train.py")
+    assert 'File "train.py", line 7, in <module>' in done.stderr and "RuntimeError" in done.stderr
+    assert "gradtutor" not in done.stderr and "backprop.py" in done.stderr  # TensorFlow's own frames stay
+
+
 def test_ctrl_c_stops_the_script_and_still_reports(tmp_path):
     (tmp_path / "train.py").write_text(UNWATCHED + "import time\nprint('ready', flush=True)\nwhile True:\n"
                                        "    time.sleep(0.05)\n")
