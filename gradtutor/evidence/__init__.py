@@ -188,7 +188,8 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
     gradient was fine."""
     from gradtutor.evidence.reading import unexplained
 
-    findings = unexplained.one_per_root_cause(analyse(record) + unexplained.findings(record))
+    added = unexplained.findings(record)  # first: an error it tells with a cause rule's finding changes that finding
+    findings = unexplained.one_per_root_cause(analyse(record) + added)
     return findings, unexplained.unobserved(record)
 
 

@@ -49,7 +49,7 @@ def diagnose(record, info, targets, source, symptom):
         # tf.convert_to_tensor(x)); the call is where the wrong object was passed
         fresh = not is_variable and snode.op is None and snode not in info.watched and \
             all(reach.op is None or reach.op.type == "gradient" for reach in reached.values())
-        return _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh)
+        return _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh, symptom == Symptom.NONE)
     steps = paths.path_back(reached, hits[0])
     late = _watched_late(info, snode, steps)
     if late is not None and symptom == Symptom.NONE:
@@ -127,13 +127,13 @@ def _made_from_variable(node, depth=2) -> bool:
     return False
 
 
-def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False):
+def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False, none=False):
     for node in tnodes:  # a target made from values that left TensorFlow (a constant from numpy or Python)
         if node.op is None:
             exit = paths.exits_before(graph, reached, node)
             if exit is not None:
                 return (*_left(exit), {"op": exit.into} if exit.into else {})
-    update = paths.update_between(graph, snode, tnodes)
+    update = paths.update_between(graph, snode, tnodes) if none else None  # zeros asked for stay not-used
     if update is not None:  # only through an optimizer's update inside the tape (learning to reweight, MAML)
         return Cause.STATE_BREAKS_PATH, update.frame, {"how": "update"}
     if is_variable and tnodes and _copied_variable(graph, snode, tnodes):

@@ -52,7 +52,7 @@ def findings(record) -> list[dict]:
     for site in sites:
         here = (site.file, site.line)
         if site.error is not None:
-            if here not in explained and not errors_explained:
+            if here not in explained and not errors_explained and not _then_raised(record.findings, site.error):
                 raised.append(_raised(record, site))
             continue
         if here in explained or not _reported(site):
@@ -74,6 +74,22 @@ def findings(record) -> list[dict]:
         out.append(_underflow(record, site) or _not_known(record, site, here in eager_at))
     # an intended None the program then broke on is the root cause of the exception: said once, with it
     return out + ([] if any("then_raised" in f["facts"] for f in out) else raised)
+
+
+# what TensorFlow says when a None reaches an op: the None a gradient call returned, passed on by the program
+FROM_NONE = ("None values not supported", "Attempt to convert a value (None)")
+
+
+def _then_raised(found: list[dict], error: str) -> bool:
+    """A None a finding already explains, which the program then gave to an op (tf.square(grads) of a None gradient
+    in a gradient penalty): the error is that finding's consequence, told with it, not a second finding."""
+    origin = next((f for f in found if f["symptom"] == Symptom.NONE), None)
+    if origin is None or not any(words in error for words in FROM_NONE):
+        return False
+    if "then_raised" not in origin["facts"]:
+        origin["facts"] = dict(origin["facts"], then_raised=error)
+        origin["message"] = say("finding.unexplained.then_raised", finding=origin["message"], error=error)
+    return True
 
 
 def one_per_root_cause(findings: list[dict]) -> list[dict]:

@@ -15,6 +15,7 @@ import functools
 import sys
 import threading
 import weakref
+from threading import get_ident
 
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.frames import is_user_file, user_frame
@@ -182,7 +183,10 @@ class Graph:
             nodes[id(tensor)] = node
             outs.append(node)
         op.outputs = tuple(outs)
-        tapes = self.tapes_here()
+        tapes = self.recording_tapes
+        if tapes:  # tapes_here, inline: this runs for every eager op
+            me = get_ident()
+            tapes = tuple(tapes) if self.tapes_thread == me else tuple(t for t in tapes if t.thread == me)
         if tapes:
             op.tapes = tapes
             op.values = (tuple(inputs), tuple(outputs))
