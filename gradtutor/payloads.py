@@ -211,6 +211,7 @@ class ExplainResult(TypedDict, total=False):
     script_exit: int  # the script's exit code (130 after Ctrl-C); the parent puts the child's own here
     gradient_calls: int
     unobserved: list[dict]  # call sites whose gradients were never seen (gradtutor.evidence.report)
+    exact: list[dict]  # all-zero gradients shown to be the true slope (gradtutor.evidence.exact_zeros)
     died: bool  # the parent's: the child wrote nothing readable
     # the fix re-run's (gradtutor.explain.fix.rerun), by line of the patched copy:
     gradients: dict[str, list]  # what each gradient call's sources got: ok, none, nonfinite, zero, traced

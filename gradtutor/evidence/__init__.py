@@ -102,7 +102,7 @@ class Record:
         self.zero_probes: dict = {}
         # (frame, index) of an all-zero float16/bfloat16 gradient whose target's value is below that dtype's smallest
         # normal number -> (the target's largest magnitude, the frame that computed it, the half dtype)
-        # (probe.below_half_range)
+        # (values.below_half_range)
         self.underflows: dict = {}
         # id(tf.function) -> the Python scalars its latest trace read, and their changes since (python_state.py)
         self.python_state: dict = {}
@@ -193,4 +193,17 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
     return findings, unexplained.unobserved(record)
 
 
-__all__ = ["Reader", "Record", "analyse", "reader", "recording", "report"]
+def exact_zeros(record: Record) -> list[dict]:
+    """All-zero gradients the evidence shows are the true slope (terms of the source that cancel: checks.py,
+    probe.cancels), each {file, line, sources, at}: not findings, but what was seen, said beside the all-clear."""
+    from gradtutor.evidence.recording.frames import where
+
+    found: dict = {}
+    for ((file, line), _), (cause, name) in record.excused.items():
+        if cause[2].get("why") == "terms cancel":
+            entry = found.setdefault((file, line), {"file": file, "line": line, "sources": [], "at": where(cause[1])})
+            entry["sources"].append(name)
+    return list(found.values())
+
+
+__all__ = ["Reader", "Record", "analyse", "exact_zeros", "reader", "recording", "report"]

@@ -6,7 +6,7 @@
 The instrumentation is installed the moment the script's `import tensorflow` finishes
 (so a script that sets TF_USE_LEGACY_KERAS before importing TensorFlow still gets Keras 2).
 The script's stdout and stderr are its own; the findings go to file descriptor FD as one
-JSON object {"findings", "script_exit", "gradient_calls", "unobserved"} (gradtutor.payloads.ExplainResult):
+JSON object {"findings", "script_exit", "gradient_calls", "unobserved", "exact"} (gradtutor.payloads.ExplainResult):
 the cause rules' findings and what they left unexplained (gradtutor.evidence.report).
 """
 from __future__ import annotations
@@ -105,13 +105,15 @@ def run_script(script: str, args: list[str], module: bool = False, quiet: bool =
             raised.note(state["record"], error)
         _print_user_traceback(error)
         code = 130 if isinstance(error, KeyboardInterrupt) else 1
-    findings, calls, unobserved = [], 0, []
+    findings, calls, unobserved, exact = [], 0, [], []
     if "record" in state:
         from gradtutor import evidence
 
         state["context"].__exit__(None, None, None)
         (findings, unobserved), calls = evidence.report(state["record"]), state["record"].gradient_calls
-    return {"findings": findings, "script_exit": code, "gradient_calls": calls, "unobserved": unobserved}, code
+        exact = evidence.exact_zeros(state["record"])
+    return {"findings": findings, "script_exit": code, "gradient_calls": calls, "unobserved": unobserved,
+            "exact": exact}, code
 
 
 def _print_user_traceback(error: BaseException) -> None:

@@ -140,10 +140,12 @@ def cmd_explain(args) -> int:
     if payload.get("died"):
         print(say("explain.error.died", script=args.script, code=code), file=sys.stderr)
     if not args.json:
-        report.print_text(findings, args.script, code, payload.get("gradient_calls", 0), payload.get("unobserved", []))
+        report.print_text(findings, args.script, code, payload.get("gradient_calls", 0), payload.get("unobserved", []),
+                          exact=payload.get("exact", []))
     plan = fix.run(args.script, list(args.args), findings, run_child, args.apply, not args.json) \
         if args.fix or args.apply else None
     if args.json:
         extra = {"fix": fix.as_dict(plan)} if plan else {}
-        print(report.as_json(findings, code, unobserved=payload.get("unobserved", []), **extra), flush=True)
+        print(report.as_json(findings, code, unobserved=payload.get("unobserved", []), exact=payload.get("exact", []),
+                             **extra), flush=True)
     return 1 if findings else 0

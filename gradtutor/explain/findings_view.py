@@ -31,9 +31,10 @@ def _short(path: str | None) -> str:
 
 
 def lines(findings: list[dict], script: str | None = None, script_exit: int = 0, gradient_calls: int = 1,
-          unobserved=()) -> list[str]:
+          unobserved=(), exact=()) -> list[str]:
     """The report as rich markup lines (escape-safe). The all-clear only when there is no finding and every call
-    site was observed (`unobserved`: the sites whose gradients were never seen, gradtutor.evidence.report)."""
+    site was observed (`unobserved`: the sites whose gradients were never seen, gradtutor.evidence.report); an
+    all-zero gradient shown to be exact (`exact`: gradtutor.evidence.exact_zeros) is said below it."""
     from rich.markup import escape
 
     name = escape(_short(script)) if script else None
@@ -68,6 +69,11 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
     elif not unobserved:
         fine = f"explain.report.{block}fine_{'one' if gradient_calls == 1 else 'many'}"
         out.append(f"[green]✓[/green] {say(fine, count=gradient_calls, ended=ended, **named)}")
+    for zero in exact:  # seen, and not a problem: said, so the all-clear does not hide it
+        at = zero["at"] or {}
+        out.append("  " + escape(say("explain.report.exact", sources=", ".join(zero["sources"]),
+                                     where=f"{_short(zero['file'])}:{zero['line']}",
+                                     at=f"{_short(at.get('file'))}:{at.get('line', '?')}", code=at.get("code", ""))))
     return out
 
 
@@ -78,11 +84,11 @@ def _unobserved(sites) -> str:
     return say("explain.report.unobserved", count=len(sites), sites="; ".join(named))
 
 
-def print_text(findings, script=None, script_exit=0, gradient_calls=1, unobserved=(), file=None) -> None:
+def print_text(findings, script=None, script_exit=0, gradient_calls=1, unobserved=(), file=None, exact=()) -> None:
     from rich.console import Console
 
     console = Console(highlight=False, file=file, soft_wrap=True)
-    for line in lines(findings, script, script_exit, gradient_calls, unobserved):
+    for line in lines(findings, script, script_exit, gradient_calls, unobserved, exact):
         console.print(line)
 
 

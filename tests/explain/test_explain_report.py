@@ -67,3 +67,13 @@ def test_no_all_clear_while_a_call_site_went_unobserved():
     assert "came back fine" not in text and "train.py:21" in text and "could not be observed" in text
     assert "came back fine" in "\n".join(report.lines([], "train.py", 0, 40, []))
     assert "could not be observed" in report.as_html([], 40, [site]) and "✓" not in report.as_html([], 40, [site])
+
+
+def test_an_exact_zero_is_said_beside_the_all_clear_with_where_its_terms_cancel():
+    exact = [{"file": "gan.py", "line": 20, "sources": ["critic/dense_1/bias"],
+              "at": {"file": "gan.py", "line": 19, "code": "loss = tf.reduce_mean(d(fake)) - tf.reduce_mean(d(real))"}}]
+    shown = report.lines([], "gan.py", 0, 2, exact=exact)
+    assert shown[0].startswith("[green]✓[/green]") and len(shown) == 2
+    assert "critic/dense_1/bias" in shown[1] and "exactly 0" in shown[1] and "gan.py:19" in shown[1]
+    assert report.lines([], "gan.py", 0, 2) == shown[:1]  # nothing to say: the all-clear alone
+    assert json.loads(report.as_json([], 0, exact=exact))["exact"] == exact

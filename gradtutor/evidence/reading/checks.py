@@ -12,6 +12,7 @@ from gradtutor.evidence.reading import raised
 from gradtutor.evidence.recording import sampling
 from gradtutor.evidence.reading import subtle
 from gradtutor.evidence.reading import untracked
+from gradtutor.evidence.reading import values as values_of
 from gradtutor.evidence.recording.frames import user_frame, user_frame_object
 from gradtutor.evidence.recording.listening import tell
 from gradtutor.evidence.observations import FINITE, NONFINITE
@@ -126,8 +127,11 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
             if moved and half:  # run again in float32 the target moves: the path's half precision rounded it to 0
                 made = record.graph.known(flat_targets[0])
                 record.underflows[key] = (None, made.frame if made is not None else None, half)
+            join = None if moved or half else probe.cancels(record.graph, info, flat_targets, source)
+            if join is not None:  # terms of the source that cancel (a WGAN critic's output bias): zero is exact
+                record.excused[key] = ((Cause.NOT_KNOWN, join.frame, {"why": "terms cancel"}), _name(source, index))
             if moved is None:  # in half precision the probe cannot tell; the target's own size can
-                tiny = probe.below_half_range(flat_targets, gradient)
+                tiny = values_of.below_half_range(flat_targets, gradient)
                 if tiny is not None:  # with the line that computed the target: where to scale it or compute in float32
                     made = record.graph.known(flat_targets[0])
                     record.underflows[key] = (tiny[0], made.frame if made is not None else None, tiny[1])

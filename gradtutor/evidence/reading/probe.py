@@ -34,9 +34,6 @@ FLAT = 1e-4  # a slope of the target below this (relative to the target's size, 
 RELATIVE_FLAT = 1e-5  # a change over the step below this share of the target is flat
 ABSOLUTE_FLAT = 1e-12  # and below this, whatever the target's size (a target at exactly 0)
 HALF = frozenset({"float16", "bfloat16"})  # a source or target of these is not probed (see source_moves)
-# the smallest normal number of each half dtype: below it a value keeps fewer bits, and products of it with the
-# factors a backward pass multiplies in (a mean's 1/N, a loss weight) fall below the smallest subnormal, to 0
-SMALLEST_NORMAL = {"float16": 6.103515625e-05, "bfloat16": 1.1754943508222875e-38}
 MAX_OPS = 500  # a longer path is not replayed (its cost would not be bounded); the evidence stands alone
 
 
@@ -63,60 +60,69 @@ def source_moves(graph, info, targets, source) -> tuple[bool | None, str | None]
     variable. A path that ran in float16 or bfloat16 (mixed precision: float32 variables cast on the way) is run
     again in float32, where a small move does not round away; half is then that dtype: a target that moves in
     float32 while the gradient came back exactly 0 is evidence of underflow."""
+    start = _start(graph, targets, source)
+    chain = start and _chain(graph, set(start[1]), min(node.seq for node in start[1]) - 1, start[0])
+    if chain is None or not start:
+        return None, None
+    target, starts, value = start
+    half = next((out.dtype.name for op in chain for out in op.outputs if out.dtype.name in HALF), None)
+    return _moves(graph, chain, starts, value, _direction(value), target, widen=half is not None, relative=True), half
+
+
+def cancels(graph, info, targets, source):
+    """The op where the source's terms cancel, or None: an all-zero gradient whose target takes the source through
+    two or more terms joined by one op (a WGAN critic's mean(D(fake)) − mean(D(real)) and its output bias), each of
+    which moves the target alone while together they leave it flat, so zero is the exact slope. Gradient calls on
+    the way (a gradient penalty's) are held at what they returned: the terms are read around them."""
+    start = _start(graph, targets, source)
+    chain = start and _chain(graph, set(start[1]), min(node.seq for node in start[1]) - 1, start[0], hold=True)
+    if not start or not chain:
+        return None
+    target, starts, value = start
+    moved, join = set(starts), None
+    for op in chain:
+        if len({node for node in op.inputs if node in moved}) >= 2:
+            join = op  # the last op that joins terms of the source, nearest the target
+        moved.update(op.outputs)
+    if join is None:
+        return None
+    terms = list(dict.fromkeys(node for node in join.inputs if node in moved))
+    direction = _direction(value)
+    if _moves(graph, chain, starts, value, direction, target, relative=True) is not False:
+        return None
+    alone = [_moves(graph, chain, starts, value, direction, target, relative=True,
+                    hold={other for other in terms if other is not term}) for term in terms]
+    return join if all(alone) else None
+
+
+def _start(graph, targets, source):
+    """(the target's node, the nodes the source's value enters by, that value), or None when it cannot be moved."""
     import tensorflow as tf
 
     source = tf_object(source)
     nodes = [graph.known(getattr(t, "handle", t) if isinstance(t, tf.Variable) else t) for t in targets]
     if len(nodes) != 1 or nodes[0] is None:
-        return None, None  # several targets are summed by the tape: not replayed
+        return None  # several targets are summed by the tape: not replayed
     target = nodes[0]
     if target.dtype.name in HALF or source.dtype.name in HALF:
-        return None, None  # a small move rounds away in half precision (below_half_range speaks for these)
+        return None  # a small move rounds away in half precision (values.below_half_range speaks for these)
     if isinstance(source, tf.Variable):
         starts = _reads(graph.known(source.handle), target)
         values = [_kept_output(node) for node in starts or ()]
     else:
         starts, values = [graph.known(source)], [kept_value(source)]
     if not starts or starts[0] is None:
-        return None, None
+        return None
     value = values[0]
     if value is None or value.dtype.kind != "f" or not value.size or \
             any(v is None or v.shape != value.shape or not np.array_equal(v, value) for v in values):
-        return None, None  # a read after an assign sees another value: one move cannot stand for both
-    chain = _chain(graph, set(starts), min(node.seq for node in starts) - 1, target)
-    if chain is None:
-        return None, None
-    half = next((out.dtype.name for op in chain for out in op.outputs if out.dtype.name in HALF), None)
+        return None  # a read after an assign sees another value: one move cannot stand for both
+    return target, starts, value
+
+
+def _direction(value):
     rng = np.random.default_rng(0)  # never the script's own random state
-    direction = rng.choice([-1.0, 1.0], value.shape) * (0.5 + rng.random(value.shape))
-    return _moves(graph, chain, starts, value, direction, target, widen=half is not None, relative=True), half
-
-
-
-
-
-def below_half_range(targets, gradient) -> tuple[float, str] | None:
-    """(The target's largest magnitude, the half dtype) when an all-zero gradient or its target is float16 or
-    bfloat16 and the target's value is finite, not zero, and below that dtype's smallest normal number: what the
-    backward pass starts from is already out of the dtype's range, so the zeros are its slopes flushed (underflow),
-    not the true slope. None otherwise (the finite-difference probe cannot tell in half precision: source_moves)."""
-    if len(targets) != 1:
-        return None
-    # the half dtype the backward pass ran in: the gradient's, or the target's (a float32 variable cast to
-    # float16 by a mixed-precision layer gets a float32 gradient of what underflowed in float16)
-    dtype = next((getattr(getattr(t, "dtype", None), "name", "") for t in (gradient, targets[0])
-                  if getattr(getattr(t, "dtype", None), "name", "") in SMALLEST_NORMAL), None)
-    if dtype is None:
-        return None
-    value = kept_value(targets[0])
-    if value is None or not value.size:
-        return None
-    try:
-        value = np.abs(value.astype(np.float64))  # numpy's bfloat16 (ml_dtypes) is no "f" kind, but converts
-    except (TypeError, ValueError):
-        return None
-    largest = float(value.max())
-    return (largest, dtype) if np.isfinite(value).all() and 0 < largest < SMALLEST_NORMAL[dtype] else None
+    return rng.choice([-1.0, 1.0], value.shape) * (0.5 + rng.random(value.shape))
 
 
 def _reads(handle, target) -> list | None:
@@ -141,7 +147,8 @@ def _kept_output(node):
     return kept_value(values[1][node.op.outputs.index(node)])
 
 
-def _moves(graph, chain, starts, value, direction, target, widen=False, relative=False) -> bool | None:
+def _moves(graph, chain, starts, value, direction, target, widen=False, relative=False, hold=frozenset()) \
+        -> bool | None:
     """Replay the chain with every start node moved by a half and a full step along `direction`: does the target's
     sum move? (widen: every half-precision op runs in float32.)"""
     step = STEP * max(1.0, float(np.abs(value).max()))
@@ -149,7 +156,7 @@ def _moves(graph, chain, starts, value, direction, target, widen=False, relative
     try:
         with graph.pausing():
             base, half, full = (_replay(chain, {node: value + t * step * direction for node in starts}, dtype, target,
-                                        widen) for t in (0.0, 0.5, 1.0))
+                                        widen, hold) for t in (0.0, 0.5, 1.0))
     except Exception:  # noqa: BLE001 - an op that cannot run again: no probe, the evidence stands alone
         return None
     if base is None or half is None or full is None or not np.isfinite([base, half, full]).all():
@@ -196,9 +203,9 @@ def _into_range(op, value):
     return None
 
 
-def _chain(graph, starts: set, after: int, target):
+def _chain(graph, starts: set, after: int, target, hold=False):
     """The recorded ops after op number `after` and up to the target that take a value computed from the `starts`
-    nodes, in order."""
+    nodes, in order. hold: a gradient call on the way is left out, as if it returned what it did."""
     if target in starts:
         return []
     later = []
@@ -213,7 +220,8 @@ def _chain(graph, starts: set, after: int, target):
     moved = set(starts)
     chain = []
     for item in reversed(later):
-        if not any(node in moved for node in item.inputs) or not any(n in feeds_target for n in item.outputs):
+        if not any(node in moved for node in item.inputs) or not any(n in feeds_target for n in item.outputs) \
+                or hold and item.type == "gradient":
             continue
         if item.values is None or item.attrs is None or opfacts.gradient_kind(item.type) == "python" \
                 or item.type == "gradient" or len(chain) >= MAX_OPS:
@@ -223,16 +231,17 @@ def _chain(graph, starts: set, after: int, target):
     return chain if target in moved else None
 
 
-def _replay(chain, moved: dict, dtype, target, widen=False):
+def _replay(chain, moved: dict, dtype, target, widen=False, hold=frozenset()):
     """Run the chain again with each node of `moved` replaced by its value; the sum of the new target (what
-    tape.gradient differentiates), or None. widen: float16 and bfloat16 values and type attributes become float32."""
+    tape.gradient differentiates), or None. widen: float16 and bfloat16 values and type attributes become float32.
+    hold: nodes whose recorded values are kept (one term of a sum moved alone)."""
     import tensorflow as tf
     from tensorflow.python.eager import context, execute
 
     ctx = context.context()
     new = {node: tf.constant(value, dtype=dtype) for node, value in moved.items()}
     for op in chain:  # quick_execute records nothing on a tape (the op wrappers call record_gradient)
-        inputs = [new.get(node, tensor) for node, tensor in zip(op.inputs, op.values[0])]
+        inputs = [tensor if node in hold else new.get(node, tensor) for node, tensor in zip(op.inputs, op.values[0])]
         attrs = op.attrs
         if widen:
             inputs = [tf.cast(t, tf.float32) if t.dtype.name in HALF else t for t in inputs]

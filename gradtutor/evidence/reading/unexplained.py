@@ -214,7 +214,7 @@ def _values(site, bad, worst) -> str:
 
 def _underflow(record, site) -> dict | None:
     """Every wrong gradient of the site is an all-zero float16/bfloat16 one whose target was below the dtype's range
-    (probe.below_half_range, checks.py): underflow, at the line that computed the target. None otherwise."""
+    (values.below_half_range, checks.py): underflow, at the line that computed the target. None otherwise."""
     bad = _reported(site)
     found = [record.underflows.get(((site.file, site.line), index)) for index, _ in bad]
     if not bad or any(status != seen.ZEROS for _, status in bad) or None in found:

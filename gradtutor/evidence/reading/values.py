@@ -216,3 +216,32 @@ def _bound_everywhere(op_type, inputs) -> bool:
     if x is None or bound is None or bound.size != 1 or x.size < 1 or x.dtype.kind != "f":
         return False
     return bool((x < bound).all() if op_type == "Maximum" else (x > bound).all())
+
+
+# the smallest normal number of each half dtype: below it a value keeps fewer bits, and products of it with the
+# factors a backward pass multiplies in (a mean's 1/N, a loss weight) fall below the smallest subnormal, to 0
+SMALLEST_NORMAL = {"float16": 6.103515625e-05, "bfloat16": 1.1754943508222875e-38}
+
+
+def below_half_range(targets, gradient) -> tuple[float, str] | None:
+    """(The target's largest magnitude, the half dtype) when an all-zero gradient or its target is float16 or
+    bfloat16 and the target's value is finite, not zero, and below that dtype's smallest normal number: what the
+    backward pass starts from is already out of the dtype's range, so the zeros are its slopes flushed (underflow),
+    not the true slope. None otherwise (the finite-difference probe cannot tell in half precision: source_moves)."""
+    if len(targets) != 1:
+        return None
+    # the half dtype the backward pass ran in: the gradient's, or the target's (a float32 variable cast to
+    # float16 by a mixed-precision layer gets a float32 gradient of what underflowed in float16)
+    dtype = next((getattr(getattr(t, "dtype", None), "name", "") for t in (gradient, targets[0])
+                  if getattr(getattr(t, "dtype", None), "name", "") in SMALLEST_NORMAL), None)
+    if dtype is None:
+        return None
+    value = kept_value(targets[0])
+    if value is None or not value.size:
+        return None
+    try:
+        value = np.abs(value.astype(np.float64))  # numpy's bfloat16 (ml_dtypes) is no "f" kind, but converts
+    except (TypeError, ValueError):
+        return None
+    largest = float(value.max())
+    return (largest, dtype) if np.isfinite(value).all() and 0 < largest < SMALLEST_NORMAL[dtype] else None
