@@ -34,7 +34,7 @@ def test_zeros_asked_for_an_unconnected_keras_variable_are_told_as_an_unused_sou
     raised.tape_error(record, types.SimpleNamespace(gradient_frame=None), "gradient", frame,
                       AttributeError(random.choice(TEXTS)), None, layer.trainable_variables)
     [finding] = [{k: v for k, v in f.items() if not k.startswith("_")} for f in record.findings]
-    assert finding["cause"] == "not-used" and finding["facts"]["how"] == "unconnected_zero"
+    assert finding["cause"] == "cannot-watch" and finding["facts"]["how"] == "unconnected_zero"
     assert "unconnected_gradients=ZERO" in finding["message"] and "tape.watch" not in finding["message"]
     assert finding["fix"].startswith("drop unconnected_gradients=ZERO")
     plan = plans.make(str(script), [finding])

@@ -86,7 +86,7 @@ def tape_error(record, info, call, frame, error, target, sources) -> None:
         # unconnected_gradients=ZERO makes zeros like each source the target does not reach, and a keras.Variable is
         # not a tensor TensorFlow knows: so some source is unconnected (a target that reaches every source asks for
         # no zeros and does not raise), which its words say
-        record.add(call, frame, [], Cause.NOT_USED, frame, Symptom.ERROR, {"error": text, "how": "unconnected_zero"})
+        record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text, "how": "unconnected_zero"})
     elif isinstance(error, AttributeError) and "_id" in text and (_outside_tensorflow(sources) or _not_tensors(sources)):
         # a numpy array, a number or another object (a Keras model, a layer) given as a source: nothing a tape watches
         record.add(call, frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"error": text})

@@ -161,7 +161,11 @@ def stop_gradient(c: Context) -> Repair:
 
 
 def cannot_watch(c: Context) -> Repair:
-    """Keras 3's variable is not a tf.Variable: watch the tf.Variable it holds (`v.value`)."""
+    """Keras 3's variable is not a tf.Variable: watch the tf.Variable it holds (`v.value`). A gradient call that
+    raised making zeros for an unconnected Keras variable (unconnected_gradients=ZERO) has a source the target does
+    not use: which one it should is the user's choice."""
+    if (c.finding.get("facts") or {}).get("how") == "unconnected_zero":
+        raise NoRepair("unconnected_zero")
     if "'Variable'" not in c.finding.get("facts", {}).get("error", ""):
         raise NoRepair("cannot_watch")
     for call in c.source.nodes_on(c.broke, ast.Call):
@@ -178,11 +182,7 @@ def cannot_watch(c: Context) -> Repair:
 
 
 def not_used(c: Context) -> Repair:
-    """`model.variables` (which holds non-trainable state) → `model.trainable_variables`, wherever the step names it.
-    A gradient call that raised making zeros for an unconnected Keras variable (unconnected_gradients=ZERO) has a
-    source the target does not use: which one it should use is the user's choice."""
-    if (c.finding.get("facts") or {}).get("how") == "unconnected_zero":
-        raise NoRepair("unconnected_zero")
+    """`model.variables` (which holds non-trainable state) → `model.trainable_variables`, wherever the step names it."""
     call, _ = c.gradient_call()
     sources = call.args[1]
     if not (isinstance(sources, ast.Attribute) and sources.attr in ("variables", "weights")):
