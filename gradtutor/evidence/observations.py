@@ -63,9 +63,10 @@ class Observations:
     def __init__(self):
         self.sites: dict[tuple, Site] = {}
         self._read: dict[int, tuple] = {}  # id -> (tensor, what its values show): one call's gradients, read once
-        # (frame, names) of each call of a tf.custom_gradient function given tensors by keyword: TensorFlow takes
-        # only its positional tensors as inputs, so a gradient for such a tensor is one too many (custom_gradients)
-        self.keyword_tensors: list[tuple] = []
+        # frame -> names, for each line that called a tf.custom_gradient function with tensors by keyword (the first
+        # call's): TensorFlow takes only its positional tensors as inputs, so a gradient for such a tensor is one
+        # too many (custom_gradients)
+        self.keyword_tensors: dict = {}
 
     def values(self, gradient) -> tuple[str, float | None] | None:
         """(status, largest finite magnitude) of an eager gradient's values (an IndexedSlices' rows), None when they

@@ -124,17 +124,17 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
         elif found == Symptom.ZEROS:  # no rule explains it: is zero the exact slope (reading.unexplained says which)?
             moved, half = probe.source_moves(record.graph, info, flat_targets, source)
             record.zero_probes[key] = moved
+            made = record.graph.known(flat_targets[0])  # the target's line: where to scale it or compute in float32
+            made = made.frame if made is not None else None
             if moved and half:  # run again in float32 the target moves: the path's half precision rounded it to 0
-                made = record.graph.known(flat_targets[0])
-                record.underflows[key] = (None, made.frame if made is not None else None, half)
+                record.underflows[key] = (None, made, half)
             join = None if moved or half else probe.cancels(record.graph, info, flat_targets, source)
             if join is not None:  # terms of the source that cancel (a WGAN critic's output bias): zero is exact
                 record.excused[key] = ((Cause.NOT_KNOWN, join.frame, {"why": "terms cancel"}), _name(source, index))
             if moved is None:  # in half precision the probe cannot tell; the target's own size can
                 tiny = values_of.below_half_range(flat_targets, gradient)
-                if tiny is not None:  # with the line that computed the target: where to scale it or compute in float32
-                    made = record.graph.known(flat_targets[0])
-                    record.underflows[key] = (tiny[0], made.frame if made is not None else None, tiny[1])
+                if tiny is not None:
+                    record.underflows[key] = (tiny[0], made, tiny[1])
     untracked.check(record, call, frame, step.inputs[:len(flat_targets)], flat_sources)
     if eager and not record.every_step:
         sampling.after_gradient(record, info)

@@ -261,7 +261,7 @@ def _frozen(site, read, now) -> dict:
 
 
 def _raised(record, site) -> dict:
-    keyword = record.observations.keyword_tensors[0] if record.observations.keyword_tensors else None
+    keyword = next(iter(record.observations.keyword_tensors.items()), None)
     if site.grad_fn_at is not None and keyword is not None and "gradients, but returned" in (site.error or ""):
         # one gradient more than the inputs TensorFlow counted: a tensor given by keyword is not one of them
         (frame, names), cause = keyword, Cause.CUSTOM_GRADIENT_SIGNATURE

@@ -48,7 +48,7 @@ def link(record) -> None:
             raise
         keywords = [name for name, value in kwargs.items() if tf.is_tensor(value) or isinstance(value, tf.Variable)]
         if keywords:
-            record.observations.keyword_tensors.append((user_frame(), keywords))
+            record.observations.keyword_tensors.setdefault(user_frame(), keywords)  # once a line: a loop calls it
         if graph.recording_tapes and not graph.paused and not graph.off:
             inputs = [getattr(t, "handle", t) if isinstance(t, tf.Variable) else t
                       for t in tf.nest.flatten((args, kwargs)) if tf.is_tensor(t)]

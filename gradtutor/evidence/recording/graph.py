@@ -13,7 +13,6 @@ import collections
 import contextlib
 import functools
 import sys
-import threading
 import weakref
 from threading import get_ident
 
@@ -127,7 +126,7 @@ class Graph:
     # ---------------------------------------------------------------- tapes
     def began(self, info) -> None:
         """A tape (or a forward accumulator) began recording in this thread."""
-        info.thread = threading.get_ident()
+        info.thread = get_ident()
         self.recording_tapes.append(info)
         self._threads_changed()
 
@@ -145,7 +144,7 @@ class Graph:
         tapes = self.recording_tapes
         if not tapes:
             return ()
-        me = threading.get_ident()
+        me = get_ident()
         return tuple(tapes) if self.tapes_thread == me else tuple(t for t in tapes if t.thread == me)
 
     # ---------------------------------------------------------------- nodes
