@@ -186,10 +186,14 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
     and every raised call they left unexplained (cause not known), one per root cause; and the call sites whose
     gradients could not be observed at all ({kind, file, line, why}). No findings and no unobserved site: every
     gradient was fine."""
-    from gradtutor.evidence.reading import unexplained
+    from gradtutor.evidence.reading import subtle, unexplained
 
     added = unexplained.findings(record)  # first: an error it tells with a cause rule's finding changes that finding
-    findings = unexplained.one_per_root_cause(analyse(record) + added)
+    # gradients that came back fine from a compiled function computing with another variable or a stale Python value
+    ruled = analyse(record)
+    added += subtle.swapped_variables(record)
+    added += subtle.stale_reads(record, ruled + added)
+    findings = unexplained.one_per_root_cause(ruled + added)
     return findings, unexplained.unobserved(record)
 
 

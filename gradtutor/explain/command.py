@@ -135,7 +135,8 @@ def cmd_explain(args) -> int:
     findings, code = payload["findings"], payload["script_exit"]
     sys.stdout.flush()
     if args.html:
-        args.html.write_text(report.as_html(findings, payload.get("gradient_calls", 0), payload.get("unobserved", [])),
+        args.html.write_text(report.as_html(findings, payload.get("gradient_calls", 0), payload.get("unobserved", []),
+                                          payload.get("exact", [])),
                              encoding="utf-8")
     if payload.get("died"):
         print(say("explain.error.died", script=args.script, code=code), file=sys.stderr)

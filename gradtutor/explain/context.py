@@ -24,7 +24,7 @@ def explaining(show: bool = True, fix: bool = False):
     finally:
         if show:
             findings, unobserved = evidence.report(record)
-            display(findings, record.gradient_calls, unobserved)
+            display(findings, record.gradient_calls, unobserved, evidence.exact_zeros(record))
         if fix:
             from gradtutor.explain.fix import cell
 
@@ -33,7 +33,7 @@ def explaining(show: bool = True, fix: bool = False):
                 cell.display(plan, plan.original)
 
 
-def display(findings: list[dict], gradient_calls: int = 1, unobserved=()) -> None:
+def display(findings: list[dict], gradient_calls: int = 1, unobserved=(), exact=()) -> None:
     from gradtutor.explain import findings_view as report
 
     if report.in_a_kernel():
@@ -41,8 +41,8 @@ def display(findings: list[dict], gradient_calls: int = 1, unobserved=()) -> Non
             from IPython.display import HTML
             from IPython.display import display as show
 
-            show(HTML(report.as_html(findings, gradient_calls, unobserved)))
+            show(HTML(report.as_html(findings, gradient_calls, unobserved, exact)))
             return
         except ImportError:
             pass
-    report.print_text(findings, None, 0, gradient_calls, unobserved=unobserved)
+    report.print_text(findings, None, 0, gradient_calls, unobserved=unobserved, exact=exact)

@@ -16,8 +16,10 @@ from gradtutor.messages import say
 CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobian": "tape.batch_jacobian",
          "watch": "tape.watch", "tf.gradients": "tf.gradients", "apply_gradients": "optimizer.apply_gradients", "fit": "Model.fit"}
 # What the quoted line of a finding is, where it is not an op that cut the path: an unwatched source's line is where
-# the source was made (nothing broke there); a NaN's is the first op whose gradient is not finite at its values.
-SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at"}
+# the source was made (nothing broke there); a NaN's is the first op whose gradient is not finite at its values; a
+# compiled function's frozen Python state is the line its code read the value (or the variable) at.
+SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "frozen-python-state": "read_at",
+               ("unwatched", "outer"): "outer_at", ("unwatched", "read"): "unwatched_read_at"}  # by (cause, how)
 
 
 def _short(path: str | None) -> str:
@@ -46,12 +48,12 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
         times = f" (×{finding['count']})" if finding.get("count", 1) > 1 else ""
         out.append(f"[red]✗[/red] [bold]{where}[/bold]  {escape(call)}{times}  [yellow]\\[{finding['cause']}][/yellow]")
         out.append(f"  {escape(finding['message'])}")
-        broke = finding.get("broke_at")
+        broke, facts = finding.get("broke_at"), finding.get("facts") or {}
         if broke:
-            label = SITE_LABELS.get(finding["cause"], "broke_at")
+            label = "layer_at" if facts.get("layer") else \
+                SITE_LABELS.get((finding["cause"], facts.get("how"))) or SITE_LABELS.get(finding["cause"], "broke_at")
             broke_at = say(f"explain.report.{label}", where=f"{escape(_short(broke['file']))}:{broke['line']}")
             out.append(f"  {broke_at}  [cyan]{escape(broke['code'])}[/cyan]")
-        facts = finding.get("facts") or {}
         for fact in ("first_step", "first_seen_step"):  # compiled steps; sampled eager tapes
             if facts.get(fact):
                 key = f"{fact}_again" if fact == "first_step" and facts.get("rerun") == "same" else fact  # the step itself
@@ -70,11 +72,15 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
         fine = f"explain.report.{block}fine_{'one' if gradient_calls == 1 else 'many'}"
         out.append(f"[green]✓[/green] {say(fine, count=gradient_calls, ended=ended, **named)}")
     for zero in exact:  # seen, and not a problem: said, so the all-clear does not hide it
-        at = zero["at"] or {}
-        out.append("  " + escape(say("explain.report.exact", sources=", ".join(zero["sources"]),
-                                     where=f"{_short(zero['file'])}:{zero['line']}",
-                                     at=f"{_short(at.get('file'))}:{at.get('line', '?')}", code=at.get("code", ""))))
+        out.append("  " + escape(_exact(zero)))
     return out
+
+
+def _exact(zero: dict) -> str:
+    """An all-zero gradient shown to be its true value (gradtutor.evidence.exact_zeros), in one sentence."""
+    at = zero["at"] or {}
+    return say("explain.report.exact", sources=", ".join(zero["sources"]), where=f"{_short(zero['file'])}:{zero['line']}",
+               at=f"{_short(at.get('file'))}:{at.get('line', '?')}", code=at.get("code", ""))
 
 
 def _unobserved(sites) -> str:
@@ -96,7 +102,13 @@ def as_json(findings: list[dict], script_exit: int, **extra) -> str:
     return json.dumps({"findings": findings, "script_exit": script_exit, **extra})
 
 
-def as_html(findings: list[dict], gradient_calls: int = 1, unobserved=()) -> str:
+def as_html(findings: list[dict], gradient_calls: int = 1, unobserved=(), exact=()) -> str:
+    """The report as HTML; an all-zero gradient shown to be exact is said below it, as in the text report."""
+    zeros = "".join(f"<p style='color:#57606a'>{html.escape(_exact(zero))}</p>" for zero in exact)
+    return _html(findings, gradient_calls, unobserved) + zeros
+
+
+def _html(findings: list[dict], gradient_calls: int, unobserved) -> str:
     if not findings and unobserved:
         return f"<p style='color:#9a6700'>? {html.escape(_unobserved(unobserved))}</p>"
     if not findings:

@@ -1,5 +1,6 @@
-"""Three causes concluded from what was recorded: a Python value frozen into a traced step, a custom gradient
-function TensorFlow refused, float16 gradients that underflowed.
+"""Causes concluded from what was recorded: a Python value frozen into a traced step, a variable argument the traced
+step also read by name and was later given another variable in its place, a custom gradient function TensorFlow
+refused, float16 gradients that underflowed.
 
 No TensorFlow: the recording's notes are made from plain Python objects standing in for what TensorFlow offers
 (a function with `_python_function`, an exception raised from code compiled under TensorFlow's file name), and
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 from gradtutor.evidence import observations as seen
-from gradtutor.evidence.reading import unexplained
+from gradtutor.evidence.reading import subtle, unexplained
 from gradtutor.evidence.recording.compiled import python_state
 from gradtutor.protocol import Cause
 
@@ -74,6 +75,78 @@ def test_a_value_changed_by_retracing_or_from_a_nonzero_one_is_no_frozen_state(s
     python_state.after_call(record, function, True)  # traced again: the graph has the new value
     _zeros(record, ("train.py", 3), dtype="float32")
     assert [f["cause"] for f in unexplained.findings(record)] == [Cause.NOT_KNOWN]
+
+
+def _fine(record, frame):
+    site = record.observations.called("gradient", frame)
+    gradient = types.SimpleNamespace(_numpy=lambda: np.ones(3, "float32"), dtype=types.SimpleNamespace(name="float32"))
+    record.observations.gradients(site, [gradient], True)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_value_changed_after_the_trace_is_frozen_state_though_the_gradients_look_fine(seed):
+    rng = np.random.default_rng(seed)
+    traced, now = [float(value) for value in rng.uniform(0.0, 2.0, 2)]
+    namespace, function = _step_module(traced)
+    record = _record()
+    python_state.after_call(record, function, True)
+    _fine(record, ("train.py", 3))  # the gradient asked at the line that reads the weight
+    assert subtle.stale_reads(record, []) == []  # nothing changed: the graph is the code
+    namespace["weight"] = now
+    python_state.after_call(record, function, False)
+    [finding] = subtle.stale_reads(record, [])
+    assert finding["cause"] == Cause.FROZEN_PYTHON_STATE and finding["broke_at"]["line"] == 3
+    assert finding["facts"]["traced"] == repr(traced) and finding["facts"]["now"] == repr(now)
+    assert subtle.stale_reads(record, [finding]) == []  # said once
+    record = _record(python_state=record.python_state)
+    _fine(record, ("train.py", 2))  # a gradient asked before the line that reads it does not depend on it
+    assert subtle.stale_reads(record, []) == []
+
+
+class Variable:
+    """What the recording asks of a tf.Variable argument: a handle, assign and a dtype."""
+
+    def __init__(self, name):
+        self.name, self.handle, self.dtype = name, object(), "float32"
+
+    def assign(self, value):
+        return value
+
+
+def _aliasing_module(rng):
+    """A traced step reading one of a few variables by name, as tensorflow#57365's gradient_for(mu) reads mu."""
+    names = [f"v{i}" for i in range(int(rng.integers(2, 5)))]
+    namespace = {name: Variable(f"{name}:0") for name in names}
+    read = str(rng.choice(names))
+    exec(compile(f"def step(wrt):\n    y = {read} * 2\n    return y + wrt\n", "fit.py", "exec"), namespace)
+    other = str(rng.choice([name for name in names if name != read]))  # a variable it does not read by name
+    return namespace, types.SimpleNamespace(_python_function=namespace["step"]), read, other
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_variable_argument_read_by_name_then_given_another_is_frozen_state_at_the_read(seed):
+    namespace, function, read, other = _aliasing_module(np.random.default_rng(seed))
+    record = _record()
+    python_state.after_call(record, function, True, (namespace[read],))  # traced with the variable it reads
+    python_state.after_call(record, function, False, (namespace[read],))  # the same variable again: one input
+    assert subtle.swapped_variables(record) == []
+    python_state.after_call(record, function, False, (namespace[other],))  # another, the same trace
+    [finding] = subtle.swapped_variables(record)
+    assert finding["cause"] == Cause.FROZEN_PYTHON_STATE and finding["broke_at"]["line"] == 2
+    assert finding["facts"] == {"how": "alias", "name": read, "given": other}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_another_variable_is_no_finding_when_traced_again_or_not_read_by_name(seed):
+    namespace, function, read, other = _aliasing_module(np.random.default_rng(seed))
+    record = _record()
+    python_state.after_call(record, function, True, (namespace[read],))
+    python_state.after_call(record, function, True, (namespace[other],))  # traced again for it: its own graph
+    assert subtle.swapped_variables(record) == []
+    record = _record()
+    python_state.after_call(record, function, True, (namespace[other],))  # traced with one it does not read
+    python_state.after_call(record, function, False, (namespace[read],))
+    assert subtle.swapped_variables(record) == [] and record.python_state == {}
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -101,3 +101,31 @@ def test_a_nan_prone_op_handed_an_inf_is_blamed_only_when_the_weights_were_alrea
     broken = Variable(_spoil(rng, _finite(rng)))  # a step not seen (compiled) had already broken them
     assert birth(_graph(), ops, _tape(fine, broken), fine) is ops[1]
     assert birth(_graph(), ops, None, broken) is ops[1]  # the tape gone: the source itself says so
+
+
+class Half(Kept):
+    def __init__(self, value):
+        self.value = np.asarray(value, dtype="float16")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_inf_made_beside_the_path_is_born_where_it_was_made_not_where_it_entered(seed):
+    """An attention mask's 1e10 cast to float16 is inf; times the mask's 0 it is NaN, and that NaN enters the path
+    at the subtraction from the scores: the cast made it, from a finite value (gpt-2's fp16 mask)."""
+    rng = np.random.default_rng(seed)
+    scores = _finite(rng)
+    keep = (rng.random(scores.size) < 0.5).astype("float32")
+    with np.errstate(all="ignore"):
+        cast = types.SimpleNamespace(type="Cast", frame=("f.py", 3), inputs=(), values=(
+            (Kept(float(rng.uniform(1e5, 1e12))),), (Half(np.inf),)))
+        masked = np.float16(np.inf) * (1 - keep).astype("float16")
+        product = types.SimpleNamespace(type="Mul", frame=("f.py", 4), values=((Half(np.inf), Half(1 - keep)),
+                                        (Half(masked),)), inputs=(types.SimpleNamespace(op=cast),))
+        entered = types.SimpleNamespace(type="Sub", frame=("f.py", 5), values=((Kept(scores), Half(masked)),
+                                        (Kept(scores - masked),)), inputs=(types.SimpleNamespace(op=product),))
+    made = birth(_graph(), [entered], _tape(), None)
+    assert made is cast and made.frame == ("f.py", 3)
+    cast.values = ((Half(np.inf),), (Half(np.inf),))  # given an inf itself: not where it was born, nor is anything
+    assert birth(_graph(), [entered], _tape(), None) is None
+    cast.type, cast.values = "MatMul", ((Kept(3e38),), (Kept(np.inf),))  # float32 grown to inf: no rule's birth
+    assert birth(_graph(), [entered], _tape(), None) is None

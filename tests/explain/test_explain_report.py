@@ -77,3 +77,18 @@ def test_an_exact_zero_is_said_beside_the_all_clear_with_where_its_terms_cancel(
     assert "critic/dense_1/bias" in shown[1] and "exactly 0" in shown[1] and "gan.py:19" in shown[1]
     assert report.lines([], "gan.py", 0, 2) == shown[:1]  # nothing to say: the all-clear alone
     assert json.loads(report.as_json([], 0, exact=exact))["exact"] == exact
+    html = report.as_html([], 2, exact=exact)  # a notebook's %%explain and --html say it too
+    assert html.index("✓") < html.index("exactly 0") and "critic/dense_1/bias" in html and "gan.py:19" in html
+    assert "exactly 0" not in report.as_html([], 2)
+
+
+def test_a_frozen_or_outer_tape_line_is_labelled_as_what_it_is():
+    frozen = dict(FINDING, cause="frozen-python-state", facts={"how": "alias"})
+    outer = dict(FINDING, cause="unwatched", facts={"how": "outer"})
+    assert "the compiled function's code reads it at train.py:12" in "\n".join(report.lines([frozen], "train.py"))
+    assert "the outer tape that never watched it, opened at train.py:12" in "\n".join(report.lines([outer], "train.py"))
+    assert "made at train.py:12" in "\n".join(report.lines([dict(outer, facts={})], "train.py"))
+    read = "\n".join(report.lines([dict(outer, facts={"how": "read"})], "train.py"))  # an argument: no line made it
+    assert "first used under the tape at train.py:12" in read and "made at" not in read
+    layer = "\n".join(report.lines([dict(FINDING, cause="dead-relu", facts={"layer": "dense_1"})], "train.py"))
+    assert "run by the Keras layer made at train.py:12" in layer  # the line that chose the activation

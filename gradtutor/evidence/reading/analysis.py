@@ -9,6 +9,7 @@ import numpy as np
 
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import WRITES
+from gradtutor.evidence.recording.compiled import evaluate
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading import probe
 from gradtutor.evidence.reading.values import birth, dropped_by_where, evidence_at, how_made, kept_value
@@ -77,13 +78,18 @@ def _unwatched(record, info, source, snode, is_variable):
         return None
     for other in record.tapes:
         if other is not info and snode in other.watched:
+            # recording when the source was used (an outer tape around the one that watched it), it missed the watch
+            if _first_read(record.graph, snode, info) is not None:
+                return Cause.UNWATCHED, info.frame or info.gradient_frame, {"why": "outer", "how": "outer"}
             return Cause.WRONG_TAPE, info.gradient_frame, {}
     if snode.op is not None and _made_from_variable(snode):
         return Cause.VARIABLE_REPLACED, snode.frame, {}
     # the line that made the unwatched tensor (an op or a conversion of the user's: graph.patch_conversions), else (an
     # input) the first line that read it under this tape; the tape's `with` line only when neither is known
-    made = snode.frame if _made_by_user(record.graph, snode) else _first_read(record.graph, snode, info)
-    return Cause.UNWATCHED, made or info.frame, {"why": "tensor"}
+    if _made_by_user(record.graph, snode):
+        return Cause.UNWATCHED, snode.frame or info.frame, {"why": "tensor"}
+    read = _first_read(record.graph, snode, info)  # an input (a function's argument): where the tape first used it
+    return Cause.UNWATCHED, read or info.frame, {"why": "tensor", **({"how": "read"} if read else {})}
 
 
 def _made_by_user(graph, node) -> bool:
@@ -235,6 +241,8 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
     ops_cut = [op for op in ops if op.type in opfacts.STOP]
     if symptom == Symptom.NONFINITE:  # None: every forward value was finite (a backward overflow), or it grew
         made = birth(graph, ops, tape, source)
+        if made is None and evaluate.fill(graph, ops):  # a tf.function called under the tape: its ops' values
+            made = birth(graph, ops, tape, source)
         if made is None:
             return None
         how = how_made(made)  # each way of making a NaN or inf has its own fix
@@ -254,7 +262,9 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
             moved = probe.depends(graph, op, target)
             if moved is False:
                 continue
-            return found, op.frame, {"op": op.type, "probe": "depends" if moved else "not run"}
+            layer = graph.layer_of(op)  # run by a Keras layer: the line that made it chose the activation
+            return found, layer[1] if layer else op.frame, {"op": op.type, "probe": "depends" if moved else "not run",
+                                                            **({"layer": layer[0]} if layer else {})}
     if symptom == Symptom.ZEROS and ops_cut:  # what the source's values reached the target through was cut
         return Cause.STOP_GRADIENT, ops_cut[0].frame, {"op": ops_cut[0].type}
     softmaxes = [op for op in ops if op.type == "Softmax"]

@@ -12,10 +12,12 @@ from __future__ import annotations
 import weakref
 
 from gradtutor.evidence.reading import paths
+from gradtutor.evidence.recording.frames import where
 from gradtutor.evidence.recording.tapes import tf_object
 from gradtutor.evidence.symptoms import SATURATING, saturated_elements
 from gradtutor.evidence.reading.values import kept_value
-from gradtutor.protocol import Cause
+from gradtutor.messages import say
+from gradtutor.protocol import Cause, Symptom
 
 
 def partly_outside(record, info, targets, source):
@@ -95,3 +97,56 @@ def restarted(record, key, source):
     if first is None or graph.first_value.get(previous) != first or not graph.updates.get(previous):
         return None
     return Cause.VARIABLE_REPLACED, node.frame, {"restarted": "from the same value"}
+
+
+def swapped_variables(record) -> list[dict]:
+    """A compiled function traced with a tf.Variable argument that its code also reads by name, then called with
+    another variable without tracing again (recording.compiled.python_state): TensorFlow fed the new variable to the
+    one input both stood for, so the graph computed with it wherever the code read the old one, and what it returned
+    (its gradients too) is finite and not what the code says. A finding of its own: no gradient looked wrong."""
+    out = []
+    for noted in record.python_state.values():
+        for read, given, call in noted.swapped.values():
+            other = _name_of(read, given)
+            file, line = call or (noted.file, noted.first)
+            message = say("finding.unexplained.swapped", name=read.name, other=other, read_line=read.line)
+            out.append({"file": file, "line": line, "call": "compiled", "sources": [],
+                        "cause": str(Cause.FROZEN_PYTHON_STATE), "symptom": str(Symptom.VALUES),
+                        "broke_at": where((noted.file, read.line)), "message": message,
+                        "fix": say("finding.unexplained.fix_swapped", name=read.name, other=other), "count": 1,
+                        "facts": {"how": "alias", "name": read.name, "given": other}})
+    return out
+
+
+def _name_of(read, variable) -> str:
+    """How the program names the variable given instead: a name beside the one read (a global, an attribute of the
+    same object) bound to it, else the variable's own name."""
+    names = read.holder if read.kind == "global" else getattr(read.holder, "__dict__", {})
+    found = next((name for name, value in list(names.items()) if value is variable and not name.startswith("_")), None)
+    return found or str(getattr(variable, "name", "another variable"))
+
+
+def stale_reads(record, found: list[dict]) -> list[dict]:
+    """A Python number or bool a compiled function read when traced and asked gradients after, changed by the program
+    since without a new trace (recording.compiled.python_state): the graph still computes with the old value (a loss
+    weight annealed from 0.0 to 1.0 after a warm-up), so gradients that look fine are the old formula's. A finding
+    at the function's gradient call, unless one already names that read (reading.unexplained, for a None or a zero)."""
+    said = {(f["file"], (f["broke_at"] or {}).get("line")) for f in found if f["cause"] == Cause.FROZEN_PYTHON_STATE}
+    sites = [site for site in record.observations.sites.values() if site.kind != "trace" and site.line]
+    out = []
+    for noted in record.python_state.values():
+        asked = [site for site in sites if site.file == noted.file and noted.first <= site.line <= noted.last]
+        for read, now in noted.changed.values():
+            before = [site for site in asked if site.line >= read.line]  # read on the way to a gradient it asks for
+            if not before or (noted.file, read.line) in said:
+                continue
+            site = min(before, key=lambda one: one.line)
+            message = say("finding.unexplained.frozen_fine", name=read.name, traced=repr(read.value), now=repr(now),
+                          read_line=read.line)
+            out.append({"file": site.file, "line": site.line, "call": site.kind, "sources": [],
+                        "cause": str(Cause.FROZEN_PYTHON_STATE), "symptom": str(Symptom.VALUES),
+                        "broke_at": where((noted.file, read.line)), "message": message,
+                        "fix": say("cause.frozen-python-state.fix"), "count": 1,
+                        "facts": {"how": "stale", "name": read.name, "traced": repr(read.value), "now": repr(now)}})
+            said.add((noted.file, read.line))
+    return out

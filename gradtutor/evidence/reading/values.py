@@ -85,7 +85,38 @@ def birth(graph, ops, tape, source):
             broken = weights_nonfinite(graph, tape, source)
         if broken:
             return op
-    return _half_overflow(ops)
+    return _half_overflow(ops) or _fed_in(ops)
+
+
+FED_IN = 256  # ops looked at behind a NaN or inf that entered the path from beside it
+
+
+def _fed_in(ops):
+    """The op that made a NaN or inf which entered the path from beside it (an attention mask's 1e10 cast to float16
+    is inf, times 0 is NaN, added to the scores): walking back from the first path op given one, the earliest op
+    that made its NaN or inf from finite values as birth's own rules say. None when there is none (or nothing was
+    kept)."""
+    entered = next((op for op in ops if given_nonfinite(op)), None)
+    if entered is None:
+        return None
+    on_path, made, seen, frontier = {id(op) for op in ops}, None, set(), [entered]
+    while frontier and len(seen) < FED_IN:
+        op = frontier.pop()
+        for node in getattr(op, "inputs", ()):
+            behind = getattr(node, "op", None)
+            if behind is None or id(behind) in seen or id(behind) in on_path or behind.values is None:
+                continue
+            seen.add(id(behind))
+            out = kept_value(behind.values[1][0]) if behind.values[1] else None
+            if out is None or out.dtype.kind not in "fc" or _finite(out):
+                continue
+            frontier.append(behind)
+            # made from finite values by an op that makes NaN (a log at 0), or in float16 (a constant beyond its
+            # range): a float32 matmul that overflowed is a forward pass that grew, whose cause no rule knows
+            if not given_nonfinite(behind) and (out.dtype == np.float16 or evidence_at(behind) == Cause.NON_FINITE) \
+                    and (made is None or behind.seq < made.seq):
+                made = behind
+    return made
 
 
 def _half_overflow(ops):
@@ -124,7 +155,8 @@ def _finite(value) -> bool:
 def how_made(op) -> str | None:
     """How the op `birth` found made its NaN or inf: 'where' (a tf.where branch it dropped), 'zero' (an input at the
     point where its slope is infinite: sqrt/log/division at 0), 'overflow' (an inf out of finite inputs: exp of a
-    large value), 'half_overflow' (the same in float16, whose range ends at 65504) or 'domain' (a NaN out of finite
+    large value), 'half_overflow' (the same in float16, whose range ends at 65504), 'half_cast' (a finite value beyond
+    that range cast to float16: an attention mask's 1e10) or 'domain' (a NaN out of finite
     inputs: sqrt or log of a negative number, acos beyond 1). Each needs its own fix. None when it was given a NaN
     or inf (weights already broken): how it began is not known."""
     if op.type in SELECTS:
@@ -135,8 +167,10 @@ def how_made(op) -> str | None:
     if _zero_sensitive(op.type, inputs):
         return "edge" if op.type in EDGE_AT_ONE else "zero"
     out = kept_value(outputs[0]) if outputs else None
+    if out is not None and np.isinf(out).any() and out.dtype == np.float16:
+        return "half_cast" if op.type == "Cast" else "half_overflow"  # a constant beyond 65504 made float16
     if out is not None and np.isinf(out).any():
-        return "half_overflow" if out.dtype == np.float16 else "overflow"
+        return "overflow"
     return "domain"
 
 

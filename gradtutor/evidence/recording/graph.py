@@ -30,6 +30,7 @@ WRITES = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariabl
 # numpy functions that return positions, not values: what left TensorFlow into one of them has no slope to lose
 INDICES = frozenset({"np.argmax", "np.argmin", "np.argsort", "np.nanargmax", "np.nanargmin", "np.argpartition"})
 RECENT_EXITS = 50  # log entries looked back through for the exit a numpy index function took at the same line
+ACTIVATIONS = opfacts.SATURATING | opfacts.RELUS  # ops whose name scope is kept: the Keras layer that ran them
 FINGERPRINTED = 1 << 20  # elements of a variable's first value hashed; a larger one is known by its tensor only
 
 
@@ -46,10 +47,11 @@ def fingerprint(node, tensor):
 class Op:
     """One op that ran (or a step gradtutor adds: 'gradient', an exit from TensorFlow)."""
 
-    __slots__ = ("__weakref__", "attrs", "frame", "inputs", "outputs", "seq", "tapes", "type", "values")
+    __slots__ = ("__weakref__", "attrs", "frame", "inputs", "outputs", "scope", "seq", "tapes", "type", "values")
 
     def __init__(self, seq, op_type, inputs, frame, attrs=None):
         self.seq, self.type, self.inputs, self.frame, self.attrs = seq, op_type, inputs, frame, attrs
+        self.scope = None  # an activation's name scope when it ran ("sequential/dense_1/"): the Keras layer that ran it
         self.outputs = ()
         self.values = None  # (inputs, outputs) tensors, for the most recent ops run under a tape
         self.tapes = ()  # the tapes recording when it ran
@@ -113,6 +115,8 @@ class Graph:
         # a variable made again at one line from the same value after the last one was updated restarts training
         self.first_value: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.updates: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.layers_made: list = []  # (a Keras layer's weak reference, the user's line that made it): optimizers.py
+        self.scope_name = None  # () -> the name scope ops run in now (instrument.py sets TensorFlow's)
 
     @contextlib.contextmanager
     def pausing(self):
@@ -146,6 +150,14 @@ class Graph:
             return ()
         me = get_ident()
         return tuple(tapes) if self.tapes_thread == me else tuple(t for t in tapes if t.thread == me)
+
+    def layer_of(self, op):
+        """(name, the user's line that made it) of the Keras layer whose call ran this activation (its name scope's
+        last part), or None: run in the user's own code, or by a layer not known."""
+        name = op.scope.rstrip("/").rsplit("/", 1)[-1] if op.scope else None
+        frame = next((made for layer, made in self.layers_made if name and getattr(layer(), "name", None) == name),
+                     None)
+        return (name, frame) if frame is not None and frame != op.frame else None
 
     # ---------------------------------------------------------------- nodes
     def node_of(self, tensor, frame=None) -> Node:
@@ -189,7 +201,12 @@ class Graph:
         if tapes:
             op.tapes = tapes
             op.values = (tuple(inputs), tuple(outputs))
-            kept = self.kept if op_type in opfacts.KEEP_VALUES else self.replayable
+            if op_type in opfacts.KEEP_VALUES:
+                kept = self.kept
+                if op_type in ACTIVATIONS and self.scope_name is not None:
+                    op.scope = self.scope_name()
+            else:
+                kept = self.replayable
             kept.append(op)
             if len(kept) > KEPT_VALUES:
                 kept.popleft().values = None

@@ -37,6 +37,7 @@ def _observed(record, gradient):
 def install(record) -> None:
     import tensorflow as tf
     from tensorflow.python.eager import backprop
+    from tensorflow.python.eager import context as tf_context
     from tensorflow.python.framework import op_callbacks, ops
 
     from gradtutor.evidence.recording import optimizers
@@ -112,6 +113,7 @@ def install(record) -> None:
     forward.patch(record)  # ForwardAccumulator: its jvp is a gradient call, checked like a tape's
     graph_module.patch_conversions(record)  # tf.constant / tf.convert_to_tensor: the line that made a tensor no op made
     custom_gradients.link(record)  # a custom gradient's outputs come from its inputs, whatever ran inside
+    graph.scope_name = lambda: tf_context.context().scope_name  # an activation's layer (graph.py)
     op_callbacks.add_op_callback(graph.callback)
     _patch_threads(record, op_callbacks)
 

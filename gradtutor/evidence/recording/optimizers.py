@@ -18,6 +18,7 @@ import functools
 import importlib.abc
 import importlib.util
 import sys
+import weakref
 
 from gradtutor.evidence.recording.frames import user_frame
 from gradtutor.protocol import Cause, Symptom
@@ -174,6 +175,7 @@ def watch_freezing(record) -> None:
 
 def _patch_layer(record, module) -> None:
     layer_class = getattr(module, "Layer", None)
+    _note_construction(record, layer_class)
     trainable = getattr(layer_class, "__dict__", {}).get("trainable")
     if not isinstance(trainable, property) or trainable.fset is None:
         return
@@ -187,6 +189,31 @@ def _patch_layer(record, module) -> None:
             pass
 
     layer_class.trainable = property(trainable.fget, set_trainable, trainable.fdel, trainable.__doc__)
+
+
+MADE_LAYERS = 4096  # construction lines kept: a program making layers in a loop keeps its first ones
+
+
+def _note_construction(record, layer_class) -> None:
+    """The user's line that made each of Keras's own layers (`Dense(16, activation="relu")`): an activation such a
+    layer runs is Keras's code, whose only user line is the model's call, while the line that chose the activation,
+    the initialiser or the scale is the layer's own (reading.analysis names it). A layer the user wrote runs its
+    activation in the user's own code, so its ops already name their line. `__new__` is wrapped, not `__init__`:
+    Keras reads `__init__`'s signature to make a layer's config."""
+    new = layer_class.__dict__.get("__new__")
+    if not isinstance(new, staticmethod):
+        return
+    record.originals.append((layer_class, {"__new__": new}))
+    made, create = record.graph.layers_made, new.__func__
+
+    @functools.wraps(create)
+    def __new__(cls, *args, **kwargs):
+        layer = create(cls, *args, **kwargs)
+        if cls.__module__.startswith("keras.") and len(made) < MADE_LAYERS:
+            made.append((weakref.ref(layer), user_frame()))
+        return layer
+
+    layer_class.__new__ = staticmethod(__new__)
 
 
 def _note(record, layer, trainable: bool) -> None:

@@ -1,5 +1,5 @@
 # source: https://github.com/keras-team/keras/issues/7057 (too high a learning rate pushes ReLU units into the never-active zone)
-# expect: cause=dead-relu line=14
+# expect: cause=dead-relu line=7
 import keras
 import tensorflow as tf
 

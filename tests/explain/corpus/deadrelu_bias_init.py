@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/35585
-# expect: cause=dead-relu line=12
+# expect: cause=dead-relu line=8
 import keras
 import tensorflow as tf
 

@@ -6,13 +6,21 @@ traces on the arguments, not on those names, so when the program later changes o
 switched to 1.0 after a warm-up, a flag set on the trainer) the compiled step goes on with the value it was
 traced with. `traced` notes, for each trace, the few such names, their values and the line that reads each;
 `called` runs on every later call (the hot path: one lookup and one comparison a name, and nothing once a
-change was seen) and keeps the first value that differs from the traced one. The reading
-(gradtutor.evidence.reading.unexplained) concludes from these notes; nothing here decides what they mean.
+change was seen) and keeps the first value that differs from the traced one.
+
+A `tf.Variable` the function is given as an argument and also reads by name (`grad_wrt(mu)` whose body reads the
+global `mu`) is one input of its trace: TensorFlow keys the trace on the argument's shape and dtype, not on which
+variable it is, so a later call with another variable (`grad_wrt(sigma)`) runs the same graph with `sigma` in
+every place the code read `mu`. Such names are noted too (`aliases`), and the first call given another variable
+there (`swapped`, with that call's line). The reading (reading.unexplained and reading.subtle) concludes from these
+notes; nothing here decides what they mean.
 """
 from __future__ import annotations
 
 import dis
 import inspect
+
+from gradtutor.evidence.recording.frames import user_frame
 
 MAX_READS = 16  # a step reading more Python scalars than this is noted by its first ones only (the cost of a call)
 
@@ -36,25 +44,27 @@ class Read:
 class Traced:
     """A function's reads as its latest trace saw them, and each one's first change since: name -> (read, now)."""
 
-    __slots__ = ("file", "first", "last", "reads", "changed")
+    __slots__ = ("file", "first", "last", "reads", "changed", "aliases", "swapped")
 
-    def __init__(self, file, first, last, reads):
+    def __init__(self, file, first, last, reads, aliases=()):
         self.file, self.first, self.last, self.reads = file, first, last, reads
         self.changed: dict = {}
+        self.aliases = aliases  # (argument position or keyword, the Read of the same variable by name)
+        self.swapped: dict = {}  # name -> (its Read, the other variable given, (file, line) of that call)
 
 
-def after_call(record, function, traced_now: bool) -> None:
+def after_call(record, function, traced_now: bool, args=(), kwargs=None) -> None:
     """After each call of `function` from Python (traced.Tracing.call): a new trace's reads, or a check of the old."""
     if traced_now:
-        traced(record, function)
+        traced(record, function, args, kwargs or {})
     elif record.python_state:
-        called(record, function)
+        called(record, function, args, kwargs or {})
 
 
-def traced(record, function) -> None:
+def traced(record, function, args=(), kwargs=None) -> None:
     """`function` was traced by this call: its reads now (a new trace sees the values of now)."""
     try:
-        noted = _reads(function)
+        noted = _reads(function, args, kwargs or {})
     except Exception:  # noqa: BLE001 - a function whose code cannot be read is not looked into
         noted = None
     if noted is None:
@@ -63,10 +73,20 @@ def traced(record, function) -> None:
         record.python_state[id(function)] = noted
 
 
-def called(record, function) -> None:
-    """`function` ran its compiled graph: each name it read at trace time that has changed since is noted, once."""
+def called(record, function, args=(), kwargs=None) -> None:
+    """`function` ran its compiled graph: each name it read at trace time that has changed since is noted, once,
+    and the first call given another variable where the trace's argument was also read by name."""
     noted = record.python_state.get(id(function))
-    if noted is None or len(noted.changed) == len(noted.reads):
+    if noted is None:
+        return
+    for key, read in noted.aliases:
+        if isinstance(key, int):
+            given = args[key] if key < len(args) else read.value
+        else:
+            given = (kwargs or {}).get(key, read.value)
+        if given is not read.value and read.name not in noted.swapped and _variable(given):
+            noted.swapped[read.name] = (read, given, user_frame(3))
+    if len(noted.changed) == len(noted.reads):
         return
     for read in noted.reads:
         try:
@@ -78,8 +98,9 @@ def called(record, function) -> None:
             continue
 
 
-def _reads(function) -> Traced | None:
-    """The Python scalars the function's own code reads from its globals, closure and `self`, with their lines."""
+def _reads(function, args=(), kwargs=None) -> Traced | None:
+    """The Python scalars the function's own code reads from its globals, closure and `self`, with their lines, and
+    the variables among its arguments (`args`, `kwargs`: this trace's) that it also reads by name."""
     python = inspect.unwrap(getattr(function, "_python_function", None) or function)
     owner = getattr(python, "__self__", None)  # a method: TensorFlow binds it to a holder of a weak reference
     if owner is not None:
@@ -90,6 +111,8 @@ def _reads(function) -> Traced | None:
         return None
     cells = {name: cell for name, cell in zip(code.co_freevars, python.__closure__ or ()) if _filled(cell)}
     reads, seen, previous, line = [], set(), None, code.co_firstlineno
+    given = {id(value): key for key, value in [*enumerate(args), *(kwargs or {}).items()] if _variable(value)}
+    aliases: list = []
     this = code.co_varnames[0] if owner is not None and code.co_argcount else None
     for instruction in dis.get_instructions(code):
         line = instruction.positions.lineno or line if instruction.positions else line
@@ -102,15 +125,16 @@ def _reads(function) -> Traced | None:
         elif instruction.opname == "LOAD_ATTR" and this and previous == ("LOAD_FAST", this) and name not in seen:
             read = Read(owner, name, "attribute", getattr(owner, name, None), line)
         previous = (instruction.opname, name)
-        if read is not None and _scalar(read.value):
+        if read is not None and id(read.value) in given and name not in seen:
+            seen.add(name)
+            aliases.append((given[id(read.value)], read))
+        elif read is not None and _scalar(read.value) and len(reads) < MAX_READS:
             seen.add(name)
             reads.append(read)
-            if len(reads) == MAX_READS:
-                break
     lines = [found.positions.lineno for found in dis.get_instructions(code)
              if found.positions and found.positions.lineno]
-    return Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads) \
-        if reads else None
+    return Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads, aliases) \
+        if reads or aliases else None
 
 
 def _filled(cell) -> bool:
@@ -119,6 +143,11 @@ def _filled(cell) -> bool:
     except ValueError:  # an empty cell (a name assigned after the function was made)
         return False
     return True
+
+
+def _variable(value) -> bool:
+    """A tf.Variable (or a Keras variable): TensorFlow feeds its handle to the trace, whichever variable it is."""
+    return hasattr(value, "handle") and hasattr(value, "assign") and hasattr(value, "dtype")
 
 
 def _scalar(value) -> bool:

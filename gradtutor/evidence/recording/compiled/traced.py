@@ -162,7 +162,7 @@ class Tracing:
                 self.record.graph.off = self.record.graph.off and not quiet
             retraced = _traces(function) != traces
             if retraced or self.record.python_state:  # Python frozen in it
-                python_state.after_call(self.record, function, retraced)
+                python_state.after_call(self.record, function, retraced, args, kwargs)
             if retraced and self.record.graph.recording_tapes:  # traced by this call
                 links.link_eager_call(self, function, args, kwargs, result, before)
             return result

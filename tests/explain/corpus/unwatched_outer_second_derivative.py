@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/31519
-# expect: cause=wrong-tape line=11
+# expect: cause=unwatched line=6
 import tensorflow as tf
 
 x = tf.constant(3.0)
