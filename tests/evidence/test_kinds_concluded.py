@@ -103,6 +103,32 @@ def test_a_value_changed_after_the_trace_is_frozen_state_though_the_gradients_lo
     assert subtle.stale_reads(record, []) == []
 
 
+DRAWS = ("np.random.rand(3)", "rng.normal(size=3)", "random.random()", "numpy.random.uniform(0, 1, 3)")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_random_draw_made_in_python_when_traced_is_frozen_state_once_the_graph_runs_again(seed):
+    """np.random in a tf.function runs once, at the trace: every later call has the same mask (the TF guide's
+    warning; a dropout mask that never changes)."""
+    import random
+
+    rng = np.random.default_rng(seed)
+    draw = str(rng.choice(DRAWS))
+    namespace = {"np": np, "numpy": np, "random": random, "rng": np.random.default_rng(seed)}
+    exec(compile(f"def step(x):\n    np.random.seed(1)\n    keep = {draw}\n    return x * keep\n", "drop.py", "exec"),
+         namespace)
+    function, record = types.SimpleNamespace(_python_function=namespace["step"]), _record()
+    python_state.after_call(record, function, True)  # traced: the draw is made now, once
+    _fine(record, ("drop.py", 4))
+    assert subtle.stale_reads(record, []) == []  # the graph has run once, with the draw made for it
+    python_state.after_call(record, function, False)
+    [finding] = subtle.stale_reads(record, [])
+    assert finding["facts"]["how"] == "draw" and finding["broke_at"]["line"] == 3 and draw.startswith(
+        finding["facts"]["name"])
+    python_state.after_call(record, function, True)  # traced again: a new draw
+    assert subtle.stale_reads(record, []) == []
+
+
 class Variable:
     """What the recording asks of a tf.Variable argument: a handle, assign and a dtype."""
 

@@ -129,3 +129,23 @@ def test_an_inf_made_beside_the_path_is_born_where_it_was_made_not_where_it_ente
     assert birth(_graph(), [entered], _tape(), None) is None
     cast.type, cast.values = "MatMul", ((Kept(3e38),), (Kept(np.inf),))  # float32 grown to inf: no rule's birth
     assert birth(_graph(), [entered], _tape(), None) is None
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_python_number_beyond_float16_is_born_where_it_met_the_float16_tensor(seed):
+    """`(1.0 - mask) * -1e9` under mixed precision: no op makes the -inf, the number becomes it as it is converted
+    to the mask's float16; the multiplication it meets is where it was born (its 0 × -inf is NaN)."""
+    rng = np.random.default_rng(seed)
+    scores = _finite(rng)
+    keep = (rng.random(scores.size) < 0.5).astype("float16")
+    with np.errstate(all="ignore"):
+        adder = (1 - keep) * np.float16(-np.inf)
+        constant = types.SimpleNamespace(op=None)
+        mask = types.SimpleNamespace(op=types.SimpleNamespace(type="Sub", values=None))
+        multiply = types.SimpleNamespace(type="Mul", frame=("f.py", 7), inputs=(mask, constant), seq=2,
+                                         values=((Half(1 - keep), Half(-np.inf)), (Half(adder),)))
+        entered = types.SimpleNamespace(type="AddV2", frame=("f.py", 8), values=(
+            (Kept(scores), Half(adder)), (Kept(scores + adder),)), inputs=(types.SimpleNamespace(op=multiply),))
+    assert birth(_graph(), [entered], _tape(), None) is multiply
+    constant.op = types.SimpleNamespace(type="Cast", values=None)  # made by an op (unkept): not a constant
+    assert birth(_graph(), [entered], _tape(), None) is None

@@ -252,7 +252,8 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
     target = tnodes[0] if tnodes else None
     softmax, summed = _softmax_output(target)
     if softmax is not None and (summed or target.shape and int(np.prod(target.shape)) > 1):
-        return Cause.SOFTMAX_SUM, softmax.frame, {}
+        # summed or sliced after it (loss = tf.reduce_sum(probs)): that line made the target, and is the one to change
+        return Cause.SOFTMAX_SUM, target.frame if summed and target.frame else softmax.frame, {}
     for op in ops:
         found = evidence_at(op)
         if found == Cause.NO_GRADIENT_OP:

@@ -130,7 +130,9 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
     """A Python number or bool a compiled function read when traced and asked gradients after, changed by the program
     since without a new trace (recording.compiled.python_state): the graph still computes with the old value (a loss
     weight annealed from 0.0 to 1.0 after a warm-up), so gradients that look fine are the old formula's. A finding
-    at the function's gradient call, unless one already names that read (reading.unexplained, for a None or a zero)."""
+    at the function's gradient call, unless one already names that read (reading.unexplained, for a None or a zero).
+    Likewise a random draw its Python made (np.random.rand for a dropout mask): made once, when traced, it is a
+    constant of the graph, and every later call computed with the same values."""
     said = {(f["file"], (f["broke_at"] or {}).get("line")) for f in found if f["cause"] == Cause.FROZEN_PYTHON_STATE}
     sites = [site for site in record.observations.sites.values() if site.kind != "trace" and site.line]
     out = []
@@ -149,4 +151,16 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
                         "fix": say("cause.frozen-python-state.fix"), "count": 1,
                         "facts": {"how": "stale", "name": read.name, "traced": repr(read.value), "now": repr(now)}})
             said.add((noted.file, read.line))
+        for draw, line in noted.draws if noted.calls else ():  # run again with the draw its trace made
+            before = [site for site in asked if site.line >= line]
+            if not before or (noted.file, line) in said:
+                continue
+            site = min(before, key=lambda one: one.line)
+            out.append({"file": site.file, "line": site.line, "call": site.kind, "sources": [],
+                        "cause": str(Cause.FROZEN_PYTHON_STATE), "symptom": str(Symptom.VALUES),
+                        "broke_at": where((noted.file, line)),
+                        "message": say("finding.unexplained.frozen_draw", draw=draw, line=line, calls=noted.calls),
+                        "fix": say("finding.unexplained.fix_frozen_draw"), "count": 1,
+                        "facts": {"how": "draw", "name": draw, "calls": str(noted.calls)}})
+            said.add((noted.file, line))
     return out

@@ -97,8 +97,8 @@ def _fed_in(ops):
     that made its NaN or inf from finite values as birth's own rules say. None when there is none (or nothing was
     kept)."""
     entered = next((op for op in ops if given_nonfinite(op)), None)
-    if entered is None:
-        return None
+    if entered is None or _half_constant(entered):
+        return entered
     on_path, made, seen, frontier = {id(op) for op in ops}, None, set(), [entered]
     while frontier and len(seen) < FED_IN:
         op = frontier.pop()
@@ -113,10 +113,23 @@ def _fed_in(ops):
             frontier.append(behind)
             # made from finite values by an op that makes NaN (a log at 0), or in float16 (a constant beyond its
             # range): a float32 matmul that overflowed is a forward pass that grew, whose cause no rule knows
-            if not given_nonfinite(behind) and (out.dtype == np.float16 or evidence_at(behind) == Cause.NON_FINITE) \
-                    and (made is None or behind.seq < made.seq):
+            born = _half_constant(behind) or not given_nonfinite(behind) and (
+                out.dtype == np.float16 or evidence_at(behind) == Cause.NON_FINITE)
+            if born and (made is None or behind.seq < made.seq):
                 made = behind
     return made
+
+
+def _half_constant(op) -> bool:
+    """Was the op given a float16 constant that is inf (a Python number beyond 65504, such as a mask's -1e9, turned
+    float16 as it met a float16 tensor: no op made it, so the op it met is where it entered)?"""
+    if op.values is None:
+        return False
+    for node, tensor in zip(getattr(op, "inputs", ()), op.values[0]):
+        value = kept_value(tensor) if getattr(node, "op", True) is None else None
+        if value is not None and value.dtype == np.float16 and value.size and np.isinf(value).any():
+            return True
+    return False
 
 
 def _half_overflow(ops):
@@ -161,6 +174,8 @@ def how_made(op) -> str | None:
     or inf (weights already broken): how it began is not known."""
     if op.type in SELECTS:
         return "where"
+    if _half_constant(op):
+        return "half_cast"
     if given_nonfinite(op):
         return None
     inputs, outputs = op.values

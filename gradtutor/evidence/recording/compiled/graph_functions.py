@@ -1,5 +1,5 @@
-"""The gradient calls that exist only in graphs: `tf.gradients` (and the numpy_function family the same modules
-hold), patched in every module TensorFlow and Keras 2 reach them through."""
+"""The gradient calls that exist only in graphs: `tf.gradients` and `tf.hessians` (and the numpy_function family the
+same modules hold), patched in every module TensorFlow and Keras 2 reach them through."""
 from __future__ import annotations
 
 import functools
@@ -12,8 +12,9 @@ def patch(record, tf, observed) -> None:
     """tf.gradients (graph-only) and tf.numpy_function / py_func (Python on numpy arrays, no gradient), each handed
     to the reading's wrapper; `observed(record, kind, asker, call)` is instrument's record of one gradient call."""
     reader = record.reader
-    wrappers = {"gradients": reader.tf_gradients_wrapper, "numpy_function": reader.numpy_function_wrapper,
-                "py_func": reader.numpy_function_wrapper}
+    # tf.hessians is tf.gradients twice (gradients_impl calls its own, unpatched): called eagerly, it raises the same
+    wrappers = {"gradients": reader.tf_gradients_wrapper, "hessians": reader.tf_gradients_wrapper,
+                "numpy_function": reader.numpy_function_wrapper, "py_func": reader.numpy_function_wrapper}
     # tf.compat.v2.compat.v1 is a module of its own: Keras 2's backend.gradients calls tf.compat.v1.gradients
     # through it (tf_keras imports tensorflow.compat.v2 as tf)
     modules = (tf, tf.compat.v1, tf.compat.v2, tf.compat.v2.compat.v1)

@@ -44,13 +44,15 @@ class Read:
 class Traced:
     """A function's reads as its latest trace saw them, and each one's first change since: name -> (read, now)."""
 
-    __slots__ = ("file", "first", "last", "reads", "changed", "aliases", "swapped")
+    __slots__ = ("file", "first", "last", "reads", "changed", "aliases", "swapped", "draws", "calls")
 
     def __init__(self, file, first, last, reads, aliases=()):
         self.file, self.first, self.last, self.reads = file, first, last, reads
         self.changed: dict = {}
         self.aliases = aliases  # (argument position or keyword, the Read of the same variable by name)
         self.swapped: dict = {}  # name -> (its Read, the other variable given, (file, line) of that call)
+        self.draws: list = []  # (np.random.rand, line): a random draw its Python made once, when traced
+        self.calls = 0  # calls since, that ran the graph with that draw
 
 
 def after_call(record, function, traced_now: bool, args=(), kwargs=None) -> None:
@@ -79,6 +81,7 @@ def called(record, function, args=(), kwargs=None) -> None:
     noted = record.python_state.get(id(function))
     if noted is None:
         return
+    noted.calls += 1
     for key, read in noted.aliases:
         if isinstance(key, int):
             given = args[key] if key < len(args) else read.value
@@ -114,9 +117,13 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
     given = {id(value): key for key, value in [*enumerate(args), *(kwargs or {}).items()] if _variable(value)}
     aliases: list = []
     this = code.co_varnames[0] if owner is not None and code.co_argcount else None
+    draws, source = [], None  # source: the random module (or generator) named just before, awaiting what it draws
     for instruction in dis.get_instructions(code):
         line = instruction.positions.lineno or line if instruction.positions else line
         name = instruction.argval
+        source, draw = _draw(source, instruction.opname, name, python.__globals__)
+        if draw and len(draws) < MAX_READS:
+            draws.append((draw, line))
         read = None
         if instruction.opname == "LOAD_GLOBAL" and name not in seen and name in python.__globals__:
             read = Read(python.__globals__, name, "global", python.__globals__[name], line)
@@ -133,8 +140,35 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
             reads.append(read)
     lines = [found.positions.lineno for found in dis.get_instructions(code)
              if found.positions and found.positions.lineno]
-    return Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads, aliases) \
-        if reads or aliases else None
+    if not (reads or aliases or draws):
+        return None
+    traced = Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads, aliases)
+    traced.draws = draws
+    return traced
+
+
+RANDOM_MODULES = ("numpy.random", "random")
+NOT_DRAWS = frozenset({"seed", "get_state", "set_state", "getstate", "setstate", "default_rng", "Generator",
+                       "RandomState", "SeedSequence", "PCG64"})
+
+
+def _draw(source, opname, name, namespace):
+    """One step of reading `np.random.rand(...)`, `random.random()` or `rng.normal(...)` (a numpy Generator made
+    outside) in the bytecode: (what is awaiting its attribute now, the draw's name once one is complete)."""
+    if opname == "LOAD_GLOBAL":
+        value = namespace.get(name)
+        module = getattr(value, "__name__", None) if inspect.ismodule(value) else None
+        if module == "numpy" or module in RANDOM_MODULES:
+            return (name, module), None
+        kind = type(value).__module__ or ""
+        return ((name, "numpy.random") if kind.startswith("numpy.random") or kind == "random" and
+                not inspect.isclass(value) else None), None
+    if opname in ("LOAD_ATTR", "LOAD_METHOD") and source is not None:
+        shown, module = source
+        if module == "numpy":
+            return ((f"{shown}.{name}", "numpy.random") if name == "random" else None), None
+        return None, (f"{shown}.{name}" if name not in NOT_DRAWS else None)
+    return None, None
 
 
 def _filled(cell) -> bool:
