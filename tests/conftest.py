@@ -222,7 +222,7 @@ def pytest_sessionfinish(session, exitstatus):
     if os.environ[LEFTOVER_MARK].split("-")[0] == str(os.getpid()):  # once every xdist worker has finished
         left = _leftovers()
         if left:
-            _OUTLIVED.extend(f"{pid}: {command[:200]}" for pid, command in left)
+            _OUTLIVED.extend(f"{pid}: {command[:400]}" for pid, command in left)
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
@@ -258,9 +258,21 @@ def _leftovers() -> list[tuple[int, str]]:
     deadline = time.monotonic() + LEFTOVER_GRACE
     while (found := ours()) and time.monotonic() < deadline:
         time.sleep(0.5)
-    found = [(p, _command(p.pid)) for p in found if p.alive()]
+    found = [(p, _command(p.pid) + _origin(p.pid)) for p in found if p.alive()]
     process_tree.end([p for p, _ in found])
     return [(p.pid, command) for p, command in found]
+
+
+def _origin(pid: int) -> str:
+    """Where a leftover came from: its parent now, and the test that was running when it (or the first of
+    its ancestors the tests started) was spawned — pytest names it in the environment each process inherits."""
+    from gradtutor.learner.lab import process_tree
+
+    stat = process_tree.all_processes().get(pid)
+    parent = f"parent {stat[1]} ({_command(stat[1])[:80]})" if stat else "parent ?"
+    test = next((entry.split(b"=", 1)[1].decode(errors="replace") for entry in _environment(pid)
+                 if entry.startswith(b"PYTEST_CURRENT_TEST=")), "no test named")
+    return f"\n    {parent}; started during: {test}"
 
 
 def _environment(pid: int) -> list[bytes]:
