@@ -34,8 +34,8 @@ from gradtutor.messages import say
 ERROR_EXIT = 3  # the child itself failed (its traceback is in worker-error.txt)
 
 
-def run(job: Job) -> None:
-    """Run the job in this freshly forked process and exit; never returns."""
+def run(job: Job, server: int) -> None:
+    """Run the job in this freshly forked process and exit; never returns. `server`: the forking server's pid."""
     code = 0
     # Opened before any guard goes up: the learner's code is not allowed to
     # write outside its scratch folder, but the checker must still report.
@@ -46,7 +46,7 @@ def run(job: Job) -> None:
     error_file = open(os.path.join(out, "worker-error.txt"), "w")
     try:
         os.setsid()  # its own process group: the parent can kill everything it starts
-        landlock.die_with_parent()
+        landlock.die_with_parent(parent=server)  # a server killed since the fork leaves no child behind
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # the job stream is the server's, not the child's
         steps = _run_reference if job["kind"] == "reference" else _run_learner
         for index, (result, arrays) in steps(job):

@@ -54,16 +54,19 @@ def started_by(environ: dict) -> dict:
     return {**environ, STARTED_BY: str(os.getpid())}
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """Be killed when the process that started this one dies, so nothing is left running.
 
     The chain is the caller (CLI, notebook kernel) → judge or fork server → job child: if
     the caller is killed outright, everything it started goes with it. (Linux only.)
-    A parent that died before this call sends no signal: when the starter named itself
-    (STARTED_BY) and is no longer the parent, this process ends here instead of living on
-    as an orphan (a fork server would otherwise import TensorFlow for nobody first).
+    A parent that died before this call sends no signal: when the starter is known — named
+    by a forking parent (`parent`, its pid read before the fork) or by a starter in the
+    environment (STARTED_BY) — and is no longer the parent, this process ends here instead of
+    living on as an orphan (a fork server would otherwise import TensorFlow for nobody, and a
+    job child forked as its server was killed would wait for cells that never come).
     """
-    expected = os.environ.pop(STARTED_BY, "")  # popped: this process's own children have another parent
+    named = os.environ.pop(STARTED_BY, "")  # popped: this process's own children have another parent
+    expected = str(parent) if parent is not None else named
     try:
         import signal
 

@@ -34,6 +34,7 @@ def main() -> None:
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # nothing else may write to the protocol pipe
     ipc.send(protocol, WorkerMessage(ready=True))
     jobs = ipc.MessageReader(0)
+    me = os.getpid()  # read before each fork: a child compares it with its parent once its death signal is set
     while not jobs.eof:
         job: Job | None = jobs.read_message()
         if job is None:
@@ -41,7 +42,7 @@ def main() -> None:
         pid = os.fork()
         if pid == 0:
             os.close(protocol)
-            child.run(job)  # never returns
+            child.run(job, me)  # never returns
         ipc.send(protocol, WorkerMessage(id=job["id"], pid=pid))
         ipc.send(protocol, WorkerMessage(id=job["id"], exit=_exit_status(pid)))
 
