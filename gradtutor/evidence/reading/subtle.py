@@ -12,9 +12,9 @@ from __future__ import annotations
 import weakref
 
 from gradtutor.evidence.reading import paths
-from gradtutor.evidence.recording.frames import where
 from gradtutor.evidence.recording.tapes import tf_object
 from gradtutor.evidence.symptoms import SATURATING, saturated_elements
+from gradtutor.evidence.reading.unexplained import finding_at
 from gradtutor.evidence.reading.values import kept_value
 from gradtutor.messages import say
 from gradtutor.protocol import Cause, Symptom
@@ -110,11 +110,10 @@ def swapped_variables(record) -> list[dict]:
             other = _name_of(read, given)
             file, line = call or (noted.file, noted.first)
             message = say("finding.unexplained.swapped", name=read.name, other=other, read_line=read.line)
-            out.append({"file": file, "line": line, "call": "compiled", "sources": [],
-                        "cause": str(Cause.FROZEN_PYTHON_STATE), "symptom": str(Symptom.VALUES),
-                        "broke_at": where((noted.file, read.line)), "message": message,
-                        "fix": say("finding.unexplained.fix_swapped", name=read.name, other=other), "count": 1,
-                        "facts": {"how": "alias", "name": read.name, "given": other}})
+            out.append(finding_at((file, line, "compiled"), Cause.FROZEN_PYTHON_STATE, Symptom.VALUES,
+                                  (noted.file, read.line), message,
+                                  say("finding.unexplained.fix_swapped", name=read.name, other=other), 1,
+                                  {"how": "alias", "name": read.name, "given": other}))
     return out
 
 
@@ -139,28 +138,28 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
     for noted in record.python_state.values():
         asked = [site for site in sites if site.file == noted.file and noted.first <= site.line <= noted.last]
         for read, now in noted.changed.values():
-            before = [site for site in asked if site.line >= read.line]  # read on the way to a gradient it asks for
-            if not before or (noted.file, read.line) in said:
+            site = _first_asked(asked, read.line)  # read on the way to a gradient it asks for
+            if site is None or (noted.file, read.line) in said:
                 continue
-            site = min(before, key=lambda one: one.line)
             message = say("finding.unexplained.frozen_fine", name=read.name, traced=repr(read.value), now=repr(now),
                           read_line=read.line)
-            out.append({"file": site.file, "line": site.line, "call": site.kind, "sources": [],
-                        "cause": str(Cause.FROZEN_PYTHON_STATE), "symptom": str(Symptom.VALUES),
-                        "broke_at": where((noted.file, read.line)), "message": message,
-                        "fix": say("cause.frozen-python-state.fix"), "count": 1,
-                        "facts": {"how": "stale", "name": read.name, "traced": repr(read.value), "now": repr(now)}})
+            out.append(finding_at((site.file, site.line, site.kind), Cause.FROZEN_PYTHON_STATE, Symptom.VALUES,
+                                  (noted.file, read.line), message, say("cause.frozen-python-state.fix"), 1,
+                                  {"how": "stale", "name": read.name, "traced": repr(read.value), "now": repr(now)}))
             said.add((noted.file, read.line))
         for draw, line in noted.draws if noted.calls else ():  # run again with the draw its trace made
-            before = [site for site in asked if site.line >= line]
-            if not before or (noted.file, line) in said:
+            site = _first_asked(asked, line)
+            if site is None or (noted.file, line) in said:
                 continue
-            site = min(before, key=lambda one: one.line)
-            out.append({"file": site.file, "line": site.line, "call": site.kind, "sources": [],
-                        "cause": str(Cause.FROZEN_PYTHON_STATE), "symptom": str(Symptom.VALUES),
-                        "broke_at": where((noted.file, line)),
-                        "message": say("finding.unexplained.frozen_draw", draw=draw, line=line, calls=noted.calls),
-                        "fix": say("finding.unexplained.fix_frozen_draw"), "count": 1,
-                        "facts": {"how": "draw", "name": draw, "calls": str(noted.calls)}})
+            out.append(finding_at((site.file, site.line, site.kind), Cause.FROZEN_PYTHON_STATE, Symptom.VALUES,
+                                  (noted.file, line),
+                                  say("finding.unexplained.frozen_draw", draw=draw, line=line, calls=noted.calls),
+                                  say("finding.unexplained.fix_frozen_draw"), 1,
+                                  {"how": "draw", "name": draw, "calls": str(noted.calls)}))
             said.add((noted.file, line))
     return out
+
+
+def _first_asked(sites, line: int):
+    """The first gradient call at or after `line` of the function (a value read there reaches what it asks), or None."""
+    return min((site for site in sites if site.line >= line), key=lambda site: site.line, default=None)

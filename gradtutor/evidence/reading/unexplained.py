@@ -289,6 +289,12 @@ def _which(index: int, total: int) -> str:
 
 
 def _finding(site, cause, symptom, broke, message, fix, count, facts) -> dict:
-    return {"file": site.file, "line": site.line, "call": site.kind, "sources": [], "cause": str(cause),
-            "symptom": str(symptom), "broke_at": where(broke), "message": message, "fix": fix, "count": count,
+    return finding_at((site.file, site.line, site.kind), cause, symptom, broke, message, fix, count, facts)
+
+
+def finding_at(at, cause, symptom, broke, message, fix, count, facts) -> dict:
+    """A finding of no source in particular, at `at` (file, line, call kind), that broke at `broke` (file, line)."""
+    file, line, call = at
+    return {"file": file, "line": line, "call": call, "sources": [], "cause": str(cause), "symptom": str(symptom),
+            "broke_at": where(broke), "message": message, "fix": fix, "count": count,
             "facts": {k: str(v) for k, v in facts.items()}}

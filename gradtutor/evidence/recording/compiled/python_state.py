@@ -46,12 +46,12 @@ class Traced:
 
     __slots__ = ("file", "first", "last", "reads", "changed", "aliases", "swapped", "draws", "calls")
 
-    def __init__(self, file, first, last, reads, aliases=()):
+    def __init__(self, file, first, last, reads, aliases=(), draws=()):
         self.file, self.first, self.last, self.reads = file, first, last, reads
         self.changed: dict = {}
         self.aliases = aliases  # (argument position or keyword, the Read of the same variable by name)
         self.swapped: dict = {}  # name -> (its Read, the other variable given, (file, line) of that call)
-        self.draws: list = []  # (np.random.rand, line): a random draw its Python made once, when traced
+        self.draws = list(draws)  # (np.random.rand, line): a random draw its Python made once, when traced
         self.calls = 0  # calls since, that ran the graph with that draw
 
 
@@ -142,9 +142,7 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
              if found.positions and found.positions.lineno]
     if not (reads or aliases or draws):
         return None
-    traced = Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads, aliases)
-    traced.draws = draws
-    return traced
+    return Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads, aliases, draws)
 
 
 RANDOM_MODULES = ("numpy.random", "random")
