@@ -62,6 +62,8 @@ def check_script(script: str) -> Path:
     path = Path(script)
     if not path.is_file():
         raise UnreadableFile(say("explain.error.no_such_script", script=script))
+    if path.suffix.lower() == ".ipynb":  # its JSON compiles as Python, then fails on `null`: say what it is instead
+        raise UnreadableFile(say("explain.error.notebook", script=script))
     try:
         source = path.read_bytes()
     except OSError as error:

@@ -36,6 +36,21 @@ def test_a_syntax_error_is_one_line_and_exit_2(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
 
 
+def test_a_notebook_is_named_as_one_and_left_as_it_was(tmp_path):
+    # a notebook's JSON compiles as Python (a dict literal) and then fails on `null`: not a script to run
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                           "source": "import tensorflow as tf\nx = tf.constant(3.0)\n"}],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "Train.ipynb").write_text(json.dumps(notebook))
+    before = (tmp_path / "Train.ipynb").read_bytes()
+    done = explain(tmp_path, "Train.ipynb")
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gradtutor: Train.ipynb is a notebook") and "%%explain" in lines[0]
+    assert "nbconvert --to script Train.ipynb" in lines[0]
+    assert (tmp_path / "Train.ipynb").read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["Train.ipynb"]
+
+
 def test_a_script_that_exits_3_and_asks_for_no_gradient(tmp_path):
     (tmp_path / "train.py").write_text("import sys\nprint('bye', sys.argv[1:])\nsys.exit(3)\n")
     done = explain(tmp_path, "train.py", "--epochs", "2")
