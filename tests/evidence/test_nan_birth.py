@@ -149,3 +149,38 @@ def test_a_python_number_beyond_float16_is_born_where_it_met_the_float16_tensor(
     assert birth(_graph(), [entered], _tape(), None) is multiply
     constant.op = types.SimpleNamespace(type="Cast", values=None)  # made by an op (unkept): not a constant
     assert birth(_graph(), [entered], _tape(), None) is None
+
+
+class Condition(Kept):
+    def __init__(self, value):
+        self.value = np.asarray(value, dtype=bool)
+
+
+def _where(condition, then, other):
+    kept = np.where(condition, then, other)
+    return types.SimpleNamespace(type="SelectV2", frame=("f.py", 2),
+                                 values=((Condition(condition), Kept(then), Kept(other)), (Kept(kept),)))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_where_is_to_blame_for_a_nan_it_drops_not_for_one_its_broken_weights_handed_it(seed):
+    """`tf.where(x > 0, tf.sqrt(x), 0)` keeps a finite value where sqrt's NaN is dropped: the unsafe where. A focal
+    loss's `tf.where(y == 1, y_pred, 1)` replayed after the step that made the weights NaN drops y_pred's NaN too,
+    but was handed it: the first NaN-prone op the weights reach (the log after it) is the evidence left."""
+    rng = np.random.default_rng(seed)
+    x = _finite(rng) * rng.choice([-1.0, 1.0], size=1)
+    x[0], x[-1] = -abs(x[0]), abs(x[-1])  # both branches taken somewhere
+    with np.errstate(all="ignore"):
+        unsafe = _where(x > 0, np.sqrt(x), np.zeros_like(x))
+    fine = Variable(_finite(rng))
+    assert birth(_graph(), [unsafe], _tape(fine), fine) is unsafe
+    labels = (rng.random(x.size) < 0.5).astype("float32")
+    labels[0], labels[-1] = 0.0, 1.0
+    predicted = np.full(x.size, np.nan, dtype="float32")  # the weights were NaN: so is every prediction
+    handed = _where(labels == 1, predicted, np.ones_like(predicted))
+    with np.errstate(all="ignore"):
+        log = _op("Log", [handed.values[1][0].value], np.log(handed.values[1][0].value))
+    broken = Variable(_spoil(rng, _finite(rng)))
+    assert birth(_graph(), [handed, log], _tape(broken), broken) is log
+    kept_nan = _where(np.ones(x.size, bool), predicted, np.ones_like(predicted))  # keeps the NaN: passes it on
+    assert birth(_graph(), [kept_nan], _tape(fine), fine) is None

@@ -1,8 +1,8 @@
 """What the values an op kept say about its gradient: NaN-prone inputs, saturation, dead ReLUs, zero slopes; and which
 op on a path made a NaN or inf rather than passed on one it was given (`birth`).
 
-`op` is anything with `.type` and `.values` = (input tensors, output tensors): an op that
-`gradtutor explain` recorded, or one the checker's run facts see in the op callback.
+`op` is anything with `.type` and `.values` = (input tensors, output tensors): an op that `gradtutor explain`
+recorded, or one the checker's run facts see in the op callback.
 """
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ def evidence_at(op) -> Cause | None:
     out = kept_value(outputs[0]) if outputs else None
     if out is None or out.dtype.kind not in "fc":
         return None
-    if op.type in SELECTS:
-        return Cause.NON_FINITE if _nonfinite_branch(inputs) else None
+    if op.type in SELECTS and _dropped_nonfinite(inputs):
+        return Cause.NON_FINITE
     if _zero_sensitive(op.type, inputs):
         return Cause.NON_FINITE
     if out.size and not np.isfinite(out).all():
@@ -60,14 +60,13 @@ def given_nonfinite(op) -> bool:
     return False
 
 # Which op on a gradient's path made its NaN or inf (issue 35: exploding gradients). An op whose kept values point
-# at a NaN (evidence_at) made it when it was given finite values (a sqrt at 0, an exp that overflowed) or is a
-# tf.where with an unsafe branch. An op that was *given* a NaN or inf and passed it on is not where it was born: a
-# relu or a sigmoid cannot make one, and a NaN-prone op (sqrt, log, division, …) handed an inf by a forward pass
-# that overflowed while the weights were still finite is not to blame either — that is a gradient that grew (an
-# exploding RNN), whose cause no rule knows. Only when the weights themselves already held NaN or inf (a compiled
-# step is replayed eagerly after the step that broke them: traced.py) is the first NaN-prone op they reach the best
-# evidence left of the birth.
-SELECTS = frozenset({"Select", "SelectV2"})  # its evidence is a NaN branch it was given: the unsafe where
+# at a NaN (evidence_at) made it when it was given finite values (a sqrt at 0, an exp that overflowed), or is a
+# tf.where that drops one. An op *given* a NaN or inf that passed it on is not where it was born: a relu cannot make
+# one, and a NaN-prone op (sqrt, log, …) handed an inf by a forward pass that overflowed while the weights were still
+# finite is not to blame either — a gradient that grew, whose cause no rule knows. Only when the weights already held
+# NaN or inf (a compiled step replayed eagerly after the step that broke them: traced.py) is the first NaN-prone op
+# they reach the best evidence left of the birth (and a where dropping their NaN is not: it was handed it).
+SELECTS = frozenset({"Select", "SelectV2"})  # its evidence is a NaN branch it drops: the unsafe where
 EDGE_AT_ONE = frozenset({"Acos", "Asin", "Atanh"})  # finite at ±1, their slope there is not
 
 
@@ -77,13 +76,14 @@ def birth(graph, ops, tape, source):
     for op in ops:
         if evidence_at(op) != Cause.NON_FINITE:
             continue
-        if op.type in SELECTS or not given_nonfinite(op):
+        where = op.type in SELECTS  # to blame for a NaN it drops (one in the branch it keeps, it passes on)
+        if not where and not given_nonfinite(op):
             return op  # it made a NaN or inf out of finite values
-        if op.type not in opfacts.RISKY:
+        if where and not _dropped_nonfinite(op.values[0]) or not where and op.type not in opfacts.RISKY:
             continue  # a relu, a sigmoid, a sum: what it returned is what it was given
         if broken is None:
             broken = weights_nonfinite(graph, tape, source)
-        if broken:
+        if broken != where:  # a where that drops a NaN the broken weights made is not to blame either
             return op
     return _half_overflow(ops) or _fed_in(ops)
 
@@ -192,18 +192,22 @@ def how_made(op) -> str | None:
 def dropped_by_where(later) -> bool:
     """Did a tf.where among these ops (the path after the birth) drop a NaN or inf branch? Then it is the dropped
     branch the tape still differentiates that makes the gradient NaN: the fix is a safe input for that branch."""
-    for op in later:
-        if op.type in SELECTS and op.values is not None:
-            out = kept_value(op.values[1][0]) if op.values[1] else None
-            if out is not None and np.isfinite(out).all() and _nonfinite_branch(op.values[0]):
-                return True
-    return False
+    return any(op.type in SELECTS and op.values is not None and _dropped_nonfinite(op.values[0]) for op in later)
 
 
-def _nonfinite_branch(inputs) -> bool:
-    """Is either branch of a tf.where (its inputs: condition, then, else) NaN or inf anywhere?"""
-    branches = [kept_value(t) for t in inputs[1:3]]
-    return any(b is not None and b.dtype.kind in "fc" and not np.isfinite(b).all() for b in branches)
+def _dropped_nonfinite(inputs) -> bool:
+    """Does a tf.where (its inputs: condition, then, else) drop a NaN or inf, at an entry where the condition picks
+    the other branch? A NaN in the branch it keeps is one it was handed (weights already NaN), not an unsafe where."""
+    condition, *branches = (kept_value(t) for t in inputs[:3])
+    if condition is None or len(branches) != 2 or any(b is None or b.dtype.kind not in "fc" for b in branches):
+        return False
+    if condition.ndim == 1 < branches[0].ndim:  # tf.compat.v1.where's Select: one condition per row
+        condition = condition.reshape(condition.shape + (1,) * (branches[0].ndim - 1))
+    try:
+        condition, then, other = np.broadcast_arrays(condition.astype(bool), *branches)
+    except ValueError:  # shapes that do not broadcast: nothing can be said
+        return False
+    return bool((~np.isfinite(then) & ~condition).any() or (~np.isfinite(other) & condition).any())
 
 
 def _zero_sensitive(op_type, inputs) -> bool:
