@@ -107,6 +107,7 @@ class Record:
         # id(tf.function) -> the Python scalars its latest trace read, and their changes since (python_state.py)
         self.python_state: dict = {}
         self.frozen: dict = {}  # id(variable handle) -> the user's line whose `layer.trainable = False` froze it
+        self.unfrozen: list = []  # weights made trainable after a compiled step was traced (compiled/unfrozen.py)
         self.script_error: BaseException | None = None  # the exception that left the recorded block, if one did
         self.graph = Graph()
         # views fed by the same patches as the findings (instrument.tell): the checker's run facts are one
@@ -192,6 +193,7 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
     # gradients that came back fine from a compiled function computing with another variable or a stale Python value
     ruled = analyse(record)
     added += subtle.swapped_variables(record)
+    added += subtle.unfrozen_untrained(record)
     added += subtle.stale_reads(record, ruled + added)
     findings = unexplained.one_per_root_cause(ruled + added)
     return findings, unexplained.unobserved(record)

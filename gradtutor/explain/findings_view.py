@@ -19,7 +19,8 @@ CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobi
 # the source was made (nothing broke there); a NaN's is the first op whose gradient is not finite at its values; a
 # compiled function's frozen Python state is the line its code read the value (or the variable) at.
 SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "frozen-python-state": "read_at",
-               ("unwatched", "outer"): "outer_at", ("unwatched", "read"): "unwatched_read_at"}  # by (cause, how)
+               ("unwatched", "outer"): "outer_at", ("unwatched", "read"): "unwatched_read_at",
+               ("frozen-python-state", "trainable"): "unfrozen_at"}  # by (cause, how)
 
 
 def _short(path: str | None) -> str:

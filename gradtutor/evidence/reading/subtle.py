@@ -163,3 +163,26 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
 def _first_asked(sites, line: int):
     """The first gradient call at or after `line` of the function (a value read there reaches what it asks), or None."""
     return min((site for site in sites if site.line >= line), key=lambda site: site.line, default=None)
+
+
+def unfrozen_untrained(record) -> list[dict]:
+    """Weights a layer's `trainable = True` unfroze after a compiled step that asks for gradients had been traced,
+    which that step ran on without a new trace and left unchanged (recording.compiled.unfrozen): the traced step keeps
+    the weight list of its trace, so they never train, and every gradient it asks for looks fine. One finding per
+    line that unfroze them, at that line."""
+    by_line: dict = {}
+    for event in record.unfrozen:
+        found = event.untrained_by()
+        if found is not None:
+            by_line.setdefault(event.frame, []).append((event, found[1]))
+    out = []
+    for (file, line), untrained in by_line.items():
+        names = [str(getattr(event.weight(), "path", None) or getattr(event.weight(), "name", "?"))
+                 for event, _ in untrained]
+        calls = min(calls for _, calls in untrained)
+        shown = ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
+        message = say("finding.unexplained.unfrozen", names=shown, count=len(names), line=line, calls=calls)
+        out.append(finding_at((file, line, "compiled"), Cause.FROZEN_PYTHON_STATE, Symptom.VALUES, (file, line),
+                              message, say("finding.unexplained.fix_unfrozen"), 1,
+                              {"how": "trainable", "weights": str(len(names)), "calls": str(calls)}))
+    return out

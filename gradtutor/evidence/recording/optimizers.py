@@ -20,6 +20,7 @@ import importlib.util
 import sys
 import weakref
 
+from gradtutor.evidence.recording.compiled import unfrozen
 from gradtutor.evidence.recording.frames import user_frame
 from gradtutor.protocol import Cause, Symptom
 
@@ -182,9 +183,14 @@ def _patch_layer(record, module) -> None:
     record.originals.append((layer_class, {"trainable": trainable}))
 
     def set_trainable(layer, value):
+        try:
+            was_frozen = unfrozen.frozen_weights(layer) if value else []
+        except Exception:  # noqa: BLE001 - a layer whose weights cannot be listed is only unseen
+            was_frozen = []
         trainable.fset(layer, value)
         try:
             _note(record, layer, bool(value))
+            unfrozen.note(record, was_frozen, user_frame())
         except Exception:  # noqa: BLE001 - a layer whose weights cannot be listed is only unseen
             pass
 

@@ -108,7 +108,7 @@ class FunctionState:
     """One `tf.function` called from Python: how often, its monitors, and whether its next call runs eagerly."""
 
     __slots__ = ("calls", "counted", "counter", "handles", "idle_read_at", "monitors", "per_call", "read_at",
-                 "replay_from", "snapshot")
+                 "reads", "replay_from", "snapshot")
 
     def __init__(self):
         self.calls = 0
@@ -120,6 +120,7 @@ class FunctionState:
         self.replay_from = None  # the step a new symptom first appeared at: the next call runs eagerly
         self.handles: dict = {}  # id -> (handle, dtype) of the captured variables its traces read (snapshot.py)
         self.snapshot = None  # their values before this call, while it is one of the first calls
+        self.reads: set = set()  # id() of every eager variable handle its traces read (compiled/unfrozen.py)
 
     def reading_idle(self, every: bool) -> bool:
         """Are the monitors that found no step at their last read read this time? Every MAX_GAP calls, and at the

@@ -28,6 +28,7 @@ import io
 
 from gradtutor.evidence.recording import optimizers, sampling
 from gradtutor.evidence.recording.compiled import links, monitors, python_state, snapshot
+from gradtutor.evidence.recording.compiled.unfrozen import traces
 from gradtutor.evidence.recording.frames import raised_at, user_frame
 
 class Tracing:
@@ -46,12 +47,15 @@ class Tracing:
         if type(op_type) is bytes:
             op_type = op_type.decode()
         graph.add_step(op_type, (), outputs, frame, [self.node_of(graph, t, frame) for t in inputs])
+        read = self.outermost(inputs[0]) if op_type == "ReadVariableOp" and inputs and self.current else None
+        if read is not None:
+            self.current.reads.add(id(read))
         if self.current is None or self.current.handles is None:
             return
         if snapshot.has_effects(op_type):  # effects a second run would repeat: never run twice (snapshot.py)
             self.current.handles = None
-        elif op_type == "ReadVariableOp" and inputs:
-            self._reads(self.outermost(inputs[0]), outputs[0].dtype)
+        elif read is not None:
+            self._reads(read, outputs[0].dtype)
 
     def _reads(self, handle, dtype) -> None:
         """The function being traced reads a captured variable: its value is kept from before a call (snapshot.py)."""
@@ -144,7 +148,7 @@ class Tracing:
         state.calls += 1
         state.counted.clear()
         self.depth, self.current = self.depth + 1, state
-        asked, before, traces = self.record.gradient_calls, self.record.graph.seq, _traces(function)
+        asked, before, traced = self.record.gradient_calls, self.record.graph.seq, traces(function)
         self.traced_calls.clear()
         try:
             if state.replay_from is not None and _can_run_eagerly(function):
@@ -160,7 +164,7 @@ class Tracing:
                 raise
             finally:
                 self.record.graph.off = self.record.graph.off and not quiet
-            retraced = _traces(function) != traces
+            retraced = traces(function) != traced
             if retraced or self.record.python_state:  # Python frozen in it
                 python_state.after_call(self.record, function, retraced, args, kwargs)
             if retraced and self.record.graph.recording_tapes:  # traced by this call
@@ -269,13 +273,6 @@ class Tracing:
         for state in self.functions.values():
             if state.monitors and state.read_at < state.calls:
                 self._check(state, every=True)
-
-
-def _traces(function) -> int | None:
-    try:
-        return function.experimental_get_tracing_count()
-    except Exception:  # noqa: BLE001 - a Function without the count: its calls are not looked into
-        return None
 
 
 def _can_run_eagerly(function) -> bool:
