@@ -59,6 +59,9 @@ BY_HAND = {
     "nonfinite_atan2_origin.py": "non-finite: atan2 at (0, 0) has no slope; what the angle's gradient at the origin should be is a choice",
     "nonfinite_sqrt_negative_variance.py": "non-finite: a variance rounded below 0; computing it as E[(h - mean)²] is a rewrite",
     "nonfinite_focal_loss_where_saturated.py": "non-finite: a log of a probability at 0 is -inf; how far from 0 to clip it is a choice",
+    "notused_layer_output_overwritten.py": "not-used: a later line computes from the input again; which value it should read is a choice",
+    "notused_eager_value_overwritten.py": "not-used: a later line computes from the input again; which value it should read is a choice",
+    "softmax_loop_sums_every_class.py": "softmax-sum: every class's score is added up; which class to explain is a choice",
     "nonfinite_acos_aligned.py": "non-finite: acos at 1 has no slope; clipping the cosine changes the loss, by how much is a choice",
     "compiled_fn_acos_aligned.py": "non-finite: acos at 1 has no slope; clipping the cosine changes the loss, by how much is a choice",
     # the compiled twins of the scripts above (tests/explain/corpus/compiled_*.py): the same decision, compiled

@@ -10,16 +10,16 @@ import numpy as np
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import WRITES
 from gradtutor.evidence.recording.compiled import evaluate
-from gradtutor.evidence.reading import paths
-from gradtutor.evidence.reading import probe
+from gradtutor.evidence import source_lines
+from gradtutor.evidence.reading import paths, probe
 from gradtutor.evidence.reading.values import birth, dropped_by_where, evidence_at, how_made, kept_value
 from gradtutor.evidence.recording.tapes import tf_object
 from gradtutor.protocol import Cause, Symptom
 
-
 FLOWING_STEPS = frozenset({"gradient", "custom_gradient"})  # steps gradtutor adds (checks.py, custom_gradients.link)
 SUMMING = frozenset({"Sum", "Transpose"})  # a total over every element, or its elements moved (softmax(axis=0))
 ROW_SLICES = frozenset({"StridedSlice", "Slice", "GatherV2"})
+JOINING = frozenset({"AddV2", "Add", "AddN", "Sub", "Sum"})  # ops that add terms up (or take one from another)
 
 
 def diagnose(record, info, targets, source, symptom):
@@ -105,10 +105,9 @@ def _first_read(graph, snode, info):
 
 
 def _by_data(reached, hits) -> bool:
-    """The target was computed from the source by TensorFlow ops alone (no value of the path left TensorFlow or went
-    through a variable)."""
+    """The target was computed from the source by TensorFlow ops alone: through state (a tf.Variable made from it,
+    an assign) or a value that left TensorFlow, watching it would not give a gradient either."""
     steps = paths.path_back(reached, hits[0]) if hits else None
-    # through state (a tf.Variable made from it, an assign) or an exit, watching it would not give a gradient either
     return steps is not None and not any(reach.via is not None for _, reach in steps)
 
 
@@ -135,10 +134,9 @@ def _made_from_variable(node, depth=2) -> bool:
 
 def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False, none=False):
     for node in tnodes:  # a target made from values that left TensorFlow (a constant from numpy or Python)
-        if node.op is None:
-            exit = paths.exits_before(graph, reached, node)
-            if exit is not None:
-                return (*_left(exit), {"op": exit.into} if exit.into else {})
+        exit = paths.exits_before(graph, reached, node) if node.op is None else None
+        if exit is not None:
+            return (*_left(exit), {"op": exit.into} if exit.into else {})
     update = paths.update_between(graph, snode, tnodes) if none else None  # zeros asked for stay not-used
     if update is not None:  # only through an optimizer's update inside the tape (learning to reweight, MAML)
         return Cause.STATE_BREAKS_PATH, update.frame, {"how": "update"}
@@ -149,7 +147,9 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False
     dropped = paths.dropped_write(graph, reached)
     if dropped is not None:  # the source went into a TensorArray write whose new array nothing read
         return Cause.NOT_USED, dropped.frame, {"dropped": dropped.type}
-    return Cause.NOT_USED, tnodes[0].frame if tnodes else info.gradient_frame, {}
+    over = source_lines.overwritten_after(paths.dead_end(reached, info.pushed))  # `out = layer4(x)` after `out = …`
+    return (Cause.NOT_USED, over, {"how": "overwritten"}) if over else \
+        (Cause.NOT_USED, tnodes[0].frame if tnodes else info.gradient_frame, {})
 
 
 def _copied_variable(graph, snode, tnodes) -> bool:
@@ -230,7 +230,7 @@ def _broken(graph, steps, info, target):
     if found[0] == Cause.OUTSIDE_TAPE and any(reach.op in graph.elsewhere for _, reach in steps if reach.op):
         return found[0], found[1], {"how": "thread"}  # run by another thread while the tape recorded this one
     if found[0] == Cause.OUTSIDE_TAPE:  # in a function called after the block: that call is the line to move
-        return found[0], paths.call_after_block(found[1], info.frame, info.gradient_frame), {}
+        return found[0], source_lines.call_after_block(found[1], info.frame, info.gradient_frame), {}
     return found[0], found[1], {"op": into} if into and found[0] == Cause.NO_GRADIENT_OP else {}
 
 
@@ -271,8 +271,10 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
     softmaxes = [op for op in ops if op.type == "Softmax"]
     if softmaxes:
         # a softmax that is not saturated (checked above) passes back p * (g - <g, p>): zero only when the gradient
-        # reaching it is the same along its axis, i.e. the target sees each softmax row only through its sum (1)
-        return Cause.SOFTMAX_SUM, softmaxes[0].frame, {"op": "Softmax"}
+        # reaching it is the same along its axis, i.e. the target sees each softmax row only through its sum (1):
+        # a target that adds terms up (a loop's `loss += -mean(p[:, i])` over every class) is where they were summed
+        joined = target is not None and target.op is not None and target.op.type in JOINING and target.frame
+        return Cause.SOFTMAX_SUM, target.frame if joined else softmaxes[0].frame, {"op": "Softmax"}
     return None
 
 

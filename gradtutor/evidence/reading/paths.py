@@ -7,16 +7,8 @@
 - through an exit when it left TensorFlow (`.numpy()`, `float()`, …) and a later op took
   a tensor that no op made (a constant made from numpy or Python values).
 Each reached node keeps the node it came from, so one path back to the source can be read.
-
-`call_after_block` reads the source for the line to change when a step ran after the tape's `with` block
-inside a function: an op's frame is the innermost line of the user's code, the body of `f` for
-`tape.gradient(f(x), x)` written after the block, which is right where it stands; what ran too late is the
-call of `f` (linecache holds a notebook cell's source too).
 """
 from __future__ import annotations
-
-import ast
-import linecache
 
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import Exit
@@ -253,37 +245,15 @@ def update_between(graph, source_node, targets):
 
 
 # ---------------------------------------------------------------- the call that ran a step too late
-def call_after_block(frame, with_frame, gradient_frame):
-    """The (file, line) of the first call, after the tape's `with` block and up to its gradient call, of the
-    function whose body holds `frame`; else `frame` itself."""
-    if not frame or not with_frame or frame[0] != with_frame[0]:
-        return frame
-    try:
-        tree = ast.parse("".join(linecache.getlines(frame[0])))
-    except (SyntaxError, ValueError):
-        return frame
-    function = _innermost_function(tree, frame[1])
-    block = next((node for node in ast.walk(tree) if isinstance(node, ast.With) and node.lineno == with_frame[1]),
-                 None)
-    if function is None or block is None or function.lineno <= block.lineno <= function.end_lineno:
-        return frame  # the op ran in the function that holds the tape: its own line is the one to move
-    last = gradient_frame[1] if gradient_frame and gradient_frame[0] == frame[0] else None
-    calls = sorted(node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
-                   and _called_name(node.func) == function.name and node.lineno > block.end_lineno
-                   and (last is None or node.lineno <= last))
-    return (frame[0], calls[0]) if calls else frame
 
 
-def _innermost_function(tree, line: int):
-    found = None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= node.end_lineno:
-            if found is None or node.lineno >= found.lineno:
-                found = node
-    return found
-
-
-def _called_name(func) -> str | None:
-    if isinstance(func, ast.Name):
-        return func.id
-    return func.attr if isinstance(func, ast.Attribute) else None
+def dead_end(reached, floor: int):
+    """The frame of the last op that computed, by data, from the source at or after `floor` (the tape's start): where
+    its values stopped when the target does not depend on them; None when no op did."""
+    last = None
+    for reach in reached.values():
+        op = reach.op
+        if op is not None and reach.via is None and not reach.through_gradient and op.seq >= floor and \
+                op.frame is not None and (last is None or op.seq > last.seq):
+            last = op
+    return last.frame if last is not None else None

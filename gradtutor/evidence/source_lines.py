@@ -1,0 +1,86 @@
+"""What the user's source says around a line the recording named (linecache holds a notebook cell's source too).
+
+An op's frame is the innermost line of the user's code that ran it; the line to change is sometimes another one,
+which only the source shows:
+- `call_after_block`: the body of `f` for `tape.gradient(f(x), x)` written after the tape's `with` block is right
+  where it stands; what ran too late is the call of `f`.
+- `overwritten_after`: a value computed from the source at `output = layer3(output)`, then `output = layer4(x)` on
+  a later line that assigns the same name without reading it: that line dropped it.
+"""
+from __future__ import annotations
+
+import ast
+import linecache
+
+
+def _tree(file: str):
+    try:
+        return ast.parse("".join(linecache.getlines(file)))
+    except (SyntaxError, ValueError):
+        return None
+
+
+def call_after_block(frame, with_frame, gradient_frame):
+    """The (file, line) of the first call, after the tape's `with` block and up to its gradient call, of the
+    function whose body holds `frame`; else `frame` itself."""
+    if not frame or not with_frame or frame[0] != with_frame[0]:
+        return frame
+    tree = _tree(frame[0])
+    if tree is None:
+        return frame
+    function = _innermost_function(tree, frame[1])
+    block = next((node for node in ast.walk(tree) if isinstance(node, ast.With) and node.lineno == with_frame[1]),
+                 None)
+    if function is None or block is None or function.lineno <= block.lineno <= function.end_lineno:
+        return frame  # the op ran in the function that holds the tape: its own line is the one to move
+    last = gradient_frame[1] if gradient_frame and gradient_frame[0] == frame[0] else None
+    calls = sorted(node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
+                   and _called_name(node.func) == function.name and node.lineno > block.end_lineno
+                   and (last is None or node.lineno <= last))
+    return (frame[0], calls[0]) if calls else frame
+
+
+def _innermost_function(tree, line: int):
+    found = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= node.end_lineno:
+            if found is None or node.lineno >= found.lineno:
+                found = node
+    return found
+
+
+def _called_name(func) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    return func.attr if isinstance(func, ast.Attribute) else None
+
+
+def overwritten_after(frame):
+    """(file, line) of the statement that assigns again, without reading it, the one name the statement at `frame`
+    assigned (in the same block, before anything reads the name); None when there is none or it was read first."""
+    tree = _tree(frame[0]) if frame else None
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for index, statement in enumerate(body):
+            if statement.lineno == frame[1] and isinstance(statement, ast.Assign) and _one_name(statement):
+                return _reassigned(frame[0], _one_name(statement), body[index + 1:])
+    return None
+
+
+def _one_name(statement) -> str | None:
+    targets = statement.targets
+    return targets[0].id if len(targets) == 1 and isinstance(targets[0], ast.Name) else None
+
+
+def _reassigned(file: str, name: str, later: list):
+    for statement in later:
+        reads = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(statement))
+        if isinstance(statement, ast.Assign) and _one_name(statement) == name and not reads:
+            return file, statement.lineno
+        if reads or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(statement)):
+            return None  # read (or bound another way) first: the value was used
+    return None
