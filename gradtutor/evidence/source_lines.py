@@ -6,6 +6,8 @@ which only the source shows:
   where it stands; what ran too late is the call of `f`.
 - `overwritten_after`: a value computed from the source at `output = layer3(output)`, then `output = layer4(x)` on
   a later line that assigns the same name without reading it: that line dropped it.
+- `swapped_loss_parameters`: a loss function given to Keras (`loss=policy_loss`) whose parameters are named
+  `(y_pred, y_true)`: Keras calls a loss as loss(y_true, y_pred), so the one it calls y_pred holds the labels.
 """
 from __future__ import annotations
 
@@ -84,3 +86,34 @@ def _reassigned(file: str, name: str, later: list):
         if reads or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(statement)):
             return None  # read (or bound another way) first: the value was used
     return None
+
+
+PREDICTION = ("pred", "output", "logit", "prob")  # how a loss's parameter for the model's output is named
+LABEL = ("true", "label", "target")  # and the one for the labels
+
+
+def swapped_loss_parameters(frame):
+    """(file, the `def` line) when the line at `frame` reads the first parameter of a function that the file gives
+    Keras as a loss (`loss=` of compile, or compile's second argument) and whose first two parameters are named the
+    other way round from Keras's call, loss(y_true, y_pred); else None."""
+    tree = _tree(frame[0]) if frame else None
+    function = _innermost_function(tree, frame[1]) if tree is not None else None
+    parameters = [a.arg for a in function.args.args if a.arg != "self"][:2] if function is not None else []
+    if len(parameters) < 2 or not (_named(parameters[0], PREDICTION) and _named(parameters[1], LABEL)):
+        return None
+    reads = any(isinstance(n, ast.Name) and n.id == parameters[0] and getattr(n, "lineno", None) == frame[1]
+                for n in ast.walk(function))
+    return (frame[0], function.lineno) if reads and _given_as_loss(tree, function.name) else None
+
+
+def _named(name: str, words) -> bool:
+    return any(word in name.lower() for word in words)
+
+
+def _given_as_loss(tree, name: str) -> bool:
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call) and _called_name(call.func) == "compile":
+            given = [k.value for k in call.keywords if k.arg == "loss"] + call.args[1:2]
+            if any(isinstance(n, ast.Name) and n.id == name for value in given for n in ast.walk(value)):
+                return True
+    return False

@@ -20,7 +20,8 @@ CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobi
 # compiled function's frozen Python state is the line its code read the value (or the variable) at.
 SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "frozen-python-state": "read_at",
                ("unwatched", "outer"): "outer_at", ("unwatched", "read"): "unwatched_read_at",
-               ("frozen-python-state", "trainable"): "unfrozen_at", ("not-used", "overwritten"): "overwritten_at"}
+               ("frozen-python-state", "trainable"): "unfrozen_at", ("not-used", "overwritten"): "overwritten_at",
+               ("non-finite", "swapped"): "swapped_at"}
 
 
 def _short(path: str | None) -> str:

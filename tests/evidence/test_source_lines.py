@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gradtutor.evidence.source_lines import overwritten_after
+from gradtutor.evidence.source_lines import overwritten_after, swapped_loss_parameters
 
 pytestmark = pytest.mark.unit
 
@@ -37,3 +37,35 @@ def test_a_value_read_first_or_added_to_is_not_dropped(tmp_path):
     assert overwritten_after((file, 2)) is None  # printed before it was replaced
     assert overwritten_after((file, 5)) is None  # z += 1 reads it
     assert overwritten_after(None) is None and overwritten_after((str(tmp_path / "gone.py"), 3)) is None
+
+
+LOSS = """import keras
+
+
+def {name}({first}, {second}):
+    return -keras.ops.sum(keras.ops.log({first}) * {second}, axis=-1)
+
+
+model = keras.Sequential([keras.layers.Dense(3, activation="softmax")])
+model.compile(optimizer="adam", {given})
+"""
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_keras_loss_with_its_parameters_named_the_other_way_round_is_found_at_its_def(tmp_path, seed):
+    rng = random.Random(seed)
+    name = rng.choice(["policy_loss", "my_loss", "custom"])
+    first, second = rng.choice(["y_pred", "pred", "output", "logits"]), rng.choice(["y_true", "labels", "target"])
+    given = rng.choice([f"loss={name}", f"loss=[{name}]", f'loss={{"out": {name}}}'])
+    file = _at(tmp_path, LOSS.format(name=name, first=first, second=second, given=given), f"loss{seed}.py")
+    assert swapped_loss_parameters((file, 5)) == (file, 4)
+
+
+def test_keras_order_a_loss_not_given_to_keras_or_a_line_that_reads_the_labels_is_not(tmp_path):
+    right = _at(tmp_path, LOSS.format(name="f", first="y_true", second="y_pred", given="loss=f"), "right.py")
+    assert swapped_loss_parameters((right, 5)) is None
+    unused = _at(tmp_path, LOSS.format(name="f", first="y_pred", second="y_true", given="loss='mse'"), "unused.py")
+    assert swapped_loss_parameters((unused, 5)) is None
+    labels_line = _at(tmp_path, LOSS.format(name="f", first="y_pred", second="y_true", given="loss=f").replace(
+        "keras.ops.log(y_pred) * y_true", "y_true * 2.0"), "labels.py")
+    assert swapped_loss_parameters((labels_line, 5)) is None

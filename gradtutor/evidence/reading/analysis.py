@@ -100,8 +100,8 @@ def _made_by_user(graph, node) -> bool:
 
 def _first_read(graph, snode, info):
     """The frame of the first op recorded under the tape `info` that read the node (None: no such op was recorded)."""
-    return next((op.frame for op in graph.log if info in getattr(op, "tapes", ()) and snode in getattr(op, "inputs", ())),
-                None)
+    read = (op.frame for op in graph.log if info in getattr(op, "tapes", ()) and snode in getattr(op, "inputs", ()))
+    return next(read, None)
 
 
 def _by_data(reached, hits) -> bool:
@@ -165,12 +165,9 @@ def _copied_variable(graph, snode, tnodes) -> bool:
 
 
 def _breaks(steps, info):
-    """The step on which the path from the source breaks, as (cause, frame), or None.
-
-    First a value that left TensorFlow (the target's own history says so), then state (an assign,
-    an iterator, a tf.data dataset), then the first step from the source that the tape did not
-    record or cannot differentiate.
-    """
+    """The step on which the path from the source breaks, as (cause, frame), or None. First a value that left
+    TensorFlow (the target's own history says so), then state (an assign, an iterator, a tf.data dataset), then the
+    first step from the source that the tape did not record or cannot differentiate."""
     if steps and steps[-1][1].via is not None and steps[-1][1].via[0] == "exit":
         copied = _copied_into_variable(steps, steps[-1][1].via[1])
         return copied or _left(steps[-1][1].via[1])
@@ -248,7 +245,9 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
         how = how_made(made)  # each way of making a NaN or inf has its own fix
         if how in ("overflow", "domain") and dropped_by_where(op for op in ops if op.seq > made.seq):
             how = "where"  # made in a branch a tf.where drops: that branch needs a safe input, whatever made it
-        return Cause.NON_FINITE, made.frame, {"op": made.type, **({"how": how} if how else {})}
+        swapped = source_lines.swapped_loss_parameters(made.frame) if how in ("zero", None) else None  # a label's 0
+        how = "swapped" if swapped else how
+        return Cause.NON_FINITE, swapped or made.frame, {"op": made.type, **({"how": how} if how else {})}
     target = tnodes[0] if tnodes else None
     softmax, summed = _softmax_output(target)
     if softmax is not None and (summed or target.shape and int(np.prod(target.shape)) > 1):

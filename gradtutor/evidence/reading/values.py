@@ -93,13 +93,13 @@ FED_IN = 256  # ops looked at behind a NaN or inf that entered the path from bes
 
 def _fed_in(ops):
     """The op that made a NaN or inf which entered the path from beside it (an attention mask's 1e10 cast to float16
-    is inf, times 0 is NaN, added to the scores): walking back from the first path op given one, the earliest op
+    is inf, times 0 is NaN, added to the scores): walking back from the path ops given one, the earliest op
     that made its NaN or inf from finite values as birth's own rules say. None when there is none (or nothing was
     kept)."""
-    entered = next((op for op in ops if given_nonfinite(op)), None)
-    if entered is None or _half_constant(entered):
-        return entered
-    on_path, made, seen, frontier = {id(op) for op in ops}, None, set(), [entered]
+    given = [op for op in ops if given_nonfinite(op)]  # each may have been handed it from beside the path
+    if not given or _half_constant(given[0]):
+        return given[0] if given else None
+    on_path, made, seen, frontier = {id(op) for op in ops}, None, set(), given[::-1]
     while frontier and len(seen) < FED_IN:
         op = frontier.pop()
         for node in getattr(op, "inputs", ()):

@@ -245,6 +245,8 @@ def non_finite(c: Context) -> Repair:
     """`tf.where(c, f(x), y)` with a log, sqrt, exp or division in a branch → the operand guarded by a second where;
     with no such where, a sqrt, fractional pow, norm, angle or sinc at 0 gets a double where (zero.py). A NaN made
     by an overflow or by a value outside an op's domain (the finding's facts["how"], values.how_made) has none."""
+    if (c.finding.get("facts") or {}).get("how") == "swapped":
+        return Repair(zero.swapped_parameters(c), c.subject())
     for where in c.source.nodes_on(c.broke, ast.Call):
         if not (c.is_tf(where, "where") and len(where.args) == 3):
             continue

@@ -8,6 +8,9 @@ branch the outer where drops has a finite slope and the zero it is given stays z
 NaN). The gradient where the operand is 0 becomes 0. That is the right gradient only where the
 operand is at its minimum (a sum of squares, a value clipped at 0): for sqrt(c · x) with c at 0
 the slope truly is infinite, and the repair is refused (`slope_infinite`).
+
+A log of a label's 0 in a loss whose parameters are named the other way round from Keras's call
+(`def loss(y_pred, y_true)`, called as loss(y_true, y_pred)) is repaired by swapping the two names back.
 """
 from __future__ import annotations
 
@@ -227,3 +230,13 @@ def _minimum(c: Context, node: ast.AST, depth: int) -> bool:
     if c.is_tf(node, "maximum") and len(node.args) == 2:
         return 0 in (_number(c, node.args[0], 3), _number(c, node.args[1], 3))
     return False
+
+
+def swapped_parameters(c: Context) -> list[Edit]:
+    """`def loss(y_pred, y_true)` given to Keras, which calls loss(y_true, y_pred): the two names swapped back."""
+    function = next((n for n in c.source.nodes_on(c.broke, ast.FunctionDef) if n.lineno == c.broke), None)
+    named = [a for a in function.args.args if a.arg != "self"][:2] if function is not None else []
+    if len(named) < 2:
+        raise NoRepair("non_finite")
+    a, b = named
+    return [Edit(*c.source.span(a), c.source.code(b)), Edit(*c.source.span(b), c.source.code(a))]
