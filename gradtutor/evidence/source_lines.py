@@ -80,10 +80,11 @@ def _one_name(statement) -> str | None:
 
 def _reassigned(file: str, name: str, later: list):
     for statement in later:
-        reads = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(statement))
+        mentions = [n for n in ast.walk(statement) if isinstance(n, ast.Name) and n.id == name]
+        reads = any(isinstance(n.ctx, ast.Load) for n in mentions)
         if isinstance(statement, ast.Assign) and _one_name(statement) == name and not reads:
             return file, statement.lineno
-        if reads or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(statement)):
+        if mentions:
             return None  # read (or bound another way) first: the value was used
     return None
 

@@ -244,7 +244,7 @@ def update_between(graph, source_node, targets):
                 None)
 
 
-# ---------------------------------------------------------------- the call that ran a step too late
+# ---------------------------------------------------------------- where a source's values stopped
 
 
 def dead_end(reached, floor: int):

@@ -53,8 +53,11 @@ def note(record, weights: list, frame) -> None:
     tracing = record.graph.traced
     if tracing is None or frame is None or len(record.unfrozen) >= MAX_EVENTS:
         return
-    functions = [(function, tracing.functions[id(function)], traces(function), tracing.functions[id(function)].calls)
-                 for function in tracing.keep if tracing.functions[id(function)].per_call and traces(function)]
+    functions = []
+    for function in tracing.keep:
+        state, traced = tracing.functions[id(function)], traces(function)
+        if state.per_call and traced:
+            functions.append((function, state, traced, state.calls))
     if not functions:
         return
     kept, noted = 0, {(event.handle, event.frame) for event in record.unfrozen}
