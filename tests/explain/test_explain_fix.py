@@ -251,6 +251,45 @@ def test_a_raised_line_whose_whole_rerun_is_clean_is_verified(tmp_path):
     assert _whole_run_item(tmp_path, "gradient", {"script_exit": 0, "findings": []}).why == "not_reached"
 
 
+def test_a_raised_numpy_line_lets_the_rerun_reach_the_next_and_both_are_repaired(tmp_path):
+    """np.abs on two lines of a traced step: the first re-run raises at the second, which the next round repairs;
+    the item is verified by the last, clean, whole run and its words say so."""
+    script = tmp_path / "step.py"
+    script.write_text("import numpy as np\nimport tensorflow as tf\n\n\n@tf.function\ndef step(x):\n"
+                      "    a = tf.reduce_mean(np.abs(x))\n    b = tf.reduce_mean(np.abs(x - 1))\n    return a + b\n")
+    copy, ran = str(script), []
+
+    def raised(line):
+        return {"file": copy, "line": line, "call": "raised", "cause": "leaves-tensorflow",
+                "broke_at": {"file": copy, "line": line, "code": ""}, "facts": {"refused": "symbolic_to_numpy"}}
+
+    def run(text, lines, eager=False):
+        ran.append(text)
+        left = [number for number, row in enumerate(text.splitlines(), 1) if "np.abs" in row]
+        return {"script_exit": 1 if left else 0, "findings": [raised(left[0])] if left else [], "unobserved": []}
+
+    plan = plans.make(copy, [raised(7)])
+    verify.rounds(plan, copy, run)
+    assert len(ran) == 2 and "np.abs" not in ran[-1]
+    assert "    b = tf.reduce_mean(tf.abs(x - 1))" in plan.patched.splitlines()
+    assert (plan.items[0].verified, plan.items[0].why) == (True, "")
+    assert "ran to its end" in show.verification(plan.items[0])
+
+
+def test_a_keras_only_script_gets_tensorflow_imported_with_the_op_it_is_given(tmp_path):
+    out = patched(tmp_path, """
+        import keras
+        import numpy as np
+
+
+        def nll(y_true, y_pred):
+            return -y_true * np.log(y_pred)
+        """, "leaves-tensorflow", 6, 6)
+    lines = out.splitlines()
+    assert lines[:3] == ["import keras", "import numpy as np", "import tensorflow as tf"]
+    assert "    return -y_true * tf.math.log(y_pred)" in lines
+
+
 def test_numpy_steps_become_tensorflow_ops_in_the_files_own_aliases(tmp_path):
     out = patched(tmp_path, """
         import numpy as onp

@@ -25,6 +25,12 @@ REFUSALS = (
     # TensorFlow cannot take through it there, e.g. forward mode
     ("ValueError", r"gradients \(or similar\) of a variable without handle data", Cause.NO_GRADIENT_OP,
      "no_handle_data"),
+    # a NumPy (or SciPy) call given a tensor of a function being traced (tf.function, fit's step): the value would
+    # leave TensorFlow, whose graph has no number to give it yet; TensorFlow's words name the NumPy call
+    ("NotImplementedError", r"Cannot convert a symbolic (tf\.)?Tensor .* to a numpy array", Cause.LEAVES_TENSORFLOW,
+     "symbolic_to_numpy"),
+    ("AttributeError", r"'(Symbolic)?Tensor' object has no attribute 'numpy'", Cause.LEAVES_TENSORFLOW,
+     "symbolic_numpy_method"),
 )
 
 

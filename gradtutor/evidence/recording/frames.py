@@ -98,12 +98,13 @@ def where(frame) -> dict | None:
 
 def raised_at(error: BaseException):
     """(file, line) of the innermost frame of the user's code the exception passed through, or None. Inside a
-    tf.function, autograph's translated stack (the error's metadata) has the user's lines its code was converted from."""
+    tf.function, autograph's translated stack (the error's metadata) has the user's lines its code was converted from,
+    innermost first (it prints them the other way round): a helper's line, not the step's line that called it."""
     translated = getattr(getattr(error, "ag_error_metadata", None), "translated_stack", None) or ()
     mapped = [(frame.filename, frame.lineno) for frame in translated
               if getattr(frame, "filename", None) and is_user_file(frame.filename)]
     if mapped:
-        return mapped[-1]
+        return mapped[0]
     found = None
     trace = error.__traceback__
     while trace is not None:

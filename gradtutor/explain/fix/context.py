@@ -158,3 +158,12 @@ def release_after_last_use(c: Context, block: ast.With, tape: str) -> list[Edit]
 
 def _names(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def import_tensorflow(source: Source) -> Edit:
+    """`import tensorflow as tf` after the file's last top-level import (at its top when it has none): a repair that
+    writes a TensorFlow op into a script that imports only Keras and NumPy."""
+    imports = [node for node in source.tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    below = imports[-1].end_lineno if imports else 0
+    at = source.line_start(below + 1) if below < len(source.lines) else len(source.text)
+    return Edit(at, at, f"import tensorflow as tf{source.newline}")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, fresh, hoist, indent_unit,
-                                           overlap, release_after_last_use, scope_of)
+from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, fresh, hoist,
+                                           import_tensorflow, indent_unit, overlap, release_after_last_use, scope_of)
 from gradtutor.explain.fix import zero
 from gradtutor.explain.fix.source import Edit, Source
 from gradtutor.explain.fix.variables import variable_replaced
@@ -18,7 +18,8 @@ from gradtutor.protocol import Cause
 MANUAL = {Cause.INTEGER_PATH: "integer_path", Cause.SATURATION: "saturation", Cause.DEAD_RELU: "dead_relu"}
 NUMPY_TO_TF = {"mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min", "prod": "reduce_prod",
                "log": "math.log", "exp": "exp", "sqrt": "sqrt", "square": "square", "abs": "abs", "power": "pow",
-               "maximum": "maximum", "minimum": "minimum", "tanh": "tanh", "stack": "stack",
+               "maximum": "maximum", "minimum": "minimum", "tanh": "tanh", "stack": "stack", "multiply": "multiply",
+               "add": "add", "subtract": "subtract", "divide": "divide", "negative": "negative",
                "array": "convert_to_tensor", "asarray": "convert_to_tensor"}
 UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "reciprocal", "xlogy")
 
@@ -289,4 +290,8 @@ def repair(source: Source, finding: dict) -> Repair:
     cause = finding["cause"]
     if cause not in REPAIRS:  # a modelling choice (MANUAL) or no repair known
         raise NoRepair(MANUAL.get(cause, "no_repair"))
-    return REPAIRS[cause](Context(source, finding))
+    made = REPAIRS[cause](Context(source, finding))
+    if source.module_alias("tensorflow") is None and any("tf." in edit.text for edit in made.edits):
+        made.edits.insert(0, import_tensorflow(source))  # a Keras-only script: the op's module is imported too
+    return made
+

@@ -13,6 +13,8 @@ from gradtutor.messages import say
 
 
 def verification(item) -> str:
+    if item.verified and not item.subject:  # a statement that raised: judged by the whole re-run (verify.py)
+        return say("fix.report.verified_whole")
     if item.verified:
         kind = "verified_zero" if item.zero else "verified"
         text = say(f"fix.report.{kind}_compiled", subject=item.subject, steps=item.compiled_steps) \
