@@ -164,7 +164,7 @@ def _copied_variable(graph, snode, tnodes) -> bool:
     return False
 
 
-def _breaks(steps, info):
+def _breaks(steps, info, graph=None):
     """The step on which the path from the source breaks, as (cause, frame), or None. First a value that left
     TensorFlow (the target's own history says so), then state (an assign, an iterator, a tf.data dataset), then the
     first step from the source that the tape did not record or cannot differentiate."""
@@ -196,12 +196,12 @@ def _breaks(steps, info):
         if kind == "stop":
             return Cause.STOP_GRADIENT, op.frame
         if kind in ("none", "missing", "zero"):
-            return Cause.NO_GRADIENT_OP, op.frame
+            return Cause.NO_GRADIENT_OP, paths.made_at(graph, op)
         if node.is_integer and not node.is_resource:
             # positions computed from float values (argsort's and top_k's indices) have no gradient: the op that
             # returned them is where the path ends; a float cast to integers is the path itself turned integer
             indices = op.type != "Cast" and reach.parent is not None and not reach.parent.is_integer
-            return (Cause.NO_GRADIENT_OP if indices else Cause.INTEGER_PATH), op.frame
+            return (Cause.NO_GRADIENT_OP if indices else Cause.INTEGER_PATH), paths.made_at(graph, op)
     return None
 
 
@@ -220,7 +220,7 @@ def _left(exit):
 
 
 def _broken(graph, steps, info, target):
-    found = _breaks(steps, info)
+    found = _breaks(steps, info, graph)
     if found is None:
         return Cause.NOT_USED, target.frame, {}
     into = next((reach.via[1].into for _, reach in steps if reach.via and reach.via[0] == "exit"), None)
@@ -280,15 +280,15 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
 def _softmax_output(node):
     """(the softmax the target is made of, whether the way there summed or sliced it), through ops that move,
     add up or slice whole rows of it: the tape sums the target, and a sum of whole softmax rows is a constant."""
-    sizes, summed = [], False
+    lasts, summed = [], False
     while node is not None and node.op is not None:
         kind = node.op.type
         if kind == "Softmax":
             row = node.shape[-1] if node.shape else None
-            whole = row and all(size and size % row == 0 for size in sizes)  # a slice keeps whole rows
-            return (node.op, summed) if whole or not sizes else (None, False)
+            whole = row and all(last == row for last in lasts)  # each slice kept the class axis whole: whole rows
+            return (node.op, summed) if whole or not lasts else (None, False)
         if kind in ROW_SLICES:
-            sizes.append(int(np.prod(node.shape)) if node.shape is not None else 0)
+            lasts.append(node.shape[-1] if node.shape else 0)  # not one class of each row (p[..., c]), however many
         elif kind not in opfacts.PASS_THROUGH and kind not in SUMMING:
             return None, False
         summed = summed or kind in SUMMING or kind in ROW_SLICES

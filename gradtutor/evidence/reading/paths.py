@@ -10,6 +10,8 @@ Each reached node keeps the node it came from, so one path back to the source ca
 """
 from __future__ import annotations
 
+import re
+
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import Exit
 from gradtutor.protocol import Cause
@@ -245,6 +247,43 @@ def update_between(graph, source_node, targets):
 
 
 # ---------------------------------------------------------------- where a source's values stopped
+
+
+def made_at(graph, op):
+    """The line to change for an op of a Keras layer that cut the path, when a Keras model ran that layer (the cast to
+    integers inside an Embedding given float predictions, under fit): the user's line that made the layer, not the
+    fit or model call that ran it (when what it cut was made in that same run: fed the model's own input, the model's
+    call is where the wrong value went in). A layer the user's own code called (`embedding(ids)` in a tf.function, in a
+    subclassed model's call) is said at that call, the op's own line; a Lambda's ops run the user's function and carry
+    its lines already. A traced op's scope parts may carry a suffix the graph added to keep names apart
+    ("embedding_1_1" for the layer "embedding_1"): each is tried as it is first, then without it."""
+    parts = (_traced_scope(op) or op.scope or "").rstrip("/").split("/")
+    # fed by an op of the same model run (a Dense's output), not by the model's input (ids to an Embedding first)
+    inside = any(node.op is not None and node.op.frame == op.frame for node in op.inputs)
+    if graph is None or not inside or len(parts) < 2 or not any(_made(graph, part) for part in parts[:-1]):
+        return op.frame
+    made = _made(graph, parts[-1])
+    return made[1] if made and type(made[0]).__name__ != "Lambda" else op.frame
+
+
+def _made(graph, name: str):
+    """(the Keras layer, the user's line that made it) named `name` (or `name` less a graph's "_N" suffix), or None."""
+    for wanted in (name, re.sub(r"_\d+$", "", name)):
+        found = next(((layer(), at) for layer, at in graph.layers_made if getattr(layer(), "name", None) == wanted),
+                     None)
+        if found is not None:
+            return found
+    return None
+
+
+def _traced_scope(op) -> str | None:
+    """A traced op's name scope, from its output's name in the graph ("functional/embedding_1/Cast:0"); None for an
+    eager op (an eager tensor has no name)."""
+    try:
+        tensor = op.outputs[0].ref() if op.outputs else None
+        return tensor.name.rpartition("/")[0] if tensor is not None else None
+    except (AttributeError, ValueError, TypeError):
+        return None
 
 
 def dead_end(reached, floor: int):

@@ -30,7 +30,8 @@ WRITES = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariabl
 # numpy functions that return positions, not values: what left TensorFlow into one of them has no slope to lose
 INDICES = frozenset({"np.argmax", "np.argmin", "np.argsort", "np.nanargmax", "np.nanargmin", "np.argpartition"})
 RECENT_EXITS = 50  # log entries looked back through for the exit a numpy index function took at the same line
-ACTIVATIONS = opfacts.SATURATING | opfacts.RELUS  # ops whose name scope is kept: the Keras layer that ran them
+# ops whose name scope is kept: the Keras layer that ran them (an activation; a cast, an Embedding's of its floats)
+SCOPED = opfacts.SATURATING | opfacts.RELUS | {"Cast"}
 FINGERPRINTED = 1 << 20  # elements of a variable's first value hashed; a larger one is known by its tensor only
 
 
@@ -151,10 +152,10 @@ class Graph:
         me = get_ident()
         return tuple(tapes) if self.tapes_thread == me else tuple(t for t in tapes if t.thread == me)
 
-    def layer_of(self, op):
-        """(name, the user's line that made it) of the Keras layer whose call ran this activation (its name scope's
-        last part), or None: run in the user's own code, or by a layer not known."""
-        name = op.scope.rstrip("/").rsplit("/", 1)[-1] if op.scope else None
+    def layer_of(self, op, scope=None):
+        """(name, the user's line that made it) of the Keras layer whose call ran this op (the last part of its name
+        scope, or of `scope`: a traced op's), or None: run in the user's own code, or by a layer not known."""
+        name = (scope or op.scope or "").rstrip("/").rsplit("/", 1)[-1] or None
         frame = next((made for layer, made in self.layers_made if name and getattr(layer(), "name", None) == name),
                      None)
         return (name, frame) if frame is not None and frame != op.frame else None
@@ -201,12 +202,9 @@ class Graph:
         if tapes:
             op.tapes = tapes
             op.values = (tuple(inputs), tuple(outputs))
-            if op_type in opfacts.KEEP_VALUES:
-                kept = self.kept
-                if op_type in ACTIVATIONS and self.scope_name is not None:
-                    op.scope = self.scope_name()
-            else:
-                kept = self.replayable
+            kept = self.kept if op_type in opfacts.KEEP_VALUES else self.replayable
+            if op_type in SCOPED and self.scope_name is not None:
+                op.scope = self.scope_name()
             kept.append(op)
             if len(kept) > KEPT_VALUES:
                 kept.popleft().values = None

@@ -65,11 +65,14 @@ def put_back(snapshot: Snapshot) -> None:
 
 
 def replayable(args, kwargs) -> bool:
-    """Are the call's arguments values that a second run reads the same (not an iterator, a dataset, a generator)?"""
+    """Are the call's arguments values that a second run reads the same (not an iterator, a dataset, a generator)?
+    A Keras model or layer, or a tf.Module, given as an argument (GradCAM's `fn(model, images, ...)`) is read the
+    same: what it holds that a step changes is its variables, which the replay puts back."""
     import tensorflow as tf
+    from tensorflow.python.trackable.autotrackable import AutoTrackable
 
     for value in tf.nest.flatten((args, kwargs)):
         if not (value is None or tf.is_tensor(value) or isinstance(value, (np.ndarray, np.generic, numbers.Number,
-                                                                            str, bytes))):
+                                                                            str, bytes, AutoTrackable))):
             return False
     return True
