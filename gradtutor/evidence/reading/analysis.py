@@ -246,8 +246,8 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
         if how in ("overflow", "domain") and dropped_by_where(op for op in ops if op.seq > made.seq):
             how = "where"  # made in a branch a tf.where drops: that branch needs a safe input, whatever made it
         swapped = source_lines.swapped_loss_parameters(made.frame) if how in ("zero", None) else None  # a label's 0
-        how = "swapped" if swapped else how
-        return Cause.NON_FINITE, swapped or made.frame, {"op": made.type, **({"how": how} if how else {})}
+        how = "swapped" if swapped else how or "given"  # given: handed a NaN already (weights broken a step before)
+        return Cause.NON_FINITE, swapped or made.frame, {"op": made.type, "how": how}
     target = tnodes[0] if tnodes else None
     softmax, summed = _softmax_output(target)
     if softmax is not None and (summed or target.shape and int(np.prod(target.shape)) > 1):
