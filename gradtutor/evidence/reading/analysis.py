@@ -55,7 +55,9 @@ def diagnose(record, info, targets, source, symptom):
     late = _watched_late(info, snode, steps)
     if late is not None and symptom == Symptom.NONE:
         return Cause.UNWATCHED, late, {"why": "watched after use"}
-    if symptom == Symptom.NONE or symptom == Symptom.ZEROS and _breaks(steps, info) is not None:
+    # zeros from a cut only when every path is cut (tf.nn.moments' stop_gradient in a BatchNormalization is on one)
+    cut = symptom == Symptom.ZEROS and _breaks(steps, info) is not None and not paths.cuts_back(tnodes, {snode})[0]
+    if symptom == Symptom.NONE or cut:
         return _broken(graph, steps, info, hits[0])
     return _flat(graph, reached, snode, tnodes, symptom, info.tape(), source)
 
@@ -93,8 +95,7 @@ def _unwatched(record, info, source, snode, is_variable):
 
 
 def _made_by_user(graph, node) -> bool:
-    """Made by an op or a conversion of the user's code (a traced function's argument, a Placeholder, was not: its
-    frame is the line that called the function)."""
+    """Made by an op or a conversion of the user's code (not a traced function's argument, a Placeholder)."""
     return node in graph.converted or node.op is not None and node.op.type != "Placeholder"
 
 
@@ -265,7 +266,7 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
             layer = graph.layer_of(op)  # run by a Keras layer: the line that made it chose the activation
             return found, layer[1] if layer else op.frame, {"op": op.type, "probe": "depends" if moved else "not run",
                                                             **({"layer": layer[0]} if layer else {})}
-    if symptom == Symptom.ZEROS and ops_cut:  # what the source's values reached the target through was cut
+    if symptom == Symptom.ZEROS and ops_cut and not paths.cuts_back(tnodes, {snode})[0]:
         return Cause.STOP_GRADIENT, ops_cut[0].frame, {"op": ops_cut[0].type}
     softmaxes = [op for op in ops if op.type == "Softmax"]
     if softmaxes:

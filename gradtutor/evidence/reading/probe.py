@@ -168,7 +168,11 @@ def _moves(graph, chain, starts, value, direction, target, widen=False, relative
     # (a loss of 1e-7 moving by 1e-11 moves), far above float32's rounding of it (about 1e-7 of it), with a floor for
     # a target at 0
     if not relative:  # an op's output (depends): the slope against the target's size, at least 1
-        return bool(abs(slope) > FLAT * max(1.0, abs(base)))
+        if abs(slope) > FLAT * max(1.0, abs(base)):
+            return True
+        # flat only where that can be measured: a target so large (a squared error of 6e9) that float32 rounds away
+        # what a slope of 1 moves it over the step says nothing either way
+        return None if np.spacing(np.float32(abs(base))) >= step else False
     return bool(abs(slope) * step > max(RELATIVE_FLAT * abs(base), ABSOLUTE_FLAT))
 
 
