@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 
 
+from gradtutor.evidence import symbolic
 from gradtutor.evidence.reading import analysis
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading import probe
@@ -263,9 +264,13 @@ def tf_gradients_wrapper(record, original):
         if tf.executing_eagerly():
             frame = user_frame()
             record.add("tf.gradients", frame, [], Cause.TF_GRADIENTS_EAGER, frame, Symptom.ERROR, {})
-        return original(*args, **kwargs)
+        result = original(*args, **kwargs)
+        if not tf.executing_eagerly() and not record.busy:
+            symbolic.note_nones(record, args, kwargs, result)
+        return result
 
     return gradients
+
 
 
 def numpy_function_wrapper(record, original):

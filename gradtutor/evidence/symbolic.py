@@ -1,0 +1,109 @@
+"""Why `tf.gradients` in a graph (a `tf.function` being traced, a TF1 `tf.Graph`) returned None for a source.
+
+A graph holds every op TensorFlow built, with its inputs and the Python stack that built it, so the None is
+read from the graph itself when the call returns: a source of an integer dtype; a target that the source
+reaches only through a variable's write and a later read (`scatter_add`, `assign`: state the gradient does
+not go through); or an op on every path whose gradient does not flow (an argmax, a cast to integers, a
+stop_gradient). A graph has no values until it runs, so this says nothing of NaN or zeros.
+"""
+from __future__ import annotations
+
+from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence.recording.frames import GENERATED, converted_from, is_user_file, user_frame
+from gradtutor.protocol import Cause, Symptom
+
+MAX_OPS = 20000  # a larger graph is not walked (the time would not be bounded): no cause is named
+# ops that write a variable (resource) from their other inputs
+WRITING = ("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "ResourceScatter", "ResourceApply",
+           "ResourceSparseApply", "ResourceStridedSliceAssign")
+KIND_CAUSE = {"python": Cause.LEAVES_TENSORFLOW, "stop": Cause.STOP_GRADIENT, "none": Cause.NO_GRADIENT_OP,
+              "missing": Cause.NO_GRADIENT_OP, "zero": Cause.NO_GRADIENT_OP}
+
+
+def note_nones(record, args, kwargs, result) -> None:
+    """A finding for each None that tf.gradients(ys, xs, ...) returned in a graph, where the graph names its cause."""
+    import tensorflow as tf
+
+    targets = tf.nest.flatten(kwargs.get("ys", args[0] if args else None))
+    sources = tf.nest.flatten(kwargs.get("xs", args[1] if len(args) > 1 else None))
+    for source, gradient in zip(sources, tf.nest.flatten(result) if isinstance(result, (list, tuple)) else ()):
+        try:
+            found = why_none(targets, source) if gradient is None and tf.is_tensor(source) else None
+        except Exception:  # noqa: BLE001 - a graph this reading does not know: no cause, the program goes on
+            found = None
+        if found is not None:
+            frame = user_frame()
+            record.add("tf.gradients", frame, [source.name.split(":")[0]], found[0], built_at(found[1]) or frame,
+                       Symptom.NONE, {})
+
+
+def why_none(targets: list, source):
+    """(cause, the op to blame) for a None tf.gradients returned for `source`, or None when the graph names none."""
+    if source.dtype.is_integer or source.dtype.is_bool:
+        return Cause.INTEGER_PATH, getattr(source, "op", None)
+    start = getattr(source, "handle", source)  # a variable is read, and written, through its handle
+    reached = _consumers(start)
+    if reached is None:
+        return None
+    wanted = {t.op for t in targets}
+    behind = _ancestors(wanted)
+    if behind is None:
+        return None
+    if not any(op in reached for op in wanted):
+        write = next((op for op in reached if op.type.startswith(WRITING) and op.inputs
+                      and _reads(behind, op.inputs[0])), None)
+        return (Cause.STATE_BREAKS_PATH, write) if write is not None else None
+    for op in sorted(reached & behind, key=lambda op: getattr(op, "_id", 0)):  # in the order built: the first cut
+        if op.type.startswith(WRITING):  # the value written into a variable: what is read back has no path
+            return Cause.STATE_BREAKS_PATH, op
+        kind = opfacts.gradient_kind(op.type)
+        if kind in KIND_CAUSE:
+            return KIND_CAUSE[kind], op
+        floats_in = any(t.dtype.is_floating and (t.op in reached or t is start) for t in op.inputs)
+        if floats_in and op.outputs and all(out.dtype.is_integer for out in op.outputs):
+            return Cause.INTEGER_PATH, op
+    return None
+
+
+def _consumers(source):
+    """The ops computed from `source` by data, or None for a graph too large to walk."""
+    return _walk(source.consumers(), lambda op: [consumer for out in op.outputs for consumer in out.consumers()])
+
+
+def _ancestors(ops):
+    """The ops `ops` were computed from (themselves included), or None for a graph too large to walk."""
+    return _walk(ops, lambda op: [t.op for t in op.inputs])
+
+
+def _walk(start, following):
+    seen, frontier = set(), list(start)
+    while frontier:
+        op = frontier.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        if len(seen) > MAX_OPS:
+            return None
+        frontier.extend(following(op))
+    return seen
+
+
+def _reads(ops, handle) -> bool:
+    """Does one of `ops` read the variable whose handle is `handle` (a ReadVariableOp, an embedding's gather)?"""
+    return any(not op.type.startswith(WRITING) and any(t is handle for t in op.inputs) for op in ops)
+
+
+def built_at(op):
+    """(file, line) of the user's line that built the op (autograph's generated lines mapped back), or None."""
+    try:
+        frames = list(op.traceback) if op is not None else []
+    except Exception:  # noqa: BLE001 - an op without a stack (imported from a GraphDef)
+        return None
+    for frame in reversed(frames):
+        if is_user_file(frame.filename):
+            return frame.filename, frame.lineno
+        if GENERATED in frame.filename:
+            origin = converted_from(frame.filename, frame.lineno)
+            if origin is not None and is_user_file(origin[0]):
+                return origin
+    return None
