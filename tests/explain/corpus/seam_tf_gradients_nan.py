@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/15403 (tf.gradients inside graph code, TF1 style kept in a tf.function; here its gradient is NaN: a norm at 0)
-# expect: cause=not-known line=14
+# expect: cause=non-finite line=11
 import tensorflow as tf
 
 a = tf.Variable([1.0, 4.0])

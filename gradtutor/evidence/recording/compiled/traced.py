@@ -27,7 +27,7 @@ import functools
 import io
 
 from gradtutor.evidence.recording import optimizers, sampling
-from gradtutor.evidence.recording.compiled import links, monitors, python_state, snapshot
+from gradtutor.evidence.recording.compiled import graph_replay, links, monitors, python_state, snapshot
 from gradtutor.evidence.recording.compiled.unfrozen import traces
 from gradtutor.evidence.recording.frames import raised_at, user_frame
 
@@ -224,7 +224,8 @@ class Tracing:
         was_off = record.graph.off
         sampling.set_live(record, True)  # an eager loop between its sampled tapes: this call is recorded
         try:
-            return call(function, *args, **kwargs)
+            with graph_replay.tf_gradients_on_a_tape(args, kwargs):  # a graph-only tf.gradients answered eagerly
+                return call(function, *args, **kwargs)
         finally:
             record.replaying = False
             sampling.set_live(record, not was_off)
@@ -276,9 +277,8 @@ class Tracing:
 
 
 def _can_run_eagerly(function) -> bool:
-    """tf.gradients works only in a graph: a function that calls it is never run eagerly."""
-    code = getattr(getattr(function, "_python_function", None), "__code__", None)
-    return code is not None and "gradients" not in code.co_names
+    """A Python function to run (tf.gradients in it is answered by a tape then: graph_replay.py)."""
+    return getattr(getattr(function, "_python_function", None), "__code__", None) is not None
 
 
 def patch(record) -> None:
