@@ -35,3 +35,21 @@ def test_a_stop_gradient_on_one_branch_is_not_the_cause_of_zeros_the_other_branc
 
 def test_a_stop_gradient_on_the_only_path_is():
     assert _finding(both_branches=False)["cause"] == "stop-gradient"
+
+
+def test_a_cut_on_one_path_whose_other_paths_cancel_is_the_stop_gradient():
+    """w + stop_gradient(round(w)) - w: the two paths that flow cancel, nothing else is seen, the cut decided it."""
+    import tensorflow as tf
+
+    from gradtutor import evidence
+
+    size = random.randint(2, 6)
+    w = tf.Variable([random.uniform(-2.0, 2.0) for _ in range(size)])
+    x = tf.constant([random.uniform(0.5, 3.0) for _ in range(size)])
+    with evidence.recording() as record:
+        with tf.GradientTape() as tape:
+            q = w + tf.stop_gradient(tf.round(w * 2.0) / 2.0) - w
+            loss = tf.reduce_sum(tf.square(q * x - 1.0))
+        tape.gradient(loss, w)
+    [finding] = evidence.report(record)[0]
+    assert (finding["cause"], finding["symptom"]) == ("stop-gradient", "zeros")

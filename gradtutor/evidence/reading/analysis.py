@@ -266,8 +266,6 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
             layer = graph.layer_of(op)  # run by a Keras layer: the line that made it chose the activation
             return found, layer[1] if layer else op.frame, {"op": op.type, "probe": "depends" if moved else "not run",
                                                             **({"layer": layer[0]} if layer else {})}
-    if symptom == Symptom.ZEROS and ops_cut and not paths.cuts_back(tnodes, {snode})[0]:
-        return Cause.STOP_GRADIENT, ops_cut[0].frame, {"op": ops_cut[0].type}
     softmaxes = [op for op in ops if op.type == "Softmax"]
     if softmaxes:
         # a softmax that is not saturated (checked above) passes back p * (g - <g, p>): zero only when the gradient
@@ -275,6 +273,8 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
         # a target that adds terms up (a loop's `loss += -mean(p[:, i])` over every class) is where they were summed
         joined = target is not None and target.op is not None and target.op.type in JOINING and target.frame
         return Cause.SOFTMAX_SUM, target.frame if joined else softmaxes[0].frame, {"op": "Softmax"}
+    if symptom == Symptom.ZEROS and ops_cut:  # cut on one path, nothing else seen, the rest adding up to 0 (w + sg - w)
+        return Cause.STOP_GRADIENT, ops_cut[0].frame, {"op": ops_cut[0].type}
     return None
 
 
