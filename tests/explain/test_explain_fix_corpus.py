@@ -77,6 +77,7 @@ BY_HAND = {
     "compiled_fn_frozen_base_fine_tune.py": "unwatched: trainable = False; which phase trains the layer is a choice",
     "compiled_fn_gan_discriminator_frozen.py": "unwatched: trainable = False; which phase trains the layer is a choice",
     "compiled_fit_angle_zero_prediction.py": "non-finite: the angle of a real prediction is 0 or pi, a loss with no slope anywhere; which loss to use is a choice",
+    "notused_gan_discriminator_frozen_train_on_batch.py": "not-used: trainable = False before the discriminator's own training step was made; which phase trains it is a choice",
 }
 
 

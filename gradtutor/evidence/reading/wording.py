@@ -39,7 +39,7 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
     happened = what(cause, facts)
     names = join(sources)
     if call == "fit":  # Keras's train_step skipped the gradients: the model has no trainable weights
-        return say("explain.finding.no_trainable_weights")
+        return say("explain.finding.no_trainable_weights" + ("_frozen" if (facts or {}).get("why") == "frozen" else ""))
     if _unasked(facts) == "explain.finding.no_sources":
         return say("explain.finding.no_sources")
     if _unasked(facts) is not None:

@@ -99,8 +99,12 @@ def _report_untrained(record, loss) -> None:
     read = record.reader.variables_read([node]) if node is not None else []
     if not read or read[0].frame is None:
         return
-    record.add("fit", user_frame(4), [], Cause.NOT_USED, read[0].frame, Symptom.ERROR,
-               {"keras": "The model does not have any trainable weights", "variables_read_by_target": len(read)})
+    # weights a `layer.trainable = False` froze before Keras made this training step (a GAN's discriminator frozen
+    # for the combined model, then trained on its own): that line, not the first variable's
+    frozen = [record.frozen[id(node.ref())] for node in read if node.ref() is not None and id(node.ref()) in record.frozen]
+    record.add("fit", user_frame(4), [], Cause.NOT_USED, frozen[0] if frozen else read[0].frame, Symptom.ERROR,
+               {"keras": "The model does not have any trainable weights", "variables_read_by_target": len(read),
+                **({"why": "frozen"} if frozen else {})})
 
 
 def _safely(report, *args) -> None:
