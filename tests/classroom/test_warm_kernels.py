@@ -68,7 +68,20 @@ def _run(tmp_path, forker_path, sources, timeout=60):
                             allow_errors=True, interrupt_on_timeout=True,
                             resources={"metadata": {"path": str(tmp_path / "course" / "student")}})
     client.execute()
-    return [[o.get("text") or o.get("ename") for o in cell.outputs] for cell in nb.cells], client
+    return [_shown(cell.outputs) for cell in nb.cells], client
+
+
+def _shown(outputs):
+    """A cell's outputs as a reader sees them: the kernel flushes its stdout on a timer, so one print may
+    arrive as two stream messages ("6.0", then "\n"); consecutive pieces of one stream are one text."""
+    shown, stream = [], None
+    for output in outputs:
+        if output.output_type == "stream" and output.name == stream:
+            shown[-1] += output.text
+            continue
+        stream = output.name if output.output_type == "stream" else None
+        shown.append(output.get("text") or output.get("ename"))
+    return shown
 
 
 @pytest.mark.nbgrader
