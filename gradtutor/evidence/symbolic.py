@@ -3,8 +3,9 @@
 A graph holds every op TensorFlow built, with its inputs and the Python stack that built it, so the None is
 read from the graph itself when the call returns: a source of an integer dtype; a target that the source
 reaches only through a variable's write and a later read (`scatter_add`, `assign`: state the gradient does
-not go through); or an op on every path whose gradient does not flow (an argmax, a cast to integers, a
-stop_gradient). A graph has no values until it runs, so this says nothing of NaN or zeros.
+not go through); a target that no data path from the source reaches (not used: a variable the function never
+read, a while_loop body's other loop variable); or an op on every path whose gradient does not flow (an argmax,
+a cast to integers, a stop_gradient). A graph has no values until it runs, so this says nothing of NaN or zeros.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ MAX_OPS = 20000  # a larger graph is not walked (the time would not be bounded):
 # ops that write a variable (resource) from their other inputs
 WRITING = ("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "ResourceScatter", "ResourceApply",
            "ResourceSparseApply", "ResourceStridedSliceAssign")
+CALLS = ("PartitionedCall", "StatefulPartitionedCall")
 KIND_CAUSE = {"python": Cause.LEAVES_TENSORFLOW, "stop": Cause.STOP_GRADIENT, "none": Cause.NO_GRADIENT_OP,
               "missing": Cause.NO_GRADIENT_OP, "zero": Cause.NO_GRADIENT_OP}
 
@@ -39,9 +41,14 @@ def note_nones(record, args, kwargs, result) -> None:
 
 def why_none(targets: list, source):
     """(cause, the op to blame) for a None tf.gradients returned for `source`, or None when the graph names none."""
-    if source.dtype.is_integer or source.dtype.is_bool:
+    import tensorflow as tf
+
+    dtype = tf.as_dtype(source.dtype)  # a Keras variable's is a string
+    if dtype.is_integer or dtype.is_bool:
         return Cause.INTEGER_PATH, getattr(source, "op", None)
-    start = getattr(source, "handle", source)  # a variable is read, and written, through its handle
+    start = _in_this_graph(getattr(source, "handle", source))  # a variable is read, and written, through its handle
+    if start is None:  # a variable no function being traced ever read: nothing computed here depends on it
+        return Cause.NOT_USED, None
     reached = _consumers(start)
     if reached is None:
         return None
@@ -52,10 +59,17 @@ def why_none(targets: list, source):
     if not any(op in reached for op in wanted):
         write = next((op for op in reached if op.type.startswith(WRITING) and op.inputs
                       and _reads(behind, op.inputs[0])), None)
-        return (Cause.STATE_BREAKS_PATH, write) if write is not None else None
+        # no data path at all: the target was computed without this source (a while_loop body's loop
+        # variables are separate tensors, whatever they started from)
+        return (Cause.STATE_BREAKS_PATH, write) if write is not None else (Cause.NOT_USED, None)
     for op in sorted(reached & behind, key=lambda op: getattr(op, "_id", 0)):  # in the order built: the first cut
         if op.type.startswith(WRITING):  # the value written into a variable: what is read back has no path
             return Cause.STATE_BREAKS_PATH, op
+        if op.type in CALLS:  # a nested tf.function: its body holds the cut, if any
+            inside = _inside_call(op, reached, start)
+            if inside is not None:
+                return inside
+            continue
         kind = opfacts.gradient_kind(op.type)
         if kind in KIND_CAUSE:
             return KIND_CAUSE[kind], op
@@ -63,6 +77,43 @@ def why_none(targets: list, source):
         if floats_in and op.outputs and all(out.dtype.is_integer for out in op.outputs):
             return Cause.INTEGER_PATH, op
     return None
+
+
+def _inside_call(op, reached, start):
+    """The cause inside the body of a function call op (a tf.function called by one being traced) for the inputs
+    the source reaches, or None."""
+    try:
+        body = op.graph._get_function(op.get_attr("f").name).graph
+    except Exception:  # noqa: BLE001 - a function with no Python graph (loaded from a SavedModel): not looked into
+        return None
+    for index, given in enumerate(op.inputs):
+        if (given.op in reached or given is start) and index < len(body.inputs):
+            found = why_none(list(body.outputs), body.inputs[index])
+            if found is not None and found[0] != Cause.NOT_USED:
+                return found
+    return None
+
+
+def _in_this_graph(tensor):
+    """`tensor` as the graph being built sees it: a variable's handle (an eager tensor), or a tensor of an outer
+    graph, read in a function being traced (a tf.function, a while_loop body) is the placeholder each function
+    on the way captured it as; None if one of them did not capture it (nothing there reads it)."""
+    import tensorflow as tf
+
+    if not tf.is_tensor(tensor):
+        return tensor
+    home = tensor.graph if tf.is_symbolic_tensor(tensor) else None
+    functions, graph = [], tf.compat.v1.get_default_graph()
+    while graph is not home and getattr(graph, "building_function", False):
+        functions.append(graph)
+        graph = getattr(graph, "outer_graph", None)
+    if home is not None and graph is not home:  # not a graph around this one: walked as it is
+        return tensor
+    for function in reversed(functions):  # the outermost captured it first
+        tensor = next((inner for outer, inner in function.captures if outer is tensor), None)
+        if tensor is None:
+            return None
+    return tensor
 
 
 def _consumers(source):

@@ -23,6 +23,9 @@ SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "froze
                ("frozen-python-state", "trainable"): "unfrozen_at", ("not-used", "overwritten"): "overwritten_at",
                ("non-finite", "swapped"): "swapped_at"}
 
+# why a call site's gradients were never seen (gradtutor.evidence.recording.instrument.observed), with words of its own
+UNOBSERVED_WHY = ("compiled", "graph")
+
 
 def _short(path: str | None) -> str:
     if not path:
@@ -68,7 +71,7 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
     if findings:
         found = f"explain.report.{block}found_{'one' if len(findings) == 1 else 'many'}"
         out.append(say(found, count=len(findings), ended=ended, guide=say("explain.report.guide"), **named))
-    elif not gradient_calls:
+    elif not gradient_calls and not unobserved:  # asked, though never seen: the "?" line says so
         out.append(say(f"explain.report.{block}no_gradient", ended=ended, **named))
     elif not unobserved:
         fine = f"explain.report.{block}fine_{'one' if gradient_calls == 1 else 'many'}"
@@ -87,7 +90,7 @@ def _exact(zero: dict) -> str:
 
 def _unobserved(sites) -> str:
     named = [say("explain.report.unobserved_site", where=f"{_short(s['file'])}:{s['line']}", kind=s["kind"],
-                 calls=s["calls"], why=say("explain.report.unobserved_compiled" if s["why"] == "compiled"
+                 calls=s["calls"], why=say(f"explain.report.unobserved_{s['why']}" if s["why"] in UNOBSERVED_WHY
                                            else "explain.report.unobserved_other")) for s in sites]
     return say("explain.report.unobserved", count=len(sites), sites="; ".join(named))
 

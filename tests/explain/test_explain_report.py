@@ -67,6 +67,9 @@ def test_no_all_clear_while_a_call_site_went_unobserved():
     assert "came back fine" not in text and "train.py:21" in text and "could not be observed" in text
     assert "came back fine" in "\n".join(report.lines([], "train.py", 0, 40, []))
     assert "could not be observed" in report.as_html([], 40, [site]) and "✓" not in report.as_html([], 40, [site])
+    graph = dict(site, why="graph")  # a TF1 graph's tf.gradients: asked for, but symbolic until a Session runs it
+    text = "\n".join(report.lines([], "train.py", 0, 0, [graph]))
+    assert "only when a Session runs it" in text and "asked TensorFlow for no gradient" not in text
 
 
 def test_an_exact_zero_is_said_beside_the_all_clear_with_where_its_terms_cancel():

@@ -11,6 +11,7 @@ from gradtutor.evidence.reading import probe
 from gradtutor.evidence.recording import optimizers
 from gradtutor.evidence.reading import raised
 from gradtutor.evidence.recording import sampling
+from gradtutor.evidence.recording.compiled import graph_replay
 from gradtutor.evidence.reading import subtle
 from gradtutor.evidence.reading import untracked
 from gradtutor.evidence.reading import values as values_of
@@ -202,7 +203,8 @@ def gradient(record, tape, target, sources, output_gradients, unconnected, saved
         return original()
     record.busy += 1
     try:
-        return _call(record, tape, "gradient", target, sources, original, "ZERO" in str(unconnected))
+        call = "tf.gradients" if tape in graph_replay.ANSWERING else "gradient"  # a compiled step's, replayed
+        return _call(record, tape, call, target, sources, original, "ZERO" in str(unconnected))
     finally:
         record.busy -= 1
 

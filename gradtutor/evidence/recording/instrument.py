@@ -139,8 +139,8 @@ def observed(record, kind: str, asker: str, call):
         raise
     flat = tf.nest.flatten(result, expand_composites=False) if result is not None else [None]
     record.observations.gradients(site, flat, eager and record.observations.reads_values(site))
-    if not eager and any(g is not None for g in flat):
-        record.observations.unread(site, "compiled")  # until its in-graph check reports (traced.Tracing._check)
+    if not eager and any(g is not None for g in flat):  # until traced.Tracing._check reads it; a tf.Graph's, never
+        record.observations.unread(site, "compiled" if tf.compat.v1.executing_eagerly_outside_functions() else "graph")
     return result
 
 

@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/47387 (tf.gradients kept inside a tf.function while migrating TF1 code: the gradient comes back None)
-# expect: cause=not-known line=16
+# expect: cause=not-used line=16
 import tensorflow as tf
 
 w = tf.Variable([[0.5], [-0.2]])

@@ -9,6 +9,10 @@ line. Outside the replay tf.gradients is what it was.
 from __future__ import annotations
 
 import contextlib
+import weakref
+
+# the replays' tapes: their gradient calls answer the user's tf.gradients, and are reported as that call
+ANSWERING = weakref.WeakSet()
 
 
 @contextlib.contextmanager
@@ -18,6 +22,7 @@ def tf_gradients_on_a_tape(args, kwargs):
     modules = {id(m): m for m in (tf, tf.compat.v1, tf.compat.v2, tf.compat.v2.compat.v1)}.values()
     saved = [(module, module.__dict__.get("gradients")) for module in modules if "gradients" in module.__dict__]
     tape = tf.GradientTape(persistent=True)
+    ANSWERING.add(tape)
 
     def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggregation_method=None,
                   stop_gradients=None, unconnected_gradients=tf.UnconnectedGradients.NONE, **unused):
