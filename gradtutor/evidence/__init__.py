@@ -20,12 +20,12 @@ Modules: frames (which stack frame is user code), listening (what the patches te
 recording's listeners), causes (the one precedence of causes the checker reads), graph (the op callback's record of
 tensors and ops), optimizers (Keras 3's apply_gradients), traced (tf.function code, at trace time), instrument (installing and removing the patches), checks (each
 tape call and its result), untracked (variables the target read but no gradient was asked for),
-paths (how tensors depend on a source), analysis (cause and break line), subtle (gradients that look
+paths (how tensors depend on a source), cuts (where their paths are cut, walking back), analysis (cause and break line), subtle (gradients that look
 fine but miss a term, restart from w0 or sit at a saturated sigmoid), raised (TensorFlow's refusals
 that name a cause, from an exception leaving the block), wording (one sentence and one fix per cause); opfacts (what TensorFlow's gradient registry says of an op type), values (what an op's
 kept values say), symptoms (what saturated, dead, tiny and non-finite mean, once), variable_reads
 (variable reads the op callback sees). The checker's child's view: run_facts
-(the facts of one learner call, a listener; it walks the same op graph, paths.cuts_back). Only this package patches TensorFlow (tests/evidence/test_patching_seams.py); it imports
+(the facts of one learner call, a listener; it walks the same op graph, cuts.cuts_back). Only this package patches TensorFlow (tests/evidence/test_patching_seams.py); it imports
 only the ground modules (protocol, messages). No printing, no CLI.
 """
 from __future__ import annotations
@@ -72,15 +72,16 @@ class Reader:
     tf_gradients_wrapper: Callable
     numpy_function_wrapper: Callable
     diagnose: Callable  # analysis.diagnose: why one gradient is wrong (forward.py's jvp)
-    cuts_back: Callable  # paths.cuts_back: do recorded ops lead from these nodes to those (custom_gradients.py)
+    cuts_back: Callable  # cuts.cuts_back: do recorded ops lead from these nodes to those (custom_gradients.py)
     variables_read: Callable  # paths.variables_read: the variables a target was computed from (optimizers.py)
 
 
 def reader() -> Reader:
+    from gradtutor.evidence import cuts
     from gradtutor.evidence.reading import analysis, checks, paths
 
     return Reader(checks.gradient, checks.jacobian, checks.watch, checks.tf_gradients_wrapper,
-                  checks.numpy_function_wrapper, analysis.diagnose, paths.cuts_back, paths.variables_read)
+                  checks.numpy_function_wrapper, analysis.diagnose, cuts.cuts_back, paths.variables_read)
 
 
 class Record:

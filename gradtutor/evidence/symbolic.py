@@ -9,7 +9,7 @@ a cast to integers, a stop_gradient). A graph has no values until it runs, so th
 """
 from __future__ import annotations
 
-from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence import cuts
 from gradtutor.evidence.recording.frames import GENERATED, converted_from, is_user_file, user_frame
 from gradtutor.protocol import Cause, Symptom
 
@@ -18,8 +18,6 @@ MAX_OPS = 20000  # a larger graph is not walked (the time would not be bounded):
 WRITING = ("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "ResourceScatter", "ResourceApply",
            "ResourceSparseApply", "ResourceStridedSliceAssign")
 CALLS = ("PartitionedCall", "StatefulPartitionedCall")
-KIND_CAUSE = {"python": Cause.LEAVES_TENSORFLOW, "stop": Cause.STOP_GRADIENT, "none": Cause.NO_GRADIENT_OP,
-              "missing": Cause.NO_GRADIENT_OP, "zero": Cause.NO_GRADIENT_OP}
 
 
 def note_nones(record, args, kwargs, result) -> None:
@@ -70,12 +68,9 @@ def why_none(targets: list, source):
             if inside is not None:
                 return inside
             continue
-        kind = opfacts.gradient_kind(op.type)
-        if kind in KIND_CAUSE:
-            return KIND_CAUSE[kind], op
-        floats_in = any(t.dtype.is_floating and (t.op in reached or t is start) for t in op.inputs)
-        if floats_in and op.outputs and all(out.dtype.is_integer for out in op.outputs):
-            return Cause.INTEGER_PATH, op
+        stops = cuts.stops_gradient(op)  # the same rule as a tape's recorded ops (an op of shapes cuts nothing)
+        if stops is not None and stops != "shape-only":
+            return stops, op
     return None
 
 

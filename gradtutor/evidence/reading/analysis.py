@@ -10,7 +10,7 @@ import numpy as np
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import WRITES
 from gradtutor.evidence.recording.compiled import evaluate
-from gradtutor.evidence import source_lines
+from gradtutor.evidence import cuts, source_lines
 from gradtutor.evidence.reading import paths, probe
 from gradtutor.evidence.reading.values import birth, dropped_by_where, evidence_at, how_made, kept_value
 from gradtutor.evidence.recording.tapes import tf_object
@@ -56,9 +56,9 @@ def diagnose(record, info, targets, source, symptom):
     if late is not None and symptom == Symptom.NONE:
         return Cause.UNWATCHED, late, {"why": "watched after use"}
     # zeros from a cut only when every path is cut (tf.nn.moments' stop_gradient in a BatchNormalization is on one)
-    cut = symptom == Symptom.ZEROS and _breaks(steps, info) is not None and not paths.cuts_back(tnodes, {snode})[0]
+    cut = symptom == Symptom.ZEROS and _breaks(steps, info) is not None and not cuts.cuts_back(tnodes, {snode})[0]
     if symptom == Symptom.NONE or cut:
-        return _broken(graph, steps, info, hits[0])
+        return _broken(graph, steps, info, hits[0], cuts.bypassed(tnodes, {snode}))
     return _flat(graph, reached, snode, tnodes, symptom, info.tape(), source)
 
 
@@ -165,10 +165,10 @@ def _copied_variable(graph, snode, tnodes) -> bool:
     return False
 
 
-def _breaks(steps, info, graph=None):
+def _breaks(steps, info, graph=None, around=None):
     """The step on which the path from the source breaks, as (cause, frame), or None. First a value that left
     TensorFlow (the target's own history says so), then state (an assign, an iterator, a tf.data dataset), then the
-    first step from the source that the tape did not record or cannot differentiate."""
+    first step from the source that the tape did not record or cannot differentiate (one no other path goes `around`)."""
     if steps and steps[-1][1].via is not None and steps[-1][1].via[0] == "exit":
         copied = _copied_into_variable(steps, steps[-1][1].via[1])
         return copied or _left(steps[-1][1].via[1])
@@ -189,7 +189,7 @@ def _breaks(steps, info, graph=None):
         if info not in op.tapes:
             return (Cause.OUTSIDE_TAPE, loose.frame) if loose is not None else \
                 ((Cause.WRONG_TAPE if op.tapes else Cause.OUTSIDE_TAPE), op.frame)
-        if op.type in FLOWING_STEPS:
+        if op.type in FLOWING_STEPS or around is not None and around(op):
             continue
         kind = opfacts.gradient_kind(op.type)
         if kind == "python":
@@ -220,8 +220,8 @@ def _left(exit):
     return (Cause.NO_GRADIENT_OP if exit.into else Cause.LEAVES_TENSORFLOW), exit.frame
 
 
-def _broken(graph, steps, info, target):
-    found = _breaks(steps, info, graph)
+def _broken(graph, steps, info, target, around=None):
+    found = _breaks(steps, info, graph, around) or (_breaks(steps, info, graph) if around is not None else None)
     if found is None:
         return Cause.NOT_USED, target.frame, {}
     into = next((reach.via[1].into for _, reach in steps if reach.via and reach.via[0] == "exit"), None)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 
-
 from gradtutor.evidence import symbolic
 from gradtutor.evidence.reading import analysis
 from gradtutor.evidence.reading import paths
@@ -17,13 +16,12 @@ from gradtutor.evidence.reading import untracked
 from gradtutor.evidence.reading import values as values_of
 from gradtutor.evidence.recording.frames import user_frame, user_frame_object
 from gradtutor.evidence.recording.listening import tell
-from gradtutor.evidence.observations import FINITE, NONFINITE
+from gradtutor.evidence.observations import EVERY, FINITE, FIRST_CALLS, NONFINITE
 from gradtutor.evidence.recording.tapes import tape_info
 from gradtutor.protocol import Cause, Symptom
 # The values of an eager call's gradients (zero? tiny? NaN?) are read on the first FIRST_CALLS calls of each
-# tape.gradient line and then on every EVERY-th (copying every gradient to numpy on every step costs a few
-# per cent of a training step); a None is checked on every call.
-FIRST_CALLS, EVERY = 20, 10
+# tape.gradient line and then on every EVERY-th (observations.py: a copy to numpy on every step costs a few per cent
+# of a training step); a None is checked on every call.
 
 
 def sampled(record, frame) -> bool:
@@ -115,6 +113,9 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
         if cause is not None and cause[0] == Cause.NOT_USED and found == Symptom.ZEROS and zero_fill:
             record.excused[key] = (cause, _name(source, index))
             continue  # unconnected_gradients=ZERO asked for zeros where there is no path (batch_jacobian's own are not)
+        if cause is not None and cause[0] == Cause.INTEGER_PATH and _watched_integer(record, info, source):
+            record.excused[key] = (cause, _name(source, index))  # one root cause, said once: at the tape.watch
+            continue
         if cause is not None and cause[0] == "stop-gradient" and found == "none" and trains_some:
             # the target trains other sources of this call: a stop_gradient keeping these out is the cut's
             # documented use; their None is a finding only if it reaches an optimizer (optimizers.py) or the
@@ -229,6 +230,11 @@ def jacobian(record, call, tape, target, sources, args, kwargs, saved):
         record.busy -= 1
 
 
+def _watched_integer(record, info, source) -> bool:
+    """Was `source` an integer tensor given to this tape's watch (a cannot-watch finding there already)?"""
+    return record.graph.known(source) in info.watched and not source.dtype.is_floating
+
+
 def watch(record, tape, tensor, original):
     import tensorflow as tf
 
@@ -251,8 +257,9 @@ def watch(record, tape, tensor, original):
             info.watched.append(node)
             info.watched_at.setdefault(node, (record.graph.seq, frame))
         elif tf.is_tensor(item):
-            if not (item.dtype.is_floating or item.dtype.is_complex):
-                record.add("watch", frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"dtype": item.dtype.name})
+            if not (item.dtype.is_floating or item.dtype.is_complex):  # TensorFlow only warns, and does not watch it
+                made = getattr(record.graph.known(item), "frame", frame)  # the line to change: where it was made
+                record.add("watch", frame, [], Cause.CANNOT_WATCH, made, Symptom.ERROR, {"how": "dtype"})
             node = record.graph.node_of(item, frame)
             info.watched.append(node)
             info.watched_at.setdefault(node, (record.graph.seq, frame))
@@ -272,7 +279,6 @@ def tf_gradients_wrapper(record, original):
         return result
 
     return gradients
-
 
 
 def numpy_function_wrapper(record, original):

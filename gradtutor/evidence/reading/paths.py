@@ -14,13 +14,9 @@ import re
 
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import Exit
-from gradtutor.protocol import Cause
 
-SHAPE_ONLY = frozenset({"Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike", "Fill", "Range"})
 # ops whose outputs depend on their input's shape alone, never its values: no path of the source goes through them
 SHAPE_READERS = frozenset({"Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike"})
-KIND_CAUSE = {"stop": Cause.STOP_GRADIENT, "python": Cause.LEAVES_TENSORFLOW, "none": Cause.NO_GRADIENT_OP,
-              "zero": Cause.NO_GRADIENT_OP, "missing": Cause.NO_GRADIENT_OP}
 
 
 class Reach:
@@ -150,66 +146,9 @@ def ancestors(nodes, floor_seq: int) -> set:
     return seen
 
 
-def cuts_back(target_nodes, source_nodes) -> tuple[bool, list]:
-    """Walk back from the targets through the ops a tape recorded: is a source reached through ops whose gradient
-    flows? And the ops that cut a path the source had, nearest the target first, as (cause id, whether the op's
-    output is a mask, the op's frame). An op's gradient does not flow when TensorFlow's gradient registry says so
-    (stop_gradient, round, argmax, comparisons, a Python function: gradtutor.evidence.recording.opfacts) or when it turns
-    floats into integers; ops that read only a shape carry no value to cut."""
-    frontier, seen, reached, cuts = list(target_nodes), set(), False, []
-    while frontier:  # breadth first: the cut nearest the target comes first
-        following = []
-        for node in frontier:
-            if node in source_nodes:
-                reached = True
-            if node in seen or node in source_nodes:
-                continue
-            seen.add(node)
-            op = node.op
-            if op is None or not op.tapes:  # made before any tape recorded, or not by an op: the walk ends here
-                continue
-            stops = stops_gradient(op)
-            if stops is None:
-                following.extend(op.inputs)
-            elif stops != "shape-only" and _upstream(op.inputs, source_nodes):
-                cuts.append((stops, all(out.dtype.is_bool for out in op.outputs), op.frame))
-        frontier = following
-    return reached, cuts
-
-
-def _upstream(nodes, source_nodes) -> bool:
-    stack, seen = list(nodes), set()
-    while stack:
-        node = stack.pop()
-        if node in source_nodes:
-            return True
-        if node in seen:
-            continue
-        seen.add(node)
-        if node.op is not None and node.op.tapes:
-            stack.extend(node.op.inputs)
-    return False
-
-
 def _value_sized(op, reached) -> bool:
     """Does this shape reader read a reached tensor whose size its values decided (opfacts.VALUE_SIZED)?"""
     return any(node in reached and node.op is not None and node.op.type in opfacts.VALUE_SIZED for node in op.inputs)
-
-
-def stops_gradient(op) -> Cause | str | None:
-    """The cause id of an op through which no gradient reaches its float inputs; None when it flows, "shape-only"
-    for an op that reads only a tensor's shape."""
-    if op.type in SHAPE_ONLY:
-        return "shape-only"
-    if op.type in ("gradient", "custom_gradient"):  # steps gradtutor adds: a gradient and a custom gradient flow
-        return None
-    kind = opfacts.gradient_kind(op.type)
-    if kind in KIND_CAUSE:
-        return KIND_CAUSE[kind]
-    floats_in = any(node.dtype.is_floating for node in op.inputs)
-    if floats_in and op.outputs and all(out.dtype.is_integer for out in op.outputs):
-        return Cause.INTEGER_PATH  # a cast (or any op) from floats to integers: integers carry no gradient
-    return None
 
 
 def variables_read(target_nodes) -> list:

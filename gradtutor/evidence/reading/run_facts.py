@@ -5,7 +5,7 @@ same patches tell it which op types ran while a tape was recording and which ten
 what the code *did* (gradtutor.checking.diagnose turns facts into a cause) — a source never watched, a
 target made outside the recording, a value taken out of TensorFlow (.numpy(), np.*,
 tf.numpy_function), a variable assigned or replaced between gradient calls, the op that broke the
-path (walked back on the recording's one op graph, gradtutor.evidence.reading.paths.cuts_back, through the
+path (walked back on the recording's one op graph, gradtutor.evidence.cuts.cuts_back, through the
 gradient registry as `gradtutor explain` reads it), a saturated activation, the first op whose
 gradient is not finite at its values — and, per cause it can place, the learner's line (`broke_at`,
 quoted). A RunFacts dict (payloads).
@@ -19,8 +19,8 @@ import sys
 import numpy as np
 
 from gradtutor.evidence.recording import opfacts
-from gradtutor.evidence.reading import paths
 from gradtutor.evidence import symptoms
+from gradtutor.evidence.cuts import cuts_back
 from gradtutor.evidence.recording import variable_reads
 from gradtutor.evidence.reading.values import evidence_at, kept_value
 from gradtutor.messages import say
@@ -143,7 +143,7 @@ class _Recorder:
         graph = self.record.graph
         known = [graph.known(t) for t in targets if hasattr(t, "_id")]
         sources = {graph.known(variable_reads.variable_handle(s)) for s in flat} - {None}
-        reached, cuts = paths.cuts_back([node for node in known if node is not None], sources)
+        reached, cuts = cuts_back([node for node in known if node is not None], sources)
         if cuts and not reached and "path_break" not in self.facts:
             self.note("path_break", cuts[0][0])
             self.broke_at(cuts[0][0], self.site_of(cuts[0][2]))

@@ -141,11 +141,16 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
             site = _first_asked(asked, read.line)  # read on the way to a gradient it asks for
             if site is None or (noted.file, read.line) in said:
                 continue
-            message = say("finding.unexplained.frozen_fine", name=read.name, traced=repr(read.value), now=repr(now),
+            traced, shown = (_object(read.value), _object(now)) if read.held else (repr(read.value), repr(now))
+            held = "_object" if read.held else ""  # a model built anew under the name: the old one is still trained
+            message = say(f"finding.unexplained.frozen{held}_fine", name=read.name, traced=traced, now=shown,
                           read_line=read.line)
             out.append(finding_at((site.file, site.line, site.kind), Cause.FROZEN_PYTHON_STATE, Symptom.VALUES,
-                                  (noted.file, read.line), message, say("cause.frozen-python-state.fix"), 1,
-                                  {"how": "stale", "name": read.name, "traced": repr(read.value), "now": repr(now)}))
+                                  (noted.file, read.line), message,
+                                  say("finding.unexplained.fix_frozen_object" if read.held else
+                                      "cause.frozen-python-state.fix", name=read.name), 1,
+                                  {"how": "object" if read.held else "stale", "name": read.name, "traced": traced,
+                                   "now": shown}))
             said.add((noted.file, read.line))
         for draw, line in noted.draws if noted.calls else ():  # run again with the draw its trace made
             site = _first_asked(asked, line)
@@ -158,6 +163,11 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
                                   {"how": "draw", "name": draw, "calls": str(noted.calls)}))
             said.add((noted.file, line))
     return out
+
+
+def _object(value) -> str:
+    """A model (a layer, a variable) as the program would recognise it: its class and its name."""
+    return f"{type(value).__name__} {getattr(value, 'name', '')!r}".strip()
 
 
 def _first_asked(sites, line: int):

@@ -68,6 +68,8 @@ def message(cause: str, symptom: str, sources: list[str], call: str = "gradient"
         refused = (facts or {}).get("refused")
         return say("finding.code_raised", error=(facts or {}).get("error", ""),
                    why=say(f"finding.refused.{refused}") if refused else happened)
+    if symptom == "error" and (facts or {}).get("how") == "dtype":  # checks.watch: TensorFlow warned, not raised
+        return happened
     if symptom == "error":
         return say("finding.raised", subject=subject, why=happened)
     shown = say(f"finding.symptom.{symptom}") if symptom in SYMPTOMS else symptom

@@ -8,6 +8,10 @@ traced with. `traced` notes, for each trace, the few such names, their values an
 `called` runs on every later call (the hot path: one lookup and one comparison a name, and nothing once a
 change was seen) and keeps the first value that differs from the traced one.
 
+A Keras model (a layer, a tf.Module, a tf.Variable) the function's code reads by name is frozen alike: the graph
+holds the weights of the object it was traced with, so a model built anew under the same name (one per trial) is
+never used nor trained by the compiled step; such a read is noted with the object, compared by identity.
+
 A `tf.Variable` the function is given as an argument and also reads by name (`grad_wrt(mu)` whose body reads the
 global `mu`) is one input of its trace: TensorFlow keys the trace on the argument's shape and dtype, not on which
 variable it is, so a later call with another variable (`grad_wrt(sigma)`) runs the same graph with `sigma` in
@@ -26,12 +30,14 @@ MAX_READS = 16  # a step reading more Python scalars than this is noted by its f
 
 
 class Read:
-    """One Python scalar a traced function read: where from (a namespace dict, or an object's attribute)."""
+    """One Python scalar a traced function read: where from (a namespace dict, or an object's attribute). `held`: an
+    object holding trainable weights (a Keras model or layer, a tf.Module, a tf.Variable), compared by identity."""
 
-    __slots__ = ("holder", "name", "kind", "value", "line")
+    __slots__ = ("holder", "name", "kind", "value", "line", "held")
 
     def __init__(self, holder, name, kind, value, line):
         self.holder, self.name, self.kind, self.value, self.line = holder, name, kind, value, line
+        self.held = not _scalar(value)
 
     def now(self):
         if self.kind == "global":
@@ -95,7 +101,7 @@ def called(record, function, args=(), kwargs=None) -> None:
         try:
             now = read.now()
             if now is not read.value and read.name not in noted.changed and \
-                    (type(now) is not type(read.value) or bool(now != read.value)):
+                    (read.held or type(now) is not type(read.value) or bool(now != read.value)):
                 noted.changed[read.name] = (read, now)
         except Exception:  # noqa: BLE001 - a property that raises now: the user's call must not, so it is not noted
             continue
@@ -135,7 +141,7 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
         if read is not None and id(read.value) in given and name not in seen:
             seen.add(name)
             aliases.append((given[id(read.value)], read))
-        elif read is not None and _scalar(read.value) and len(reads) < MAX_READS:
+        elif read is not None and (_scalar(read.value) or _trains(read.value)) and len(reads) < MAX_READS:
             seen.add(name)
             reads.append(read)
     lines = [found.positions.lineno for found in dis.get_instructions(code)
@@ -180,6 +186,19 @@ def _filled(cell) -> bool:
 def _variable(value) -> bool:
     """A tf.Variable (or a Keras variable): TensorFlow feeds its handle to the trace, whichever variable it is."""
     return hasattr(value, "handle") and hasattr(value, "assign") and hasattr(value, "dtype")
+
+
+def _trains(value) -> bool:
+    """An object whose trainable weights a step reads by name (a model built anew per trial, rebound to the same
+    name, leaves the traced step training the old one): a Keras model or layer, a tf.Module, a tf.Variable."""
+    if _variable(value):
+        return bool(getattr(value, "trainable", False))
+    if inspect.isclass(value) or inspect.ismodule(value) or not hasattr(value, "trainable_variables"):
+        return False
+    try:
+        return bool(value.trainable_variables)
+    except Exception:  # noqa: BLE001 - a layer not built yet, a property that raises: not noted
+        return False
 
 
 def _scalar(value) -> bool:
