@@ -138,7 +138,8 @@ class Record:
     def add(self, call, frame, sources, cause, broke_frame, symptom, facts) -> None:
         """One finding per call site, cause, break line and symptom: the gradients of every variable that
         went wrong the same way are one finding, its `sources` the list of them, `count` how many gradients."""
-        key = (call, frame, cause, broke_frame, symptom)
+        # unused variables said where each was made (reading.analysis._not_connected) are one finding, at the first
+        key = (call, frame, cause, None if facts.get("how") == "made" else broke_frame, symptom)
         for finding in self.findings:
             if finding["_key"] == key:
                 finding["count"] += max(1, len(sources))

@@ -31,10 +31,18 @@ def note_nones(record, args, kwargs, result) -> None:
             found = why_none(targets, source) if gradient is None and tf.is_tensor(source) else None
         except Exception:  # noqa: BLE001 - a graph this reading does not know: no cause, the program goes on
             found = None
-        if found is not None:
-            frame = user_frame()
-            record.add("tf.gradients", frame, [source.name.split(":")[0]], found[0], built_at(found[1]) or frame,
-                       Symptom.NONE, {})
+        if found is None:
+            continue
+        frame = user_frame()
+        made = record.graph.known(source.handle) if found[0] == Cause.NOT_USED and hasattr(source, "handle") else None
+        if made is not None and made.op is not None and made.frame:  # an unused variable: where it was made (analysis.py)
+            record.add("tf.gradients", frame, [_name(source)], found[0], made.frame, Symptom.NONE, {"how": "made"})
+        else:
+            record.add("tf.gradients", frame, [_name(source)], found[0], built_at(found[1]) or frame, Symptom.NONE, {})
+
+
+def _name(source) -> str:
+    return str(getattr(source, "path", None) or source.name).split(":")[0]  # a Keras variable's path is its name
 
 
 def why_none(targets: list, source):

@@ -32,6 +32,7 @@ REQUIRED = 0.80
 REPAIRABLE = {"unwatched", "outside-tape", "tape-reused", "tf-gradients-eager", "variable-replaced",
               "leaves-tensorflow", "softmax-sum", "non-finite", "stop-gradient", "not-used", "cannot-watch"}
 BY_HAND = {
+    "notused_rnn_cell_weight_fit.py": "not-used: a weight the layer's call never reads; where it belongs is a choice",
     "keras_dqn_target_network.py": "not-used: the loss reads the target network; which network to train is a choice",
     "keras_model_not_built.py": "not-used: a model with no variables yet; build it before the loop",
     "keras_raw_variable_untracked.py": "not-used: a raw tf.Variable the model does not track; make it a weight",

@@ -141,7 +141,7 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False
     update = paths.update_between(graph, snode, tnodes) if none else None  # zeros asked for stay not-used
     if update is not None:  # only through an optimizer's update inside the tape (learning to reweight, MAML)
         return Cause.STATE_BREAKS_PATH, update.frame, {"how": "update"}
-    if is_variable and tnodes and _copied_variable(graph, snode, tnodes):
+    if is_variable and tnodes and paths.copied_variable(graph, snode, tnodes):
         return Cause.VARIABLE_REPLACED, snode.frame, {}
     if fresh and info.gradient_frame is not None:  # a new object made for the call (tf.convert_to_tensor(x) again)
         return Cause.NOT_USED, info.gradient_frame, {"why": "a new object"}
@@ -149,20 +149,12 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False
     if dropped is not None:  # the source went into a TensorArray write whose new array nothing read
         return Cause.NOT_USED, dropped.frame, {"dropped": dropped.type}
     over = source_lines.overwritten_after(paths.dead_end(reached, info.pushed))  # `out = layer4(x)` after `out = …`
-    return (Cause.NOT_USED, over, {"how": "overwritten"}) if over else \
-        (Cause.NOT_USED, tnodes[0].frame if tnodes else info.gradient_frame, {})
-
-
-def _copied_variable(graph, snode, tnodes) -> bool:
-    """The source variable was made from another variable's value, and the target reads that other one."""
-    read_by_target = {node.op.inputs[0] for node in paths.ancestors(tnodes, 0)
-                      if node.op is not None and node.op.type == "ReadVariableOp"}
-    for op in graph.log:
-        if getattr(op, "type", None) == "AssignVariableOp" and op.inputs and op.inputs[0] is snode:
-            made_from = paths.ancestors([op.inputs[1]], 0)
-            return any(n.op is not None and n.op.type == "ReadVariableOp" and n.op.inputs[0] in read_by_target
-                       for n in made_from)
-    return False
+    if over:
+        return Cause.NOT_USED, over, {"how": "overwritten"}
+    at = tnodes[0].frame if tnodes else info.gradient_frame
+    if is_variable and snode.op is not None and snode.frame != at == info.gradient_frame:  # a loss made by the
+        return Cause.NOT_USED, snode.frame, {"how": "made"}  # call's own line (fit's): where it was made says more
+    return Cause.NOT_USED, at, {}
 
 
 def _breaks(steps, info, graph=None, around=None):
@@ -266,8 +258,8 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
             layer = graph.layer_of(op)  # run by a Keras layer: the line that made it chose the activation
             return found, layer[1] if layer else op.frame, {"op": op.type, "probe": "depends" if moved else "not run",
                                                             **({"layer": layer[0]} if layer else {})}
-    softmaxes = [op for op in ops if op.type == "Softmax"]
-    if softmaxes:
+    softmaxes = [op for op in ops if op.type == "Softmax"]  # and a target made of their outputs by sums alone
+    if softmaxes and target is not None and paths.sums_of(target, {out for op in softmaxes for out in op.outputs}):
         # a softmax that is not saturated (checked above) passes back p * (g - <g, p>): zero only when the gradient
         # reaching it is the same along its axis, i.e. the target sees each softmax row only through its sum (1):
         # a target that adds terms up (a loop's `loss += -mean(p[:, i])` over every class) is where they were summed

@@ -151,6 +151,18 @@ def _value_sized(op, reached) -> bool:
     return any(node in reached and node.op is not None and node.op.type in opfacts.VALUE_SIZED for node in op.inputs)
 
 
+def copied_variable(graph, snode, tnodes) -> bool:
+    """The source variable was made from another variable's value, and the target reads that other one."""
+    read_by_target = {node.op.inputs[0] for node in ancestors(tnodes, 0)
+                      if node.op is not None and node.op.type == "ReadVariableOp"}
+    for op in graph.log:
+        if getattr(op, "type", None) == "AssignVariableOp" and op.inputs and op.inputs[0] is snode:
+            made_from = ancestors([op.inputs[1]], 0)
+            return any(n.op is not None and n.op.type == "ReadVariableOp" and n.op.inputs[0] in read_by_target
+                       for n in made_from)
+    return False
+
+
 def variables_read(target_nodes) -> list:
     """The variables (their handle nodes) the target was computed from, in the order they were made."""
     handles = {node.op.inputs[0] for node in ancestors(target_nodes, 0)
@@ -235,3 +247,33 @@ def dead_end(reached, floor: int):
                 op.frame is not None and (last is None or op.seq > last.seq):
             last = op
     return last.frame if last is not None else None
+
+
+# ops through which a target stays a weighted sum of what it is computed from: it adds, moves, slices, or (SCALING)
+# multiplies by a factor not computed from it
+LINEAR = frozenset({"AddV2", "Add", "AddN", "Sub", "Neg", "Sum", "Mean", "Transpose", "StridedSlice", "Slice",
+                    "GatherV2", "ConcatV2", "Pack", "Tile", "BroadcastTo"}) | opfacts.PASS_THROUGH
+SCALING = frozenset({"Mul", "RealDiv"})
+MAX_LINEAR = 5000  # a target computed from more nodes than this is not looked into (the time would not be bounded)
+
+
+def sums_of(target, outputs) -> bool:
+    """Is the target a weighted sum of the nodes `outputs` (a softmax's, say) and of values not computed from them,
+    so that it sees each only through linear ops (a loop's `loss += -mean(p[:, i])`; not a log of p: a cross-entropy)?"""
+    seen, stack = set(), [target]
+    while stack:  # every node the target was computed from, back to `outputs`
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if len(seen) > MAX_LINEAR:
+            return False
+        if node.op is not None and node not in outputs:
+            stack.extend(node.op.inputs)
+    depends: dict = {}
+    for node in sorted(seen, key=lambda node: node.seq):  # each op's inputs before its outputs
+        fed = [i for i in node.op.inputs if depends.get(i)] if node.op is not None and node not in outputs else []
+        depends[node] = node in outputs or bool(fed)
+        if fed and not (node.op.type in LINEAR or node.op.type in SCALING and len(fed) == 1):
+            return False
+    return depends[target]

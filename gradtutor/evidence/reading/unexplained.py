@@ -161,8 +161,8 @@ def _not_known(record, site, replayed: bool) -> dict:
     elif worst == seen.ZEROS and probed != PROBED[None]:
         why = say(f"finding.unexplained.zeros_{probed}", causes=causes)
         fix = say("finding.unexplained.fix_zeros_flat") if probed == PROBED[False] else fix
-    else:
-        why = say("finding.unexplained.ruled_out", causes=causes)
+    else:  # a NaN whose birth was not seen: say which story that leaves (not "ruled out: non-finite" alone)
+        why = say("finding.unexplained.ruled_out" + ("_nonfinite" if worst == seen.NONFINITE else ""), causes=causes)
     message = say("finding.unexplained.message", values=values, why=why)
     facts = {"statuses": ",".join(site.statuses), "dtypes": ",".join(site.dtypes), "calls": str(site.calls)}
     if worst == seen.NONFINITE and _grew(site):
