@@ -79,3 +79,18 @@ def stops_gradient(op) -> Cause | str | None:
     if floats_in and op.outputs and all(out.dtype.is_integer for out in op.outputs):
         return Cause.INTEGER_PATH  # a cast (or any op) from floats to integers: integers carry no gradient
     return None
+
+
+def walk(start, following, limit: int):
+    """Everything reached from `start` by `following` (`start` included), or None past `limit` of them (a graph too
+    large to walk in bounded time)."""
+    seen, frontier = set(), list(start)
+    while frontier:
+        item = frontier.pop()
+        if item in seen:
+            continue
+        seen.add(item)
+        if len(seen) > limit:
+            return None
+        frontier.extend(following(item))
+    return seen

@@ -121,25 +121,13 @@ def _in_this_graph(tensor):
 
 def _consumers(source):
     """The ops computed from `source` by data, or None for a graph too large to walk."""
-    return _walk(source.consumers(), lambda op: [consumer for out in op.outputs for consumer in out.consumers()])
+    return cuts.walk(source.consumers(), lambda op: [consumer for out in op.outputs for consumer in out.consumers()],
+                     MAX_OPS)
 
 
 def _ancestors(ops):
     """The ops `ops` were computed from (themselves included), or None for a graph too large to walk."""
-    return _walk(ops, lambda op: [t.op for t in op.inputs])
-
-
-def _walk(start, following):
-    seen, frontier = set(), list(start)
-    while frontier:
-        op = frontier.pop()
-        if op in seen:
-            continue
-        seen.add(op)
-        if len(seen) > MAX_OPS:
-            return None
-        frontier.extend(following(op))
-    return seen
+    return cuts.walk(ops, lambda op: [t.op for t in op.inputs], MAX_OPS)
 
 
 def _reads(ops, handle) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from gradtutor.evidence.cuts import walk
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import Exit
 
@@ -260,16 +261,9 @@ MAX_LINEAR = 5000  # a target computed from more nodes than this is not looked i
 def sums_of(target, outputs) -> bool:
     """Is the target a weighted sum of the nodes `outputs` (a softmax's, say) and of values not computed from them,
     so that it sees each only through linear ops (a loop's `loss += -mean(p[:, i])`; not a log of p: a cross-entropy)?"""
-    seen, stack = set(), [target]
-    while stack:  # every node the target was computed from, back to `outputs`
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        if len(seen) > MAX_LINEAR:
-            return False
-        if node.op is not None and node not in outputs:
-            stack.extend(node.op.inputs)
+    seen = walk([target], lambda node: node.op.inputs if node.op is not None and node not in outputs else (), MAX_LINEAR)
+    if seen is None:  # every node the target was computed from, back to `outputs`: too many to look into
+        return False
     depends: dict = {}
     for node in sorted(seen, key=lambda node: node.seq):  # each op's inputs before its outputs
         fed = [i for i in node.op.inputs if depends.get(i)] if node.op is not None and node not in outputs else []
