@@ -34,11 +34,7 @@ def note_nones(record, args, kwargs, result) -> None:
         if found is None:
             continue
         frame = user_frame()
-        made = record.graph.known(source.handle) if found[0] == Cause.NOT_USED and hasattr(source, "handle") else None
-        if made is not None and made.op is not None and made.frame:  # an unused variable: where it was made (analysis.py)
-            record.add("tf.gradients", frame, [_name(source)], found[0], made.frame, Symptom.NONE, {"how": "made"})
-        else:
-            record.add("tf.gradients", frame, [_name(source)], found[0], built_at(found[1]) or frame, Symptom.NONE, {})
+        record.add("tf.gradients", frame, [_name(source)], found[0], built_at(found[1]) or frame, Symptom.NONE, {})
 
 
 def _name(source) -> str:

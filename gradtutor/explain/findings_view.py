@@ -21,8 +21,7 @@ CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobi
 SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "frozen-python-state": "read_at",
                ("unwatched", "outer"): "outer_at", ("unwatched", "read"): "unwatched_read_at",
                ("frozen-python-state", "trainable"): "unfrozen_at", ("not-used", "overwritten"): "overwritten_at",
-               ("non-finite", "swapped"): "swapped_at", ("cannot-watch", "dtype"): "integer_made_at",
-               ("not-used", "made"): "unused_made_at"}
+               ("non-finite", "swapped"): "swapped_at", ("not-used", "made"): "unused_made_at"}
 
 # why a call site's gradients were never seen (gradtutor.evidence.recording.instrument.observed), with words of its own
 UNOBSERVED_WHY = ("compiled", "graph")

@@ -152,15 +152,16 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False
     if over:
         return Cause.NOT_USED, over, {"how": "overwritten"}
     at = tnodes[0].frame if tnodes else info.gradient_frame
-    if is_variable and snode.op is not None and snode.frame != at == info.gradient_frame:  # a loss made by the
-        return Cause.NOT_USED, snode.frame, {"how": "made"}  # call's own line (fit's): where it was made says more
+    if is_variable and snode.op is not None and snode.frame != at == info.gradient_frame == info.frame:  # a tape
+        return Cause.NOT_USED, snode.frame, {"how": "made"}  # and loss of one line (fit's): where it was made says more
     return Cause.NOT_USED, at, {}
 
 
 def _breaks(steps, info, graph=None, around=None):
     """The step on which the path from the source breaks, as (cause, frame), or None. First a value that left
     TensorFlow (the target's own history says so), then state (an assign, an iterator, a tf.data dataset), then the
-    first step from the source that the tape did not record or cannot differentiate (one no other path goes `around`)."""
+    first step from the source that the tape did not record or cannot differentiate (and no other path goes
+    `around`)."""
     if steps and steps[-1][1].via is not None and steps[-1][1].via[0] == "exit":
         copied = _copied_into_variable(steps, steps[-1][1].via[1])
         return copied or _left(steps[-1][1].via[1])

@@ -258,8 +258,7 @@ def watch(record, tape, tensor, original):
             info.watched_at.setdefault(node, (record.graph.seq, frame))
         elif tf.is_tensor(item):
             if not (item.dtype.is_floating or item.dtype.is_complex):  # TensorFlow only warns, and does not watch it
-                made = getattr(record.graph.known(item), "frame", frame)  # the line to change: where it was made
-                record.add("watch", frame, [], Cause.CANNOT_WATCH, made, Symptom.ERROR, {"how": "dtype"})
+                record.add("watch", frame, [], Cause.CANNOT_WATCH, frame, Symptom.ERROR, {"how": "dtype"})
             node = record.graph.node_of(item, frame)
             info.watched.append(node)
             info.watched_at.setdefault(node, (record.graph.seq, frame))

@@ -260,8 +260,10 @@ MAX_LINEAR = 5000  # a target computed from more nodes than this is not looked i
 
 def sums_of(target, outputs) -> bool:
     """Is the target a weighted sum of the nodes `outputs` (a softmax's, say) and of values not computed from them,
-    so that it sees each only through linear ops (a loop's `loss += -mean(p[:, i])`; not a log of p: a cross-entropy)?"""
-    seen = walk([target], lambda node: node.op.inputs if node.op is not None and node not in outputs else (), MAX_LINEAR)
+    so that it sees each only through linear ops (a loop's `loss += -mean(p[:, i])`; not a log of p, a cross-entropy)?
+    """
+    seen = walk([target], lambda node: node.op.inputs if node.op is not None and node not in outputs else (),
+                MAX_LINEAR)
     if seen is None:  # every node the target was computed from, back to `outputs`: too many to look into
         return False
     depends: dict = {}
