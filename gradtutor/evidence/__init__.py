@@ -24,7 +24,7 @@ paths (how tensors depend on a source), cuts (where their paths are cut, walking
 fine but miss a term, restart from w0 or sit at a saturated sigmoid), raised (TensorFlow's refusals
 that name a cause, from an exception leaving the block), wording (one sentence and one fix per cause); opfacts (what TensorFlow's gradient registry says of an op type), values (what an op's
 kept values say), symptoms (what saturated, dead, tiny and non-finite mean, once), variable_reads
-(variable reads the op callback sees). The checker's child's view: run_facts
+(variable reads the op callback sees), sessions (a TF1 graph's gradients, fetched when a Session runs them). The checker's child's view: run_facts
 (the facts of one learner call, a listener; it walks the same op graph, cuts.cuts_back). Only this package patches TensorFlow (tests/evidence/test_patching_seams.py); it imports
 only the ground modules (protocol, messages). No printing, no CLI.
 """
@@ -74,14 +74,17 @@ class Reader:
     diagnose: Callable  # analysis.diagnose: why one gradient is wrong (forward.py's jvp)
     cuts_back: Callable  # cuts.cuts_back: do recorded ops lead from these nodes to those (custom_gradients.py)
     variables_read: Callable  # paths.variables_read: the variables a target was computed from (optimizers.py)
+    session_watch: Callable  # sessions.watch: what a Session run must fetch to see a tf.Graph's gradients
+    session_read: Callable  # sessions.read: what one run gave them (recording/compiled/graph_functions.py)
 
 
 def reader() -> Reader:
-    from gradtutor.evidence import cuts
+    from gradtutor.evidence import cuts, sessions
     from gradtutor.evidence.reading import analysis, checks, paths
 
     return Reader(checks.gradient, checks.jacobian, checks.watch, checks.tf_gradients_wrapper,
-                  checks.numpy_function_wrapper, analysis.diagnose, cuts.cuts_back, paths.variables_read)
+                  checks.numpy_function_wrapper, analysis.diagnose, cuts.cuts_back, paths.variables_read,
+                  sessions.watch, sessions.read)
 
 
 class Record:
@@ -109,6 +112,7 @@ class Record:
         self.python_state: dict = {}
         self.frozen: dict = {}  # id(variable handle) -> the user's line whose `layer.trainable = False` froze it
         self.unfrozen: list = []  # weights made trainable after a compiled step was traced (compiled/unfrozen.py)
+        self.sessions: dict = {}  # id(tf.Graph) -> the gradient calls a Session run of it fetches (sessions.py)
         self.script_error: BaseException | None = None  # the exception that left the recorded block, if one did
         self.graph = Graph()
         # views fed by the same patches as the findings (instrument.tell): the checker's run facts are one

@@ -16,6 +16,8 @@ from __future__ import annotations
 import dataclasses
 import inspect
 
+import numpy as np
+
 from gradtutor.evidence.symptoms import symptom_and_peak
 
 # what one gradient of a call was seen to be, best first; a site keeps the worst of each gradient's
@@ -28,6 +30,11 @@ RETURNS_GRADIENTS = KINDS[:5]  # the kinds whose gradients must be seen (the oth
 # read the values of an eager call's gradients on its site's first FIRST_CALLS calls, then every EVERY-th
 FIRST_CALLS, EVERY = 20, 10
 CUSTOM_GRADIENT_MODULE = "tensorflow/python/ops/custom_gradient.py"  # where tf.custom_gradient checks a grad_fn
+
+
+# NaN/inf gradients whose largest finite value first grew this many times over the calls before exploded, and
+# overflowed: an overflow made the NaN (cause non-finite), though why they grew is not known
+GROWTH = 1e3
 
 
 @dataclasses.dataclass
@@ -52,9 +59,32 @@ class Site:
     first_peak: tuple[int, float] | None = None
     peak: tuple[int, float] | None = None
     nonfinite_call: int | None = None
+    # first_peak and peak are the largest of a step's sums of magnitudes, not of one value: read by a compiled step's
+    # monitor (recording/compiled/monitors.Growth), which keeps no single values
+    summed: bool = False
 
     def bad(self) -> list[tuple[int, str]]:
         return [(index, status) for index, status in enumerate(self.statuses) if status in BAD]
+
+    def grew(self) -> bool:
+        """Did the finite gradients grow by GROWTH or more over the calls read before they turned NaN or inf?"""
+        return bool(self.first_peak and self.peak and self.first_peak[0] < self.peak[0] and
+                    self.peak[1] >= GROWTH * max(self.first_peak[1], 1e-30))
+
+    def overflow_limit(self) -> float:
+        """The square root of the largest value of the site's float dtype when a finite gradient read before its first
+        NaN or inf was beyond it (its square overflows: it had already exploded, though on one call only), else 0. Not
+        for a compiled step's sums (a sum of many values may pass it when no value does)."""
+        if self.summed or not (self.peak and self.nonfinite_call and self.peak[0] < self.nonfinite_call):
+            return 0.0
+        try:
+            limit = float(np.sqrt(np.finfo(self.dtype()).max))
+        except (TypeError, ValueError):  # not a float dtype numpy knows (bfloat16): no limit said
+            return 0.0
+        return limit if self.peak[1] >= limit else 0.0
+
+    def dtype(self) -> str:
+        return next((d for d in self.dtypes if d), "float32")
 
 
 class Observations:
@@ -143,6 +173,19 @@ class Observations:
             if WORSE[status] > WORSE[site.statuses[index]]:
                 site.statuses[index] = status
         site.read += 1
+
+    def grown(self, site: Site, growth) -> None:
+        """How a compiled step's gradients grew before their first NaN or inf (monitors.Growth), joined over the
+        traces the site's function ran: the earliest first step, the largest peak, the earliest NaN."""
+        if growth.first is None:
+            return
+        site.summed = True
+        if site.first_peak is None or growth.first[0] < site.first_peak[0]:
+            site.first_peak = growth.first
+        if site.peak is None or growth.peak[1] > site.peak[1]:
+            site.peak = growth.peak
+        if growth.broke is not None and (site.nonfinite_call is None or growth.broke < site.nonfinite_call):
+            site.nonfinite_call = growth.broke
 
     def raised(self, site: Site, error: BaseException, at=None) -> None:
         """The call raised `error`, passing through the user's line `at` (frames.raised_at)."""

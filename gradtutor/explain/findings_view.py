@@ -14,14 +14,15 @@ import sys
 from gradtutor.messages import say
 
 CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobian": "tape.batch_jacobian",
-         "watch": "tape.watch", "tf.gradients": "tf.gradients", "apply_gradients": "optimizer.apply_gradients", "fit": "Model.fit"}
+         "watch": "tape.watch", "tf.gradients": "tf.gradients", "apply_gradients": "optimizer.apply_gradients", "fit": "Model.fit",
+         "minimize": "optimizer.minimize", "compute_gradients": "optimizer.compute_gradients"}
 # What the quoted line of a finding is, where it is not an op that cut the path: an unwatched source's line is where
 # the source was made (nothing broke there); a NaN's is the first op whose gradient is not finite at its values; a
 # compiled function's frozen Python state is the line its code read the value (or the variable) at.
 SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "frozen-python-state": "read_at",
                ("unwatched", "outer"): "outer_at", ("unwatched", "read"): "unwatched_read_at",
                ("frozen-python-state", "trainable"): "unfrozen_at", ("not-used", "overwritten"): "overwritten_at",
-               ("non-finite", "swapped"): "swapped_at", ("not-used", "made"): "unused_made_at"}
+               ("non-finite", "swapped"): "swapped_at", ("non-finite", "grew"): "grew_at", ("not-used", "made"): "unused_made_at"}
 
 # why a call site's gradients were never seen (gradtutor.evidence.recording.instrument.observed), with words of its own
 UNOBSERVED_WHY = ("compiled", "graph")

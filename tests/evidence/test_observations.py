@@ -192,9 +192,11 @@ def test_gradients_that_grew_before_they_overflowed_are_said_to_have_exploded(se
         site = observations.called("gradient", frame)
         observations.gradients(site, grads, observations.reads_values(site))
     [found] = unexplained.findings(_record(observations=observations))
-    assert found["cause"] == "not-known" and found["symptom"] == "nonfinite"
+    # the overflow that made the NaN was seen (non-finite); why they grew is said to be not known
+    assert found["cause"] == "non-finite" and found["symptom"] == "nonfinite" and found["facts"]["how"] == "grew"
+    assert "not known" in found["message"]
     assert site.first_peak[0] == 1 and site.peak[0] == calls
-    assert float(found["facts"]["grew_to"]) / float(found["facts"]["grew_from"]) >= unexplained.GROWTH
+    assert float(found["facts"]["grew_to"]) / float(found["facts"]["grew_from"]) >= seen.GROWTH
     assert "exploded" in found["message"] and "learning rate" in found["fix"]
 
 
@@ -231,6 +233,63 @@ def test_gradients_already_beyond_the_root_of_their_dtypes_largest_on_one_call_a
             site = observations.called("gradient", frame)
             observations.gradients(site, grads, observations.reads_values(site))
         [found] = unexplained.findings(_record(observations=observations))
-        assert found["cause"] == "not-known" and found["symptom"] == "nonfinite"
+        assert found["cause"] == ("non-finite" if exploded else "not-known") and found["symptom"] == "nonfinite"
         assert ("exploded" in found["message"]) is exploded and ("grew_to" in found["facts"]) is exploded
         assert ("learning rate" in found["fix"]) is exploded
+
+
+def _growth_reads(rng, sums: np.ndarray):
+    """A compiled step's per-step sums handed to monitors.Growth the way Monitor.read hands them: in order, in reads
+    of drawn lengths, with the function's calls a drawn shift ahead of the graph's count: (growth, shift)."""
+    from gradtutor.evidence.recording.compiled import monitors
+
+    growth, step, shift = monitors.Growth(), 0, int(rng.integers(0, 3))
+    while step < len(sums):
+        size = int(rng.integers(1, 5))
+        steps = np.arange(step + 1, min(step + size, len(sums)) + 1)
+        growth.add(steps + shift, sums[steps - 1])
+        step = int(steps[-1])
+    return growth, shift
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_compiled_steps_sums_that_grew_then_overflowed_make_its_replayed_nan_non_finite(seed):
+    rng = np.random.default_rng(seed)
+    steps, columns = int(rng.integers(4, 12)), int(rng.integers(1, 4))
+    factor = float(rng.uniform(8.0, 60.0))  # each step's gradients this many times the last's
+    sums = np.abs(rng.normal(size=(steps, columns))) * factor ** np.arange(steps)[:, None] + 1.0
+    broke = int(rng.integers(4, steps + 1))  # the first step (1-based) whose sums are NaN or inf
+    sums[broke - 1:, int(rng.integers(columns))] = rng.choice([np.nan, np.inf])
+    growth, shift = _growth_reads(rng, sums)
+    assert growth.broke == broke + shift and growth.first[0] == 1 + shift
+    finite = np.where(np.isfinite(sums[broke - 1]), sums[broke - 1], -np.inf)  # the broken step's finite sums count
+    peak = max((float(sums[broke - 2].max()), broke - 1), (float(finite.max()), broke))
+    assert growth.peak == (peak[1] + shift, peak[0])
+    observations = seen.Observations()
+    frame = ("train.py", int(rng.integers(1, 200)))
+    compiled = observations.site("compiled", frame)
+    observations.codes(compiled, [3] * columns)
+    observations.grown(compiled, growth)
+    replay = observations.called("gradient", frame)  # the step after, run eagerly from weights already NaN
+    observations.gradients(replay, [Gradient(np.full(3, np.nan, np.float32)) for _ in range(columns)], True)
+    [found] = unexplained.findings(_record(observations=observations))
+    grew = growth.peak[1] >= seen.GROWTH * growth.first[1]
+    assert found["cause"] == ("non-finite" if grew else "not-known"), (growth.first, growth.peak)
+    assert ("exploded" in found["message"]) is grew and (found["facts"].get("how") == "grew") is grew
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_compiled_nan_on_steady_steps_is_not_called_an_explosion(seed):
+    rng = np.random.default_rng(seed)
+    steps, columns = int(rng.integers(3, 12)), int(rng.integers(1, 4))
+    sums = np.abs(rng.normal(size=(steps, columns))) + 1.0  # the same scale on every step
+    sums[-1, 0] = np.nan
+    growth, _ = _growth_reads(rng, sums)
+    observations = seen.Observations()
+    frame = ("train.py", int(rng.integers(1, 200)))
+    compiled = observations.site("compiled", frame)
+    observations.codes(compiled, [3] * columns)
+    observations.grown(compiled, growth)
+    [found] = unexplained.findings(_record(observations=observations))
+    assert found["cause"] == "not-known" and "exploded" not in found["message"]
+    assert compiled.overflow_limit() == 0.0  # sums never pass for one value beyond the dtype's root

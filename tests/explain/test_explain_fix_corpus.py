@@ -31,6 +31,7 @@ REPO = HERE.parent
 REQUIRED = 0.80
 REPAIRABLE = {"unwatched", "outside-tape", "tape-reused", "tf-gradients-eager", "variable-replaced",
               "leaves-tensorflow", "softmax-sum", "non-finite", "stop-gradient", "not-used", "cannot-watch"}
+EXPLODED = "non-finite: gradients that grew until they overflowed; the learning rate, clipping or scale is a choice"
 BY_HAND = {
     "notused_rnn_cell_weight_fit.py": "not-used: a weight the layer's call never reads; where it belongs is a choice",
     "keras_dqn_target_network.py": "not-used: the loss reads the target network; which network to train is a choice",
@@ -55,6 +56,12 @@ BY_HAND = {
     "notused_unconnected_head.py": "not-used: the other head's variables; which head a step trains is a choice",
     "outside_build_concat_weights.py": "outside-tape: a tensor made once in build(); making it in call() rewrites the layer",
     "outside_build_noisy_dense.py": "outside-tape: noise drawn once in build(); drawing it in call() rewrites the layer",
+    "nonfinite_exploding_learning_rate.py": EXPLODED,
+    "nonfinite_exploding_lstm_relu.py": EXPLODED,
+    "nonfinite_exploding_rnn.py": EXPLODED,
+    "compiled_fn_exploding_learning_rate.py": EXPLODED,
+    "compiled_fn_exploding_lstm_relu.py": EXPLODED,
+    "compiled_fit_exploding_constant_init.py": EXPLODED,
     "nonfinite_angle_zero_prediction.py": "non-finite: the angle of a real prediction is 0 or pi, a loss with no slope anywhere; which loss to use is a choice",
     "nonfinite_exp_softmax_overflow.py": "non-finite: an exp that overflowed; a stable softmax is a rewrite of the loss, not an edit of a value",
     "nonfinite_atan2_origin.py": "non-finite: atan2 at (0, 0) has no slope; what the angle's gradient at the origin should be is a choice",

@@ -10,8 +10,6 @@ optimizer given None that a reported gradient call returned says nothing more.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from gradtutor.evidence import observations as seen
 from gradtutor.evidence.reading import wording
 from gradtutor.evidence.recording.frames import where
@@ -36,8 +34,6 @@ SYMPTOM = {seen.NONE: Symptom.NONE, seen.ZEROS: Symptom.ZEROS, seen.NONFINITE: S
 # or it does (zero is not the slope: float16 underflow, a piecewise-constant op). Only a zero the program asked
 # for is no finding: unconnected_gradients=ZERO where there is no path (checks.py, record.excused).
 PROBED = {False: "flat", True: "moves", None: "not run"}
-# NaN/inf gradients whose largest finite value first grew this many times over the calls before: they exploded
-GROWTH = 1e3
 
 
 def findings(record) -> list[dict]:
@@ -92,6 +88,9 @@ def _then_raised(found: list[dict], error: str) -> bool:
     return True
 
 
+GRAPH_CALLS = {"minimize", "compute_gradients"}  # a TF1 optimizer's gradient calls (gradtutor.evidence.sessions)
+
+
 def one_per_root_cause(findings: list[dict]) -> list[dict]:
     """An optimizer given the None a reported gradient call returned (same cause, same broken line) is that call's
     finding, not a second one: its words join the call's finding (facts `optimizer_at`, `keras`)."""
@@ -100,6 +99,9 @@ def one_per_root_cause(findings: list[dict]) -> list[dict]:
         broke = (finding["cause"], (finding["broke_at"] or {}).get("line"))
         origin = next((f for f in out if f["call"] != "apply_gradients" and
                        (f["cause"], (f["broke_at"] or {}).get("line")) == broke), None)
+        if origin is not None and finding["broke_at"] is not None and {finding["call"], origin["call"]} & GRAPH_CALLS:
+            origin["count"] += finding["count"]  # a tf.Graph's minimize and its tf.gradients, one run's NaN: one cause
+            continue
         if finding["call"] != "apply_gradients" or origin is None or finding["broke_at"] is None:
             out.append(finding)
             continue
@@ -147,17 +149,14 @@ def _not_known(record, site, replayed: bool) -> dict:
     probed = _probed(record, site, [index for index, status in bad if status == seen.ZEROS])
     causes = ", ".join(str(c) for c in RULED_OUT[worst])
     fix = say(f"finding.unexplained.fix_{worst}")
+    exploded = _exploded(record, site) if worst == seen.NONFINITE else None
+    if exploded is not None:  # the NaN's cause was seen: an overflow of values that grew (why they grew is not known)
+        why, facts = exploded
+        message = say("finding.unexplained.message", values=values, why=why)
+        return _finding(site, Cause.NON_FINITE, SYMPTOM[worst], (site.file, site.line) if site.file else None,
+                        message, say("finding.unexplained.fix_grew"), len(bad), dict(facts, how="grew"))
     if site.kind == "compiled":
         why = say("finding.unexplained.came_and_went" if replayed else "finding.unexplained.compiled_only")
-    elif worst == seen.NONFINITE and _grew(site):
-        (first_call, first), (peak_call, peak) = site.first_peak, site.peak
-        why = say("finding.unexplained.grew", first=f"{first:.3g}", first_call=first_call, peak=f"{peak:.3g}",
-                  peak_call=peak_call, causes=causes)
-        fix = say("finding.unexplained.fix_grew")
-    elif worst == seen.NONFINITE and _huge(site):
-        why = say("finding.unexplained.huge", peak=f"{site.peak[1]:.3g}", peak_call=site.peak[0],
-                  limit=f"{_huge(site):.3g}", dtype=_dtype(site), causes=causes)
-        fix = say("finding.unexplained.fix_grew")
     elif worst == seen.ZEROS and probed != PROBED[None]:
         why = say(f"finding.unexplained.zeros_{probed}", causes=causes)
         fix = say("finding.unexplained.fix_zeros_flat") if probed == PROBED[False] else fix
@@ -165,34 +164,28 @@ def _not_known(record, site, replayed: bool) -> dict:
         why = say("finding.unexplained.ruled_out" + ("_nonfinite" if worst == seen.NONFINITE else ""), causes=causes)
     message = say("finding.unexplained.message", values=values, why=why)
     facts = {"statuses": ",".join(site.statuses), "dtypes": ",".join(site.dtypes), "calls": str(site.calls)}
-    if worst == seen.NONFINITE and _grew(site):
-        facts.update(grew_from=f"{site.first_peak[1]:.3g}", grew_to=f"{site.peak[1]:.3g}")
-    elif worst == seen.NONFINITE and _huge(site):
-        facts.update(grew_to=f"{site.peak[1]:.3g}")
     return _finding(site, NOT_KNOWN, SYMPTOM[worst], (site.file, site.line) if site.file else None, message,
                     fix, len(bad), dict(facts, probe=probed) if worst == seen.ZEROS else facts)
 
 
-def _grew(site) -> bool:
-    """Did the site's finite gradients grow by GROWTH or more over the calls read before they turned NaN or inf?"""
-    return bool(site.first_peak and site.peak and site.peak[0] > site.first_peak[0] and
-                site.peak[1] >= GROWTH * max(site.first_peak[1], 1e-30))
-
-
-def _huge(site) -> float:
-    """The square root of the largest value of the site's float dtype when a finite gradient read before its first NaN
-    or inf was beyond it (its square overflows: it had already exploded, though on one call only), else 0."""
-    if not (site.peak and site.nonfinite_call and site.peak[0] < site.nonfinite_call):
-        return 0.0
-    try:
-        limit = float(np.sqrt(np.finfo(_dtype(site)).max))
-    except (TypeError, ValueError):  # not a float dtype numpy knows (bfloat16): no limit said
-        return 0.0
-    return limit if site.peak[1] >= limit else 0.0
-
-
-def _dtype(site) -> str:
-    return next((d for d in site.dtypes if d), "float32")
+def _exploded(record, site) -> tuple[str, dict] | None:
+    """(words, facts) when the NaN or inf gradients of `site` were seen growing before they overflowed: at this site,
+    or, for an eager replay of a compiled step (which starts from weights already NaN), in that step's monitor at
+    the same line; None when no growth was seen."""
+    facts = {"statuses": ",".join(site.statuses), "dtypes": ",".join(site.dtypes), "calls": str(site.calls)}
+    twin = record.observations.sites.get(("compiled", site.file, site.line))
+    for grown in (site, twin):
+        if grown is None or not grown.grew():
+            continue
+        (first_call, first), (peak_call, peak) = grown.first_peak, grown.peak
+        key = "grew_summed" if grown.summed else "grew"
+        return (say(f"finding.unexplained.{key}", first=f"{first:.3g}", first_call=first_call, peak=f"{peak:.3g}",
+                    peak_call=peak_call), dict(facts, grew_from=f"{first:.3g}", grew_to=f"{peak:.3g}"))
+    limit = site.overflow_limit()
+    if limit:
+        return (say("finding.unexplained.huge", peak=f"{site.peak[1]:.3g}", peak_call=site.peak[0],
+                    limit=f"{limit:.3g}", dtype=site.dtype()), dict(facts, grew_to=f"{site.peak[1]:.3g}"))
+    return None
 
 
 def _probed(record, site, zeros: list[int]) -> str:

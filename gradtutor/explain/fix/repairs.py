@@ -262,7 +262,7 @@ def non_finite(c: Context) -> Repair:
         if edits and not overlap(edits):
             return Repair(edits, c.subject())
     how = (c.finding.get("facts") or {}).get("how")
-    if how in ("overflow", "half_overflow", "half_cast", "domain"):  # not a NaN at 0: the double where would repair what did not break
+    if how in ("overflow", "half_overflow", "half_cast", "domain", "grew"):  # not a NaN at 0: the double where would repair what did not break
         raise NoRepair(how)
     return Repair(zero.double_where(c), c.subject())
 

@@ -1,5 +1,5 @@
-# source: https://github.com/keras-team/keras/issues/10847 (notknown_exploding_learning_rate.py's kind: every weight initialised to a large constant and a large learning rate: "a typical one that would cause gradient explosion"; here without its ReLUs, which died instead of overflowing)
-# expect: cause=not-known line=18
+# source: https://github.com/keras-team/keras/issues/10847 (nonfinite_exploding_learning_rate.py's kind: every weight initialised to a large constant and a large learning rate: "a typical one that would cause gradient explosion"; here without its ReLUs, which died instead of overflowing)
+# expect: cause=non-finite line=18
 import keras
 import numpy as np
 

@@ -1,5 +1,5 @@
-# source: https://github.com/tensorflow/tensorflow/issues/38796 (notknown_exploding_learning_rate.py compiled: a high learning rate with SGD in a @tf.function train step: the loss becomes inf, then NaN; "when I decrease the learning rate, it is of less probability to happen")
-# expect: cause=not-known line=18
+# source: https://github.com/tensorflow/tensorflow/issues/38796 (nonfinite_exploding_learning_rate.py compiled: a high learning rate with SGD in a @tf.function train step: the loss becomes inf, then NaN; "when I decrease the learning rate, it is of less probability to happen")
+# expect: cause=non-finite line=18
 import keras
 import tensorflow as tf
 

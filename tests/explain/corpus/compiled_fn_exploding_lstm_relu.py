@@ -1,5 +1,5 @@
-# source: https://qa.1r1g.com/sf/ask/3572678651 (notknown_exploding_lstm_relu.py with its training step in a @tf.function)
-# expect: cause=not-known line=24
+# source: https://qa.1r1g.com/sf/ask/3572678651 (nonfinite_exploding_lstm_relu.py with its training step in a @tf.function)
+# expect: cause=non-finite line=24
 import keras
 import numpy as np
 import tensorflow as tf

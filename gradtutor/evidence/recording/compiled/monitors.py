@@ -35,11 +35,12 @@ class Monitor:
     (`ring`, in the graph; its last column counts the times a step ran the check, 0 for a step that ran another
     trace), and the worst codes read so far (`known`)."""
 
-    __slots__ = ("clean_to", "frame", "idle", "known", "limits", "ring", "start", "where", "zeros")
+    __slots__ = ("clean_to", "frame", "growth", "idle", "known", "limits", "ring", "start", "where", "zeros")
 
     def __init__(self, ring, zeros, where, limits, frame, size, start):
         self.ring, self.zeros, self.where, self.limits, self.frame = ring, zeros, where, limits, frame
         self.known, self.start, self.idle = [0] * size, start, False
+        self.growth = Growth()
         self.clean_to = start + RING  # the rows of the steps up to this one hold nothing yet
 
     @classmethod
@@ -59,9 +60,10 @@ class Monitor:
         tf.raw_ops.ResourceScatterAdd(resource=ring.handle, indices=row, updates=sums)
         return cls(ring, zeros, where, limits, frame, size, start)
 
-    def read(self, now: int) -> tuple[list[int], list[int]] | None:
+    def read(self, now: int, shift: int = 0) -> tuple[list[int], list[int]] | None:
         """The worst code of each gradient in the steps since the last read up to step `now`, and the step it first
-        reached it at (-1 while fine or when not known); None when no step since then ran this check."""
+        reached it at (-1 while fine or when not known); None when no step since then ran this check. `shift`: how
+        far the function's calls are ahead of the graph's count (the growth is kept in calls)."""
         rows = value(self.ring, "float32")
         start, self.start = self.start, now
         exact = now - start <= RING
@@ -76,6 +78,8 @@ class Monitor:
         worst, first = [0] * len(self.known), [-1] * len(self.known)
         taken = rows[steps % RING]
         sums = taken[:, :-1] / taken[:, -1:]  # a loop's calls in one step: their mean
+        if exact:
+            self.growth.add(steps + shift, sums)
         if (sums >= self.limits).all() and np.isfinite(sums).all():  # (a NaN compares false)
             return worst, first
         found = step_codes(sums, self.limits)
@@ -86,6 +90,41 @@ class Monitor:
             if worst[index] and exact:
                 first[index] = int(began[column])
         return worst, first
+
+
+class Growth:
+    """How a compiled step's gradients grew before they first turned NaN or inf: the largest of a step's sums of
+    magnitudes on the first step read, and the largest of any step read before the first NaN or inf, each with its
+    call; `broke`: that first call. An explosion (a learning rate too large, targets not scaled)
+    shows here as sums that grew a thousandfold and more, then overflowed; a NaN born at one op on a steady step
+    does not (reading/unexplained.py)."""
+
+    __slots__ = ("broke", "first", "peak")
+
+    def __init__(self):
+        self.first = self.peak = self.broke = None
+
+    def add(self, steps, sums) -> None:
+        """The steps of one read, in order, and their sums (rows: steps, columns: gradients); read in order. The
+        step that broke counts with its finite sums (a bias's gradient may still be finite when a kernel's is inf),
+        as an eager call's finite values do (observations.Observations.gradients)."""
+        if self.broke is not None or not steps.size:
+            return
+        finite = np.isfinite(sums)
+        whole = finite.all(axis=1)
+        cut = int(np.argmin(whole)) if not whole.all() else len(steps)
+        if cut < len(steps):
+            self.broke = int(steps[cut])
+        upto = min(cut + 1, len(steps))
+        largest = np.where(finite[:upto], sums[:upto], -np.inf).max(axis=1)
+        seen = np.flatnonzero(largest > -np.inf)
+        if not seen.size:
+            return
+        if self.first is None:
+            self.first = (int(steps[seen[0]]), float(largest[seen[0]]))
+        top = int(np.argmax(largest))
+        if self.peak is None or largest[top] > self.peak[1]:
+            self.peak = (int(steps[top]), float(largest[top]))
 
 
 def value(variable, dtype: str):

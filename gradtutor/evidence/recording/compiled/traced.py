@@ -247,14 +247,16 @@ class Tracing:
                 return
             for monitor in (m for m in state.monitors if idle_too or not m.idle):
                 try:
-                    read = monitor.read(now)
+                    read = monitor.read(now, state.calls - now)
                 except Exception:  # noqa: BLE001 - a monitor that cannot be read (a device gone) says nothing
                     continue
                 if read is None:  # no step since the last read ran this trace
                     continue
                 codes, firsts = read
                 observations = self.record.observations  # every step's gradients, seen (observations.py)
-                observations.codes(observations.site("compiled", monitor.frame), codes)
+                site = observations.site("compiled", monitor.frame)
+                observations.codes(site, codes)
+                observations.grown(site, monitor.growth)
                 worse = [i for i, (code, old) in enumerate(zip(codes, monitor.known)) if code > old]
                 if not worse:
                     continue

@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/38796 (a high learning rate with SGD: the loss becomes inf, then NaN; "when I decrease the learning rate, it is of less probability to happen")
-# expect: cause=not-known line=16
+# expect: cause=non-finite line=16
 import keras
 import tensorflow as tf
 

@@ -1,5 +1,5 @@
 # source: https://github.com/stanfordmlgroup/nlc/issues/7 (an RNN trained for a while: "grad norm nan, param norm nan"; here a ReLU RNN whose recurrent weights grow the gradient at every time step, in a training loop)
-# expect: cause=not-known line=21
+# expect: cause=non-finite line=21
 import keras
 import tensorflow as tf
 

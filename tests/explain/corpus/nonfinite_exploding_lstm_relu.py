@@ -1,5 +1,5 @@
 # source: https://qa.1r1g.com/sf/ask/3572678651 (an RNN of LSTM layers with relu activations: the loss is fine for 84 epochs, then NaN, and the model's output too; here one relu LSTM whose recurrent kernel starts with a gain above 1, trained with SGD until its gradients explode)
-# expect: cause=not-known line=23
+# expect: cause=non-finite line=23
 import keras
 import numpy as np
 import tensorflow as tf
