@@ -24,7 +24,7 @@ paths (how tensors depend on a source), cuts (where their paths are cut, walking
 fine but miss a term, restart from w0 or sit at a saturated sigmoid), raised (TensorFlow's refusals
 that name a cause, from an exception leaving the block), wording (one sentence and one fix per cause); opfacts (what TensorFlow's gradient registry says of an op type), values (what an op's
 kept values say), symptoms (what saturated, dead, tiny and non-finite mean, once), variable_reads
-(variable reads the op callback sees), sessions (a TF1 graph's gradients, fetched when a Session runs them). The checker's child's view: run_facts
+(variable reads the op callback sees), sessions (a TF1 graph's gradients, fetched when a Session runs them), root_causes (one finding per root cause, and their order). The checker's child's view: run_facts
 (the facts of one learner call, a listener; it walks the same op graph, cuts.cuts_back). Only this package patches TensorFlow (tests/evidence/test_patching_seams.py); it imports
 only the ground modules (protocol, messages). No printing, no CLI.
 """
@@ -193,6 +193,7 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
     and every raised call they left unexplained (cause not known), one per root cause; and the call sites whose
     gradients could not be observed at all ({kind, file, line, why}). No findings and no unobserved site: every
     gradient was fine."""
+    from gradtutor.evidence import root_causes
     from gradtutor.evidence.reading import subtle, unexplained
 
     added = unexplained.findings(record)  # first: an error it tells with a cause rule's finding changes that finding
@@ -201,7 +202,7 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
     added += subtle.swapped_variables(record)
     added += subtle.unfrozen_untrained(record)
     added += subtle.stale_reads(record, ruled + added)
-    findings = unexplained.one_per_root_cause(ruled + added)
+    findings = root_causes.one_per_root_cause(ruled + added)
     return findings, unexplained.unobserved(record)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import re
 
 import numpy as np
 
@@ -66,11 +67,6 @@ class Site:
     def bad(self) -> list[tuple[int, str]]:
         return [(index, status) for index, status in enumerate(self.statuses) if status in BAD]
 
-    def grew(self) -> bool:
-        """Did the finite gradients grow by GROWTH or more over the calls read before they turned NaN or inf?"""
-        return bool(self.first_peak and self.peak and self.first_peak[0] < self.peak[0] and
-                    self.peak[1] >= GROWTH * max(self.first_peak[1], 1e-30))
-
     def overflow_limit(self) -> float:
         """The square root of the largest value of the site's float dtype when a finite gradient read before its first
         NaN or inf was beyond it (its square overflows: it had already exploded, though on one call only), else 0. Not
@@ -97,6 +93,10 @@ class Observations:
         # call's): TensorFlow takes only its positional tensors as inputs, so a gradient for such a tensor is one
         # too many (custom_gradients)
         self.keyword_tensors: dict = {}
+        # name -> (file, line) of the gradient function each tf.custom_gradient function traced in a graph returned
+        # (recording/custom_gradients.py): a graph's tape names only the op when what it returned does not fit
+        self.grad_fns: dict = {}
+        self.replayed_call: int | None = None  # the function's call a compiled step run eagerly is (call_of)
 
     def values(self, gradient) -> tuple[str, float | None] | None:
         """(status, largest finite magnitude) of an eager gradient's values (an IndexedSlices' rows), None when they
@@ -150,17 +150,24 @@ class Observations:
                 status, peak = found
                 peaks.append(peak)
             if status == NONFINITE and site.nonfinite_call is None:
-                site.nonfinite_call = site.calls
+                site.nonfinite_call = self.call_of(site)
             if WORSE[status] > WORSE[site.statuses[index]]:
                 site.statuses[index] = status
         if read or all(g is None for g in results):
             site.read += 1
         self._read.clear()
         peak = max((p for p in peaks if p is not None), default=None)
-        if peak is not None and (site.nonfinite_call is None or site.nonfinite_call == site.calls):
-            site.first_peak = site.first_peak or (site.calls, peak)
+        call = self.call_of(site)
+        if peak is not None and (site.nonfinite_call is None or site.nonfinite_call == call):
+            site.first_peak = site.first_peak or (call, peak)
             if site.peak is None or peak > site.peak[1]:
-                site.peak = (site.calls, peak)
+                site.peak = (call, peak)
+
+    def call_of(self, site: Site) -> int:
+        """The call a site's gradients are counted at: its own calls, or, while a compiled step runs eagerly (a
+        replay, Keras's step sampled), that step's call of its function (`replayed_call`), so that its values and
+        the step's monitor (observations.grown) count calls alike."""
+        return self.replayed_call if self.replayed_call is not None else site.calls
 
     def codes(self, site: Site, codes: list[int]) -> None:
         """A compiled step's gradients as its in-graph monitor left them (monitors.CODES: 1 tiny, 2 zeros, 3 NaN/inf)."""
@@ -173,6 +180,14 @@ class Observations:
             if WORSE[status] > WORSE[site.statuses[index]]:
                 site.statuses[index] = status
         site.read += 1
+
+    def compiled_nonfinite(self, frame, index: int) -> bool:
+        """Did the compiled step's monitor at this line see gradient `index` NaN/inf? Its eager re-run (from the values
+        the step began with) may compute it finite: XLA (jit_compile=True) differentiates a tf.where's dropped branch
+        at its inf, where eager TensorFlow passes 0; the re-run's path holds the values the step had, so it is read
+        for what makes one (reading/checks.py)."""
+        site = self.sites.get(("compiled", *frame)) if frame else None
+        return site is not None and index < len(site.statuses) and site.statuses[index] == NONFINITE
 
     def grown(self, site: Site, growth) -> None:
         """How a compiled step's gradients grew before their first NaN or inf (monitors.Growth), joined over the
@@ -192,7 +207,7 @@ class Observations:
         if site.error is None:
             said, kind = last_line(error), type(error).__name__
             site.error, site.error_at = (said if said.startswith(kind + ":") else f"{kind}: {said}"), at
-            site.grad_fn_at = refused_grad_fn(error)
+            site.grad_fn_at = refused_grad_fn(error, self.grad_fns)
 
     def unread(self, site: Site, why: str) -> None:
         if site.unobserved is None:
@@ -214,7 +229,11 @@ def last_line(error: BaseException) -> str:
     return lines[-1] if lines else ""
 
 
-def refused_grad_fn(error: BaseException) -> tuple | None:
+# TensorFlow's graph tape, when a gradient function returned more or fewer gradients than its op has inputs
+MISCOUNTED = re.compile(r"Recorded operation '([^']+)' returned too (?:few|many) gradients")
+
+
+def refused_grad_fn(error: BaseException, grad_fns=None) -> tuple | None:
     """(file, line) of the gradient function TensorFlow's tf.custom_gradient refused, when the error was raised in
     that module's own code (not in the user's grad_fn it called) with the function at hand: its `grad_fn`. A traced
     function's error is re-raised by autograph as a new one, the original in its __context__ chain."""
@@ -229,6 +248,9 @@ def refused_grad_fn(error: BaseException) -> tuple | None:
             code = getattr(inspect.unwrap(grad_fn), "__code__", None) if callable(grad_fn) else None
             if code is not None and not code.co_filename.replace("\\", "/").endswith(CUSTOM_GRADIENT_MODULE):
                 return code.co_filename, code.co_firstlineno
+        miscounted = MISCOUNTED.search(last_line(error))
+        if miscounted and miscounted[1] in (grad_fns or {}):  # a custom gradient traced in a graph (grad_fns)
+            return grad_fns[miscounted[1]]
         error, seen = error.__context__, seen + 1
     return None
 

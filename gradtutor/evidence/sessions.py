@@ -21,7 +21,7 @@ import numpy as np
 
 from gradtutor.evidence import symbolic
 from gradtutor.evidence.reading import values
-from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence.recording import instrument, opfacts
 from gradtutor.protocol import Cause, Symptom
 
 FIRST, EVERY = 200, 16  # runs whose gradients are fetched: each of the first FIRST, then one in EVERY
@@ -131,6 +131,8 @@ def read(record, watch: Watch, got) -> None:
     for (index, _), value in zip(watch.gradients, gradients):
         results[index] = Kept(value)
     observations.gradients(site, results, True)
+    for observer in list(instrument.OBSERVERS):  # explain --fix's re-run: the values, at the line that asked
+        observer(record, None, None, results, frame=watch.frame)
     site.calls = max(site.calls, watch.runs)
     bad = [index for index, value in zip((i for i, _ in watch.gradients), gradients)
            if not np.isfinite(np.asarray(value)).all()]

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from gradtutor.evidence import observations as seen
+from gradtutor.evidence import root_causes
 from gradtutor.evidence.reading import unexplained
 
 pytestmark = pytest.mark.unit
@@ -172,10 +173,10 @@ def test_the_optimizer_given_a_reported_none_joins_that_finding(seed):
                 "broke_at": {"file": "g.py", "line": broke_line, "code": "x"}, "facts": {"keras": "Gradients do not exist"}}
 
     tape, optimizer = finding("gradient", asked), finding("apply_gradients", applied)
-    [one] = unexplained.one_per_root_cause([tape, optimizer])
+    [one] = root_causes.one_per_root_cause([tape, optimizer])
     assert one["facts"]["optimizer_at"] == f"g.py:{applied}" and f"line {applied}" in one["message"]
     other = finding("apply_gradients", applied, "not-used")  # another cause: its own finding
-    assert len(unexplained.one_per_root_cause([finding("gradient", asked), other])) == 2
+    assert len(root_causes.one_per_root_cause([finding("gradient", asked), other])) == 2
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -115,3 +115,24 @@ def test_gradients_that_draw_from_an_iterator_are_not_fetched_and_said_unobserve
     assert seen == plain  # one batch drawn per run, as without the recording
     _, unobserved = evidence.report(record)
     assert [u["why"] for u in unobserved] == ["graph"]
+
+
+def test_an_all_zero_gradient_a_run_gives_is_a_finding_that_claims_no_check_it_did_not_make():
+    import tensorflow as tf
+
+    size = random.randint(2, 5)
+    with evidence.recording() as record:
+        graph = tf.Graph()
+        with graph.as_default():
+            x = tf.compat.v1.placeholder(tf.float32, [None, size])
+            w = tf.Variable(tf.ones((size, 1)))
+            weight = tf.Variable(0.0, trainable=False)  # a loss weight left at 0
+            loss = weight * tf.reduce_sum(tf.matmul(x, w))
+            tf.gradients(loss, [w])
+            init = tf.compat.v1.global_variables_initializer()
+        with tf.compat.v1.Session(graph=graph) as sess:
+            sess.run(init)
+            sess.run(loss, feed_dict={x: np.ones((random.randint(1, 4), size), np.float32)})
+    [found], unobserved = evidence.report(record)
+    assert unobserved == [] and found["cause"] == "not-known" and found["symptom"] == "zeros"
+    assert "Session" in found["message"] and "ruled out" not in found["message"]  # no saturation check was run

@@ -16,7 +16,7 @@ from gradtutor.evidence.reading import untracked
 from gradtutor.evidence.reading import values as values_of
 from gradtutor.evidence.recording.frames import user_frame, user_frame_object
 from gradtutor.evidence.recording.listening import tell
-from gradtutor.evidence.observations import EVERY, FINITE, FIRST_CALLS, NONFINITE
+from gradtutor.evidence.observations import EVERY, FINITE, FIRST_CALLS
 from gradtutor.evidence.recording.tapes import tape_info
 from gradtutor.protocol import Cause, Symptom
 # The values of an eager call's gradients (zero? tiny? NaN?) are read on the first FIRST_CALLS calls of each
@@ -41,8 +41,6 @@ def symptom(record, gradient) -> Symptom | None:
 
 def _call(record, tape, call, target, sources, original, zero_fill=False):
     """zero_fill: the call asked for zeros where there is no path (unconnected_gradients=ZERO)."""
-    import tensorflow as tf
-
     graph = record.graph
     record.gradient_calls += 1
     if record.keras_pending:
@@ -59,6 +57,19 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
         raised.tape_error(record, info, call, frame, error, target, sources)
         raise
     graph.paused -= 1
+    try:  # the reading's own failure is never the program's: the gradients go back as TensorFlow made them
+        _read(record, info, call, frame, target, sources, result, zero_fill)
+    except Exception:  # noqa: BLE001 - what was found before it stays in the record
+        pass
+    return result
+
+
+def _read(record, info, call, frame, target, sources, result, zero_fill) -> None:
+    """What one gradient call returned, checked: each None, zero or NaN gradient diagnosed, a fine one's subtle
+    misses looked for."""
+    import tensorflow as tf
+
+    graph = record.graph
     if info.gradient_frame is None:
         info.gradient_frame = frame
     # a tf.Variable given as the target is known by its handle: what was written into it is its history
@@ -67,7 +78,7 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
     flat_sources = tf.nest.flatten(sources)
     flat_results = tf.nest.flatten(result)
     if len(flat_results) != len(flat_sources):
-        return result
+        return
     step = graph.add_step("gradient", flat_targets + [_tensor_of(s) for s in flat_sources],
                           [g for g in flat_results if tf.is_tensor(g)], frame)
     # what an optimizer given these gradients next may need (optimizers.py)
@@ -84,8 +95,9 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
     trains_some = any(gradient is not None for gradient in flat_results)
     for index, (source, gradient) in enumerate(zip(flat_sources, flat_results)):
         found = symptom(record, gradient) if values or gradient is None else None
-        if found is None and record.replaying and gradient is not None:
-            found = _seen_compiled(record, frame, index)
+        if found is None and record.replaying and gradient is not None and \
+                record.observations.compiled_nonfinite(frame, index):
+            found = Symptom.NONFINITE
         key = (frame, index)
         if found is None:
             if values and key not in record.seen:  # a gradient that looks fine may still miss terms, or be lost
@@ -141,17 +153,6 @@ def _call(record, tape, call, target, sources, original, zero_fill=False):
     untracked.check(record, call, frame, step.inputs[:len(flat_targets)], flat_sources)
     if eager and not record.every_step:
         sampling.after_gradient(record, info)
-    return result
-
-
-def _seen_compiled(record, frame, index):
-    """NaN/inf when the compiled step's monitor saw this gradient so, though its eager re-run (from the values the step
-    began with) computed it finite: XLA (jit_compile=True) differentiates a tf.where's dropped branch at its inf, where
-    eager TensorFlow passes 0. The re-run's path holds the values the step had, so it is read for what makes one."""
-    site = record.observations.sites.get(("compiled", *frame)) if frame else None
-    if site is None or index >= len(site.statuses):
-        return None
-    return Symptom.NONFINITE if site.statuses[index] == NONFINITE else None
 
 
 def _no_sources(record, info, call, frame, target_nodes) -> None:

@@ -59,7 +59,7 @@ def zero_where_saturated(record, info, targets, source, gradient):
     if not zeros.any() or zeros.all():
         return None
     suspects = [op for op in record.graph.kept if op.type in SATURATING and info in op.tapes and op.values is not None
-                and op.outputs and op.outputs[0].shape == value.shape]
+                and op.outputs and _units_of(op.outputs[0].shape, value.shape)]
     if not suspects:
         return None
     graph = record.graph
@@ -71,9 +71,31 @@ def zero_where_saturated(record, info, targets, source, gradient):
     on_path = paths.ancestors(tnodes, snode.seq) & set(paths.descendants(graph, snode))
     for op in suspects:
         mask = saturated_elements(op.type, kept_value(op.values[1][0]))
-        if op.outputs[0] in on_path and mask is not None and mask.shape == zeros.shape and mask[zeros].all():
-            return Cause.SATURATION, op.frame, {"op": op.type, "zero_entries": f"{int(zeros.sum())}/{zeros.size}"}
+        if op.outputs[0] not in on_path or mask is None:
+            continue
+        layer = graph.layer_of(op)  # run by a Keras layer: the line that made it chose the activation
+        at, facts = (layer[1] if layer else op.frame), {"op": op.type, "zero_entries": f"{int(zeros.sum())}/{zeros.size}",
+                                                        **({"layer": layer[0]} if layer else {})}
+        if mask.shape == zeros.shape and mask[zeros].all():
+            return Cause.SATURATION, at, facts
+        # a layer's weights (in, units) or bias (units,) under its activation (batch, units): a unit saturated for
+        # every example passes no gradient to its column, and those columns are the zeros
+        units = mask.reshape(-1, mask.shape[-1]).all(axis=0) if mask.ndim >= 2 else None
+        columns = zeros.reshape(-1, zeros.shape[-1]).all(axis=0)
+        if units is not None and units.shape == columns.shape and columns.any() and units[columns].all() \
+                and zeros[..., ~columns].sum() == 0:
+            return Cause.SATURATION, at, facts
     return None
+
+
+def _units_of(activation_shape, gradient_shape) -> bool:
+    """Is the activation the source's own shape, or a layer's output (batch, …, units) whose last axis is the
+    gradient's (a kernel's columns, a bias)?"""
+    if getattr(activation_shape, "rank", 0) is None:
+        return False
+    dims = tuple(activation_shape.as_list() if hasattr(activation_shape, "as_list") else activation_shape)
+    return dims == tuple(gradient_shape) or len(dims) >= 2 and len(gradient_shape) >= 1 and \
+        dims[-1] is not None and dims[-1] == gradient_shape[-1]
 
 
 def restarted(record, key, source):

@@ -5,8 +5,8 @@ NaN/inf at a line no finding speaks for is still a finding — the line, the val
 ruled out and plainly "cause not known"; a gradient call (or a compiled step being traced) that
 raised is a finding with its exception; a None the reading judged intended (a stop_gradient keeping a
 source out, unconnected_gradients=ZERO) is one only when the program then broke. Sites whose
-gradients were never seen are listed apart (`unobserved`). One finding per root cause: an
-optimizer given None that a reported gradient call returned says nothing more.
+gradients were never seen are listed apart (`unobserved`). One finding per root cause
+(gradtutor.evidence.root_causes).
 """
 from __future__ import annotations
 
@@ -47,11 +47,12 @@ def findings(record) -> list[dict]:
     raised = []
     for site in sites:
         here = (site.file, site.line)
-        if site.error is not None:
-            if here not in explained and not errors_explained and not _then_raised(record.findings, site.error):
+        if site.error is not None:  # one exception is one finding: a compiled call's, not also the trace's it left
+            if here not in explained and not errors_explained and not _then_raised(record.findings, site.error) \
+                    and not any(f["facts"].get("error") == site.error for f in raised):
                 raised.append(_raised(record, site))
             continue
-        if here in explained or not _reported(site):
+        if here in explained and not _explosion_beside(record, site) or not _reported(site):
             continue
         kept = _frozen_read(record, site)
         if kept is not None:  # before the compiled/eager de-duplication: an eager replay computes with the new value
@@ -86,30 +87,6 @@ def _then_raised(found: list[dict], error: str) -> bool:
         origin["facts"] = dict(origin["facts"], then_raised=error)
         origin["message"] = say("finding.unexplained.then_raised", finding=origin["message"], error=error)
     return True
-
-
-GRAPH_CALLS = {"minimize", "compute_gradients"}  # a TF1 optimizer's gradient calls (gradtutor.evidence.sessions)
-
-
-def one_per_root_cause(findings: list[dict]) -> list[dict]:
-    """An optimizer given the None a reported gradient call returned (same cause, same broken line) is that call's
-    finding, not a second one: its words join the call's finding (facts `optimizer_at`, `keras`)."""
-    out: list[dict] = []
-    for finding in findings:
-        broke = (finding["cause"], (finding["broke_at"] or {}).get("line"))
-        origin = next((f for f in out if f["call"] != "apply_gradients" and
-                       (f["cause"], (f["broke_at"] or {}).get("line")) == broke), None)
-        if origin is not None and finding["broke_at"] is not None and {finding["call"], origin["call"]} & GRAPH_CALLS:
-            origin["count"] += finding["count"]  # a tf.Graph's minimize and its tf.gradients, one run's NaN: one cause
-            continue
-        if finding["call"] != "apply_gradients" or origin is None or finding["broke_at"] is None:
-            out.append(finding)
-            continue
-        keras = finding["facts"].get("keras", "")
-        origin["facts"] = dict(origin["facts"], optimizer_at=f"{finding['file']}:{finding['line']}", keras=keras)
-        origin["message"] = say("finding.unexplained.then_given", finding=origin["message"], line=finding["line"],
-                                keras=keras)
-    return out
 
 
 def unobserved(record) -> list[dict]:
@@ -155,7 +132,9 @@ def _not_known(record, site, replayed: bool) -> dict:
         message = say("finding.unexplained.message", values=values, why=why)
         return _finding(site, Cause.NON_FINITE, SYMPTOM[worst], (site.file, site.line) if site.file else None,
                         message, say("finding.unexplained.fix_grew"), len(bad), dict(facts, how="grew"))
-    if site.kind == "compiled":
+    if site.kind == "compiled" and site.unobserved == "graph" and worst != seen.NONFINITE:  # a Session run's values
+        why = say("finding.unexplained.graph_only")
+    elif site.kind == "compiled" and site.unobserved != "graph":
         why = say("finding.unexplained.came_and_went" if replayed else "finding.unexplained.compiled_only")
     elif worst == seen.ZEROS and probed != PROBED[None]:
         why = say(f"finding.unexplained.zeros_{probed}", causes=causes)
@@ -168,17 +147,23 @@ def _not_known(record, site, replayed: bool) -> dict:
                     fix, len(bad), dict(facts, probe=probed) if worst == seen.ZEROS else facts)
 
 
+def _explosion_beside(record, site) -> bool:
+    """A cause rule spoke at this line already (a tanh saturated on the way), yet the site's gradients went on to NaN
+    or inf after growing a thousandfold: that explosion is a finding of its own, said first (one_per_root_cause)."""
+    worst = max((status for _, status in site.bad()), key=seen.WORSE.get, default=None)
+    return worst == seen.NONFINITE and _exploded(record, site) is not None and not any(
+        f["symptom"] == Symptom.NONFINITE and (f["file"], f["line"]) == (site.file, site.line) for f in record.findings)
+
+
 def _exploded(record, site) -> tuple[str, dict] | None:
     """(words, facts) when the NaN or inf gradients of `site` were seen growing before they overflowed: at this site,
-    or, for an eager replay of a compiled step (which starts from weights already NaN), in that step's monitor at
-    the same line; None when no growth was seen."""
+    or at the other sites of its line (a compiled step's monitor, and the eager runs of that step: a replay, which
+    starts from weights already NaN, or Keras's step run once eagerly); None when no growth was seen."""
     facts = {"statuses": ",".join(site.statuses), "dtypes": ",".join(site.dtypes), "calls": str(site.calls)}
-    twin = record.observations.sites.get(("compiled", site.file, site.line))
-    for grown in (site, twin):
-        if grown is None or not grown.grew():
-            continue
-        (first_call, first), (peak_call, peak) = grown.first_peak, grown.peak
-        key = "grew_summed" if grown.summed else "grew"
+    grew = _growth([s for s in record.observations.sites.values() if (s.file, s.line) == (site.file, site.line)
+                    and s.kind in EAGER + ("compiled",)])
+    if grew is not None:
+        key, (first_call, first), (peak_call, peak) = grew
         return (say(f"finding.unexplained.{key}", first=f"{first:.3g}", first_call=first_call, peak=f"{peak:.3g}",
                     peak_call=peak_call), dict(facts, grew_from=f"{first:.3g}", grew_to=f"{peak:.3g}"))
     limit = site.overflow_limit()
@@ -186,6 +171,24 @@ def _exploded(record, site) -> tuple[str, dict] | None:
         return (say("finding.unexplained.huge", peak=f"{site.peak[1]:.3g}", peak_call=site.peak[0],
                     limit=f"{limit:.3g}", dtype=site.dtype()), dict(facts, grew_to=f"{site.peak[1]:.3g}"))
     return None
+
+
+def _growth(sites):
+    """(words' key, first, peak) when the gradients of one line grew GROWTH-fold between calls read before they
+    turned NaN or inf, or None. A compiled step's monitor keeps the sum of their magnitudes, an eager call its largest
+    value: a sum at the start and a largest value later is a growth at least that large (a sum is never below its
+    largest value), the other way round proves nothing."""
+    points = [(point, one.summed) for one in sites for point in (one.first_peak, one.peak) if point is not None]
+    if not points:
+        return None
+    first, first_summed = min(points, key=lambda p: p[0][0])
+    later = [(point, summed) for point, summed in points if point[0] > first[0] and (first_summed or not summed)]
+    if not later:
+        return None
+    peak, peak_summed = max(later, key=lambda p: p[0][1])
+    if peak[1] < seen.GROWTH * max(first[1], 1e-30):
+        return None
+    return ("grew_summed" if peak_summed else "grew_seen" if first_summed else "grew"), first, peak
 
 
 def _probed(record, site, zeros: list[int]) -> str:

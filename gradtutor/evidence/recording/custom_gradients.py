@@ -58,6 +58,31 @@ def link(record) -> None:
         return result
 
     module._eager_mode_decorator = linked
+    _name_grad_fns(record, module)
+
+
+def _name_grad_fns(record, module) -> None:
+    """In a graph (a tf.function being traced), the gradient function a tf.custom_gradient function returns is
+    noted by that function's name (record.observations.grad_fns): TensorFlow checks what it returns only when the
+    tape calls it, and then names only the recorded op ("Recorded operation 'f' returned too few gradients")."""
+    import inspect
+
+    saved = module._graph_mode_decorator
+    record.originals.append((module, {"_graph_mode_decorator": saved}))
+
+    def named(f, args, kwargs):
+        @functools.wraps(f)  # TensorFlow names the recorded op after f
+        def noting(*a, **k):
+            made = f(*a, **k)
+            if isinstance(made, tuple) and len(made) == 2 and callable(made[1]):
+                code = getattr(inspect.unwrap(made[1]), "__code__", None)
+                if code is not None:
+                    record.observations.grad_fns.setdefault(f.__name__, (code.co_filename, code.co_firstlineno))
+            return made
+
+        return saved(noting, args, kwargs)
+
+    module._graph_mode_decorator = named
 
 
 def _computed_from(record, outputs, inputs) -> bool:

@@ -54,10 +54,12 @@ def capturing(copy: str, lines: set[int]):
     errors: dict[int, float | None] = {}  # the first call's central-difference error, per line
     traces: dict[int, list] = {}  # per line: (the traced function's state, its calls when this trace was made)
 
-    def observe(record, target, sources, result):
+    def observe(record, target, sources, result, frame=None):
         import tensorflow as tf
 
-        line = _line_in(copy)
+        # a tf.Graph's gradients have values when a Session runs them: `frame` is then the line that asked for them
+        asked = frame is not None and os.path.abspath(frame[0]) == os.path.abspath(copy)
+        line = frame[1] if asked else _line_in(copy)
         if line in lines and len(seen.setdefault(line, [])) < CALLS_KEPT:
             _note(seen[line], errors, line, record, target, sources, result)
         if line in lines and not tf.executing_eagerly():

@@ -28,6 +28,11 @@ DENSE_READS, MAX_GAP = 16, 128
 # concrete function called without Python may run more steps than RING between two reads: then a row holds the
 # sums of several steps, whose codes are still seen but not the step they began at)
 RING = 4 * MAX_GAP
+# the call of Keras's training step run eagerly under the full recording, once, whatever its checks saw: a gradient
+# exactly zero at most (not all) of its entries (a sigmoid saturated by unscaled inputs) shows only in eager values,
+# which the in-graph sums do not keep; the first call is traced, the second runs what the program trains with
+SAMPLED_CALL = 2
+KERAS_MODULES = ("keras.", "tf_keras.")
 
 
 class Monitor:
@@ -168,6 +173,19 @@ class FunctionState:
             self.idle_read_at = self.calls
             return True
         return False
+
+    def first_call(self, steps, counted) -> int:
+        """The call at which these gradients first got worse (`steps`: the graph's count then; -1 not known, RING),
+        shifted by how far the count is behind the calls (a replayed call runs no graph; a concrete function called
+        directly no Python)."""
+        return -1 if min(steps) < 0 else min(steps) + self.calls - counted
+
+    def sampled(self, function) -> bool:
+        """Is this call the one of Keras's own training step (fit, train_on_batch) run eagerly whatever its checks
+        saw (SAMPLED_CALL)? Only Keras's: its Python has no effect of the program's that running it eagerly would
+        repeat or change (a user's tf.function may count its calls in a global)."""
+        code = getattr(getattr(function, "_python_function", None), "__module__", None) or ""
+        return self.calls == SAMPLED_CALL and code.startswith(KERAS_MODULES)
 
     def due(self) -> bool:
         """Are the monitors read after this call? Every call at first, then further apart (DENSE_READS, MAX_GAP)."""

@@ -29,12 +29,20 @@ class Snapshot:
         self.values: dict[int, tuple] = {}
 
     def add(self, handle, dtype) -> None:
-        """Keep HANDLE's value now (a handle met while the call is traced: read before the step runs)."""
-        if id(handle) not in self.values:
+        """Keep HANDLE's value now (a handle met while the call is traced: read before the step runs). A variable the
+        first call makes has no value while that call is traced (TensorFlow lifts its initializer out and runs it
+        after the trace, then traces again to run the step): read empty then, it is read again on the second trace."""
+        if self.unread(handle):
             from tensorflow.python.framework import ops
 
             with ops.init_scope():
                 self.values[id(handle)] = (handle, direct.read(handle, dtype))
+
+    def unread(self, handle) -> bool:
+        """Is HANDLE's value not kept yet, or kept empty (read before its initializer ran)?"""
+        kept = self.values.get(id(handle))
+        return kept is None or kept[1].shape.num_elements() == 0
+
 
 # ops whose effects a second run repeats outside the variables it puts back: a batch taken from an iterator, a line
 # printed or a summary written, a Python function run, a table or queue changed, a file saved. A function that traces
@@ -57,10 +65,15 @@ def take(handles: dict) -> Snapshot:
     return snapshot
 
 
-def put_back(snapshot: Snapshot) -> None:
+def put_back(snapshot: Snapshot, shaped_as: Snapshot | None = None) -> None:
+    """Assign each kept value back. With `shaped_as` (the values the call left), a value of another shape is not: a
+    variable the call itself made (an optimizer's slot, a layer built by its first call) had none before it, only
+    a placeholder read while it was traced, so it keeps what the call left."""
     from tensorflow.python.ops import gen_resource_variable_ops
 
-    for handle, value in snapshot.values.values():
+    for key, (handle, value) in snapshot.values.items():
+        if shaped_as is not None and (key not in shaped_as.values or shaped_as.values[key][1].shape != value.shape):
+            continue
         gen_resource_variable_ops.assign_variable_op(handle, value)
 
 

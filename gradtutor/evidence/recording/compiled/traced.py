@@ -60,10 +60,10 @@ class Tracing:
     def _reads(self, handle, dtype) -> None:
         """The function being traced reads a captured variable: its value is kept from before a call (snapshot.py)."""
         state = self.current
-        if getattr(handle, "graph", None) is not None or id(handle) in state.handles:
-            return  # not an eager handle (a variable made in the function itself), or known
-        state.handles[id(handle)] = (handle, dtype)
-        if state.snapshot is not None:
+        if getattr(handle, "graph", None) is not None:
+            return  # not an eager handle (a variable made in the function itself)
+        known, state.handles[id(handle)] = id(handle) in state.handles, (handle, dtype)
+        if state.snapshot is not None and (not known or state.snapshot.unread(handle)):
             with self.record.graph.pausing():
                 state.snapshot.add(handle, dtype)
 
@@ -151,6 +151,8 @@ class Tracing:
         asked, before, traced = self.record.gradient_calls, self.record.graph.seq, traces(function)
         self.traced_calls.clear()
         try:
+            if state.replay_from is None and not self.record.every_step and state.sampled(function):
+                state.replay_from = -1  # Keras's training step, once eagerly: what only eager values show
             if state.replay_from is not None and _can_run_eagerly(function):
                 return self._replay(function, call, args, kwargs, state)
             quiet = sampling.unlogged_call(self.record, state.calls)
@@ -198,7 +200,7 @@ class Tracing:
         try:
             with self.record.graph.pausing():
                 after = snapshot.take(state.handles)
-                snapshot.put_back(kept)
+                snapshot.put_back(kept, shaped_as=after)
         except Exception:  # noqa: BLE001 - not restorable: the step is replayed at the next call, as before
             return
         self.depth, asked = self.depth + 1, self.record.gradient_calls
@@ -220,14 +222,14 @@ class Tracing:
         before = {id(finding) for finding in record.findings}
         eager = tf.config.functions_run_eagerly()
         tf.config.run_functions_eagerly(True)
-        record.replaying = True
+        record.replaying, record.observations.replayed_call = True, state.calls
         was_off = record.graph.off
         sampling.set_live(record, True)  # an eager loop between its sampled tapes: this call is recorded
         try:
             with graph_replay.tf_gradients_on_a_tape(args, kwargs):  # a graph-only tf.gradients answered eagerly
                 return call(function, *args, **kwargs)
         finally:
-            record.replaying = False
+            record.replaying, record.observations.replayed_call = False, None
             sampling.set_live(record, not was_off)
             tf.config.run_functions_eagerly(eager)
             for finding in record.findings:
@@ -262,14 +264,7 @@ class Tracing:
                     continue
                 monitor.known = [max(code, old) for code, old in zip(codes, monitor.known)]
                 if state.replay_from is None and not self.record.every_step:  # a checked call runs once
-                    state.replay_from = self._first_step(state, [firsts[i] for i in worse], now)
-
-    @staticmethod
-    def _first_step(state, steps, counted) -> int:
-        """The call at which these gradients first got worse (`steps`: the graph's count then; -1 not known,
-        monitors.RING), shifted by how far the count is behind the calls (a replayed call runs no graph; a concrete
-        function called directly no Python)."""
-        return -1 if min(steps) < 0 else min(steps) + state.calls - counted
+                    state.replay_from = state.first_call([firsts[i] for i in worse], now)
 
     def flush(self) -> None:
         """The recording ends: what the monitors saw since their last read goes into the observations."""
