@@ -182,14 +182,35 @@ class FunctionState:
 
     def sampled(self, function) -> bool:
         """Is this call the one of Keras's own training step (fit, train_on_batch) run eagerly whatever its checks
-        saw (SAMPLED_CALL)? Only Keras's: its Python has no effect of the program's that running it eagerly would
-        repeat or change (a user's tf.function may count its calls in a global)."""
-        code = getattr(getattr(function, "_python_function", None), "__module__", None) or ""
-        return self.calls == SAMPLED_CALL and code.startswith(KERAS_MODULES)
+        saw (SAMPLED_CALL)? Only Keras's, with Keras's own train_step: its Python has no effect of the program's that
+        running it eagerly would repeat or change (a user's tf.function, or train_step, may count calls in Python)."""
+        python = getattr(function, "_python_function", None)
+        if self.calls != SAMPLED_CALL or not (getattr(python, "__module__", None) or "").startswith(KERAS_MODULES):
+            return False
+        model = _closed_over_model(python)
+        step = getattr(type(model), "train_step", None) if model is not None else None
+        return (getattr(step, "__module__", None) or "").startswith(KERAS_MODULES)
 
     def due(self) -> bool:
         """Are the monitors read after this call? Every call at first, then further apart (DENSE_READS, MAX_GAP)."""
         return self.calls <= DENSE_READS or self.calls - self.read_at >= min(MAX_GAP, self.calls // 4)
+
+
+def _closed_over_model(python, depth=3):
+    """The model a Keras training function's Python closes over (its step's `self`), looked for a few closures
+    deep, or None."""
+    for cell in getattr(python, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # a cell not filled yet
+            continue
+        if hasattr(value, "train_step") and hasattr(value, "trainable_variables"):
+            return value
+        inner = getattr(value, "_python_function", value)
+        found = _closed_over_model(inner, depth - 1) if depth and callable(inner) else None
+        if found is not None:
+            return found
+    return None
 
 
 def variable(tf, shape, name, value=0, dtype="int64"):
