@@ -60,7 +60,7 @@ class Site:
     first_peak: tuple[int, float] | None = None
     peak: tuple[int, float] | None = None
     nonfinite_call: int | None = None
-    # first_peak and peak are the largest of a step's sums of magnitudes, not of one value: read by a compiled step's
+    # first_peak and peak are the largest of a step's mean magnitudes, not of one value: read by a compiled step's
     # monitor (recording/compiled/monitors.Growth), which keeps no single values
     summed: bool = False
 
@@ -70,7 +70,7 @@ class Site:
     def overflow_limit(self) -> float:
         """The square root of the largest value of the site's float dtype when a finite gradient read before its first
         NaN or inf was beyond it (its square overflows: it had already exploded, though on one call only), else 0. Not
-        for a compiled step's sums (a sum of many values may pass it when no value does)."""
+        for a compiled step's means (its largest value is not known)."""
         if self.summed or not (self.peak and self.nonfinite_call and self.peak[0] < self.nonfinite_call):
             return 0.0
         try:

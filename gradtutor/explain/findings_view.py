@@ -24,6 +24,9 @@ SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "froze
                ("frozen-python-state", "trainable"): "unfrozen_at", ("not-used", "overwritten"): "overwritten_at",
                ("non-finite", "swapped"): "swapped_at", ("non-finite", "grew"): "grew_at", ("not-used", "made"): "unused_made_at"}
 
+# how a compiled step's finding was looked into: the step after it, or the step itself again, or run eagerly at first
+RERUN = {"same": "_again", "sampled": "_sampled"}
+
 # why a call site's gradients were never seen (gradtutor.evidence.recording.instrument.observed), with words of its own
 UNOBSERVED_WHY = ("compiled", "graph")
 
@@ -62,7 +65,8 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
             out.append(f"  {broke_at}  [cyan]{escape(broke['code'])}[/cyan]")
         for fact in ("first_step", "first_seen_step"):  # compiled steps; sampled eager tapes
             if facts.get(fact):
-                key = f"{fact}_again" if fact == "first_step" and facts.get("rerun") == "same" else fact  # the step itself
+                # the step itself, run again from its start, or run eagerly in the first place
+                key = fact + (RERUN.get(facts.get("rerun"), "") if fact == "first_step" else "")
                 out.append(f"  {escape(say(f'explain.compiled.{key}', step=facts[fact]))}")
         out.append(f"  {say('explain.report.fix', fix=escape(finding['fix']))}")
     named = {"name": name} if script else {}

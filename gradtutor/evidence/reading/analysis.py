@@ -9,7 +9,7 @@ import numpy as np
 
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import WRITES
-from gradtutor.evidence.recording.compiled import evaluate
+from gradtutor.evidence.recording.compiled import evaluate, graph_replay
 from gradtutor.evidence import cuts, source_lines
 from gradtutor.evidence.reading import paths, probe
 from gradtutor.evidence.reading.values import birth, dropped_by_where, evidence_at, how_made, kept_value
@@ -157,6 +157,12 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False
     return Cause.NOT_USED, at, {}
 
 
+def _programs(tapes) -> list:
+    """The program's own tapes among those that recorded an op: not the one a compiled step's eager run opens to
+    answer a graph-only tf.gradients (graph_replay), which records everything the step computes."""
+    return [one for one in tapes if one.tape() not in graph_replay.ANSWERING]
+
+
 def _breaks(steps, info, graph=None, around=None):
     """The step on which the path from the source breaks, as (cause, frame), or None. First a value that left
     TensorFlow (the target's own history says so), then state (an assign, an iterator, a tf.data dataset), then the
@@ -173,7 +179,7 @@ def _breaks(steps, info, graph=None, around=None):
             return Cause.STATE_BREAKS_PATH, reach.op.frame  # into a tf.data dataset, or through one (Dataset.reduce)
     # a step no tape recorded cuts every tape's path (a sum built after each `with`, a replica's step): the tape
     # asked is the wrong one only when every step was recorded, some by another tape
-    loose = next((reach.op for _, reach in steps if reach.op is not None and not reach.op.tapes
+    loose = next((reach.op for _, reach in steps if reach.op is not None and not _programs(reach.op.tapes)
                   and reach.op.type not in FLOWING_STEPS), None)
     for node, reach in steps:
         op = reach.op
@@ -181,7 +187,7 @@ def _breaks(steps, info, graph=None, around=None):
             continue
         if info not in op.tapes:
             return (Cause.OUTSIDE_TAPE, loose.frame) if loose is not None else \
-                ((Cause.WRONG_TAPE if op.tapes else Cause.OUTSIDE_TAPE), op.frame)
+                ((Cause.WRONG_TAPE if _programs(op.tapes) else Cause.OUTSIDE_TAPE), op.frame)
         if op.type in FLOWING_STEPS or around is not None and around(op):
             continue
         kind = opfacts.gradient_kind(op.type)

@@ -175,20 +175,20 @@ def _exploded(record, site) -> tuple[str, dict] | None:
 
 def _growth(sites):
     """(words' key, first, peak) when the gradients of one line grew GROWTH-fold between calls read before they
-    turned NaN or inf, or None. A compiled step's monitor keeps the sum of their magnitudes, an eager call its largest
-    value: a sum at the start and a largest value later is a growth at least that large (a sum is never below its
+    turned NaN or inf, or None. A compiled step's monitor keeps their mean magnitude, an eager call their largest
+    value: a largest value at the start and a mean later is a growth at least that large (a mean is never above the
     largest value), the other way round proves nothing."""
     points = [(point, one.summed) for one in sites for point in (one.first_peak, one.peak) if point is not None]
-    if not points:
-        return None
-    first, first_summed = min(points, key=lambda p: p[0][0])
-    later = [(point, summed) for point, summed in points if point[0] > first[0] and (first_summed or not summed)]
-    if not later:
-        return None
-    peak, peak_summed = max(later, key=lambda p: p[0][1])
-    if peak[1] < seen.GROWTH * max(first[1], 1e-30):
-        return None
-    return ("grew_summed" if peak_summed else "grew_seen" if first_summed else "grew"), first, peak
+    for kind in (True, False):  # from the first sum, or from the first largest value
+        starts = [p for p in points if p[1] is kind]
+        if not starts:
+            continue
+        first, first_summed = min(starts, key=lambda p: p[0][0])
+        later = [(point, summed) for point, summed in points if point[0] > first[0] and (summed or not first_summed)]
+        peak, peak_summed = max(later, key=lambda p: p[0][1], default=((0, 0.0), False))
+        if later and peak[1] >= seen.GROWTH * max(first[1], 1e-30):
+            return ("grew_summed" if first_summed else "grew_seen" if peak_summed else "grew"), first, peak
+    return None
 
 
 def _probed(record, site, zeros: list[int]) -> str:

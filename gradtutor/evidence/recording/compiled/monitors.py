@@ -28,10 +28,12 @@ DENSE_READS, MAX_GAP = 16, 128
 # concrete function called without Python may run more steps than RING between two reads: then a row holds the
 # sums of several steps, whose codes are still seen but not the step they began at)
 RING = 4 * MAX_GAP
-# the call of Keras's training step run eagerly under the full recording, once, whatever its checks saw: a gradient
-# exactly zero at most (not all) of its entries (a sigmoid saturated by unscaled inputs) shows only in eager values,
-# which the in-graph sums do not keep; the first call is traced, the second runs what the program trains with
-SAMPLED_CALL = 2
+# the call of Keras's training step run eagerly under the full recording, once, whatever its checks saw: the first,
+# from the weights the program starts with (a NaN at the first step is seen being made, a step that cannot be run
+# again: fit's batches come from an iterator), and what only eager values show (a sigmoid saturated by unscaled
+# inputs leaves its weights' gradient columns exactly zero; the in-graph sums do not keep zeros per entry). What
+# that call prints in Python is not shown: compiled, its Python runs only while traced, and it is traced next call
+SAMPLED_CALL = 1
 KERAS_MODULES = ("keras.", "tf_keras.")
 
 
@@ -83,8 +85,8 @@ class Monitor:
         worst, first = [0] * len(self.known), [-1] * len(self.known)
         taken = rows[steps % RING]
         sums = taken[:, :-1] / taken[:, -1:]  # a loop's calls in one step: their mean
-        if exact:
-            self.growth.add(steps + shift, sums)
+        if exact:  # each gradient's mean magnitude: never above its largest, which an eager call keeps
+            self.growth.add(steps + shift, sums / (self.limits / magnitudes.TINY))
         if (sums >= self.limits).all() and np.isfinite(sums).all():  # (a NaN compares false)
             return worst, first
         found = step_codes(sums, self.limits)
@@ -98,9 +100,9 @@ class Monitor:
 
 
 class Growth:
-    """How a compiled step's gradients grew before they first turned NaN or inf: the largest of a step's sums of
-    magnitudes on the first step read, and the largest of any step read before the first NaN or inf, each with its
-    call; `broke`: that first call. An explosion (a learning rate too large, targets not scaled)
+    """How a compiled step's gradients grew before they first turned NaN or inf: the largest of a step's mean
+    magnitudes (one per gradient) on the first step read, and the largest of any step read before the first NaN or
+    inf, each with its call; `broke`: that first call. An explosion (a learning rate too large, targets not scaled)
     shows here as sums that grew a thousandfold and more, then overflowed; a NaN born at one op on a steady step
     does not (reading/unexplained.py)."""
 
@@ -110,8 +112,8 @@ class Growth:
         self.first = self.peak = self.broke = None
 
     def add(self, steps, sums) -> None:
-        """The steps of one read, in order, and their sums (rows: steps, columns: gradients); read in order. The
-        step that broke counts with its finite sums (a bias's gradient may still be finite when a kernel's is inf),
+        """The steps of one read, in order, and their means (rows: steps, columns: gradients); read in order. The
+        step that broke counts with its finite means (a bias's gradient may still be finite when a kernel's is inf),
         as an eager call's finite values do (observations.Observations.gradients)."""
         if self.broke is not None or not steps.size:
             return
@@ -181,15 +183,13 @@ class FunctionState:
         return -1 if min(steps) < 0 else min(steps) + self.calls - counted
 
     def sampled(self, function) -> bool:
-        """Is this call the one of Keras's own training step (fit, train_on_batch) run eagerly whatever its checks
-        saw (SAMPLED_CALL)? Only Keras's, with Keras's own train_step: its Python has no effect of the program's that
-        running it eagerly would repeat or change (a user's tf.function, or train_step, may count calls in Python)."""
+        """Is this call the one of a Keras model's own function (fit's and train_on_batch's step, its train_step
+        overridden or not) run eagerly whatever its checks saw (SAMPLED_CALL)? Not a program's own tf.function,
+        whose Python may count its calls or read a global: run eagerly once more, that Python would run once more."""
         python = getattr(function, "_python_function", None)
         if self.calls != SAMPLED_CALL or not (getattr(python, "__module__", None) or "").startswith(KERAS_MODULES):
             return False
-        model = _closed_over_model(python)
-        step = getattr(type(model), "train_step", None) if model is not None else None
-        return (getattr(step, "__module__", None) or "").startswith(KERAS_MODULES)
+        return _closed_over_model(python) is not None
 
     def due(self) -> bool:
         """Are the monitors read after this call? Every call at first, then further apart (DENSE_READS, MAX_GAP)."""
