@@ -186,10 +186,11 @@ class FunctionState:
         """Is this call the one of a Keras model's own function (fit's and train_on_batch's step, its train_step
         overridden or not) run eagerly whatever its checks saw (SAMPLED_CALL)? Not a program's own tf.function,
         whose Python may count its calls or read a global: run eagerly once more, that Python would run once more."""
-        python = getattr(function, "_python_function", None)
-        if self.calls != SAMPLED_CALL or not (getattr(python, "__module__", None) or "").startswith(KERAS_MODULES):
+        if self.calls != SAMPLED_CALL:  # every call asks: the cheapest test first
             return False
-        return _closed_over_model(python) is not None
+        python = getattr(function, "_python_function", None)
+        return (getattr(python, "__module__", None) or "").startswith(KERAS_MODULES) and \
+            _closed_over_model(python) is not None
 
     def due(self) -> bool:
         """Are the monitors read after this call? Every call at first, then further apart (DENSE_READS, MAX_GAP)."""
