@@ -24,8 +24,8 @@ SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "froze
                ("frozen-python-state", "trainable"): "unfrozen_at", ("not-used", "overwritten"): "overwritten_at",
                ("non-finite", "swapped"): "swapped_at", ("non-finite", "grew"): "grew_at", ("not-used", "made"): "unused_made_at"}
 
-# how a compiled step's finding was looked into: the step after it, or the step itself again, or run eagerly at first
-RERUN = {"same": "_again", "sampled": "_sampled"}
+# how a compiled step's finding was looked into: the step after it, or the step itself again
+RERUN = {"same": "_again"}
 
 # why a call site's gradients were never seen (gradtutor.evidence.recording.instrument.observed), with words of its own
 UNOBSERVED_WHY = ("compiled", "graph")
@@ -65,7 +65,7 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
             out.append(f"  {broke_at}  [cyan]{escape(broke['code'])}[/cyan]")
         for fact in ("first_step", "first_seen_step"):  # compiled steps; sampled eager tapes
             if facts.get(fact):
-                # the step itself, run again from its start, or run eagerly in the first place
+                # the step itself, run again from its start
                 key = fact + (RERUN.get(facts.get("rerun"), "") if fact == "first_step" else "")
                 out.append(f"  {escape(say(f'explain.compiled.{key}', step=facts[fact]))}")
         out.append(f"  {say('explain.report.fix', fix=escape(finding['fix']))}")

@@ -28,13 +28,6 @@ DENSE_READS, MAX_GAP = 16, 128
 # concrete function called without Python may run more steps than RING between two reads: then a row holds the
 # sums of several steps, whose codes are still seen but not the step they began at)
 RING = 4 * MAX_GAP
-# the call of Keras's training step run eagerly under the full recording, once, whatever its checks saw: the first,
-# from the weights the program starts with (a NaN at the first step is seen being made, a step that cannot be run
-# again: fit's batches come from an iterator), and what only eager values show (a sigmoid saturated by unscaled
-# inputs leaves its weights' gradient columns exactly zero; the in-graph sums do not keep zeros per entry). What
-# that call prints in Python is not shown: compiled, its Python runs only while traced, and it is traced next call
-SAMPLED_CALL = 1
-KERAS_MODULES = ("keras.", "tf_keras.")
 
 
 class Monitor:
@@ -182,36 +175,9 @@ class FunctionState:
         directly no Python)."""
         return -1 if min(steps) < 0 else min(steps) + self.calls - counted
 
-    def sampled(self, function) -> bool:
-        """Is this call the one of a Keras model's own function (fit's and train_on_batch's step, its train_step
-        overridden or not) run eagerly whatever its checks saw (SAMPLED_CALL)? Not a program's own tf.function,
-        whose Python may count its calls or read a global: run eagerly once more, that Python would run once more."""
-        if self.calls != SAMPLED_CALL:  # every call asks: the cheapest test first
-            return False
-        python = getattr(function, "_python_function", None)
-        return (getattr(python, "__module__", None) or "").startswith(KERAS_MODULES) and \
-            _closed_over_model(python) is not None
-
     def due(self) -> bool:
         """Are the monitors read after this call? Every call at first, then further apart (DENSE_READS, MAX_GAP)."""
         return self.calls <= DENSE_READS or self.calls - self.read_at >= min(MAX_GAP, self.calls // 4)
-
-
-def _closed_over_model(python, depth=3):
-    """The model a Keras training function's Python closes over (its step's `self`), looked for a few closures
-    deep, or None."""
-    for cell in getattr(python, "__closure__", None) or ():
-        try:
-            value = cell.cell_contents
-        except ValueError:  # a cell not filled yet
-            continue
-        if hasattr(value, "train_step") and hasattr(value, "trainable_variables"):
-            return value
-        inner = getattr(value, "_python_function", value)
-        found = _closed_over_model(inner, depth - 1) if depth and callable(inner) else None
-        if found is not None:
-            return found
-    return None
 
 
 def variable(tf, shape, name, value=0, dtype="int64"):

@@ -151,11 +151,8 @@ class Tracing:
         asked, before, traced = self.record.gradient_calls, self.record.graph.seq, traces(function)
         self.traced_calls.clear()
         try:
-            sample = state.replay_from is None and not self.record.every_step and state.sampled(function)
-            if sample:  # Keras's training step, once eagerly: what only eager values show
-                state.replay_from = state.calls
             if state.replay_from is not None and _can_run_eagerly(function):
-                return self._replay(function, call, args, kwargs, state, quiet=sample)
+                return self._replay(function, call, args, kwargs, state)
             quiet = sampling.unlogged_call(self.record, state.calls)
             if state.calls <= monitors.DENSE_READS:  # (after a step every line costs: the caches are cold)
                 self._keep_values(state, function, args, kwargs)
@@ -214,9 +211,8 @@ class Tracing:
             with self.record.graph.pausing():
                 snapshot.put_back(after)
 
-    def _replay(self, function, call, args, kwargs, state, again=False, quiet=False):
-        """Run this one call eagerly, under the eager recording: its findings say the step they first appeared at.
-        `quiet`: what its Python prints is not shown (monitors.SAMPLED_CALL)."""
+    def _replay(self, function, call, args, kwargs, state, again=False):
+        """Run this one call eagerly, under the eager recording: its findings say the step they first appeared at."""
         import tensorflow as tf
 
         record, first = self.record, state.replay_from
@@ -228,16 +224,15 @@ class Tracing:
         was_off = record.graph.off
         sampling.set_live(record, True)  # an eager loop between its sampled tapes: this call is recorded
         try:
-            with graph_replay.tf_gradients_on_a_tape(args, kwargs), \
-                    contextlib.redirect_stdout(io.StringIO()) if quiet else contextlib.nullcontext():
-                return call(function, *args, **kwargs)  # (a graph-only tf.gradients answered eagerly)
+            with graph_replay.tf_gradients_on_a_tape(args, kwargs):  # a graph-only tf.gradients answered eagerly
+                return call(function, *args, **kwargs)
         finally:
             record.replaying, record.observations.replayed_call = False, None
             sampling.set_live(record, not was_off)
             tf.config.run_functions_eagerly(eager)
             for finding in record.findings:
                 if id(finding) not in before:
-                    finding["facts"].update(rerun="sampled" if quiet else "same" if again else "next")
+                    finding["facts"].update(rerun="same" if again else "next")
                     if first >= 0:
                         finding["facts"]["first_step"] = str(first)
 
