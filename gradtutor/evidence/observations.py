@@ -164,9 +164,9 @@ class Observations:
                 site.peak = (call, peak)
 
     def call_of(self, site: Site) -> int:
-        """The call a site's gradients are counted at: its own calls, or, while a compiled step runs eagerly (a
-        replay, Keras's step sampled), that step's call of its function (`replayed_call`), so that its values and
-        the step's monitor (observations.grown) count calls alike."""
+        """The call a site's gradients are counted at: its own calls, or, while a compiled step runs again eagerly (a
+        replay), that step's call of its function (`replayed_call`), so that its values and the step's monitor
+        (observations.grown) count calls alike."""
         return self.replayed_call if self.replayed_call is not None else site.calls
 
     def codes(self, site: Site, codes: list[int]) -> None:

@@ -48,12 +48,14 @@ def _graph_gradients(record, gradients, observed):
         if tf.executing_eagerly():
             return gradients(*args, **kwargs)
         result = observed(record, "gradient", caller(), lambda: gradients(*args, **kwargs))
+        if not isinstance(result, (list, tuple)) or record.busy:
+            return result
         traced = record.graph.traced
-        if traced is not None and isinstance(result, (list, tuple)) and not record.busy and not _tf1_graph():
-            traced.watch_gradients(user_frame(), list(result))
-        if isinstance(result, (list, tuple)) and not record.busy and _tf1_graph():
+        if _tf1_graph():  # its values come from a Session run (gradtutor.evidence.sessions)
             ys, xs = kwargs.get("ys", args[0] if args else None), kwargs.get("xs", args[1] if len(args) > 1 else None)
             _watch(record, "tf.gradients", tf.nest.flatten(ys), tf.nest.flatten(xs), list(result))
+        elif traced is not None:
+            traced.watch_gradients(user_frame(), list(result))
         return result
 
     return observed_gradients

@@ -96,7 +96,7 @@ class Growth:
     """How a compiled step's gradients grew before they first turned NaN or inf: the largest of a step's mean
     magnitudes (one per gradient) on the first step read, and the largest of any step read before the first NaN or
     inf, each with its call; `broke`: that first call. An explosion (a learning rate too large, targets not scaled)
-    shows here as sums that grew a thousandfold and more, then overflowed; a NaN born at one op on a steady step
+    shows here as means that grew a thousandfold and more, then overflowed; a NaN born at one op on a steady step
     does not (reading/unexplained.py)."""
 
     __slots__ = ("broke", "first", "peak")
