@@ -76,15 +76,16 @@ class Reader:
     variables_read: Callable  # paths.variables_read: the variables a target was computed from (optimizers.py)
     session_watch: Callable  # sessions.watch: what a Session run must fetch to see a tf.Graph's gradients
     session_read: Callable  # sessions.read: what one run gave them (recording/compiled/graph_functions.py)
+    training_watch: Callable  # flat_layers.watch: fit and train_on_batch keep their first arrays (optimizers.py)
 
 
 def reader() -> Reader:
-    from gradtutor.evidence import cuts, sessions
+    from gradtutor.evidence import cuts, flat_layers, sessions
     from gradtutor.evidence.reading import analysis, checks, paths
 
     return Reader(checks.gradient, checks.jacobian, checks.watch, checks.tf_gradients_wrapper,
                   checks.numpy_function_wrapper, analysis.diagnose, cuts.cuts_back, paths.variables_read,
-                  sessions.watch, sessions.read)
+                  sessions.watch, sessions.read, flat_layers.watch)
 
 
 class Record:
@@ -111,6 +112,10 @@ class Record:
         # id(tf.function) -> the Python scalars its latest trace read, and their changes since (python_state.py)
         self.python_state: dict = {}
         self.frozen: dict = {}  # id(variable handle) -> the user's line whose `layer.trainable = False` froze it
+        # id(Keras model) -> (model, "fit" or "train_on_batch", the call's frame, the first rows of x and y it was first
+        # trained on), for reading its activations after the program (flat_layers.py)
+        self.trained: dict = {}
+        self.training_watched = False
         self.unfrozen: list = []  # weights made trainable after a compiled step was traced (compiled/unfrozen.py)
         self.sessions: dict = {}  # id(tf.Graph) -> the gradient calls a Session run of it fetches (sessions.py)
         self.script_error: BaseException | None = None  # the exception that left the recorded block, if one did
@@ -193,7 +198,7 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
     and every raised call they left unexplained (cause not known), one per root cause; and the call sites whose
     gradients could not be observed at all ({kind, file, line, why}). No findings and no unobserved site: every
     gradient was fine."""
-    from gradtutor.evidence import root_causes
+    from gradtutor.evidence import flat_layers, root_causes
     from gradtutor.evidence.reading import subtle, unexplained
 
     added = unexplained.findings(record)  # first: an error it tells with a cause rule's finding changes that finding
@@ -203,6 +208,8 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
     added += subtle.unfrozen_untrained(record)
     added += subtle.stale_reads(record, ruled + added)
     findings = root_causes.one_per_root_cause(ruled + added)
+    if not findings:  # every gradient finite and not zero: small ones, starved by a flat activation, said as such
+        findings = flat_layers.findings(record)
     return findings, unexplained.unobserved(record)
 
 

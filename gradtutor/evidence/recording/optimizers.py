@@ -1,19 +1,17 @@
-"""Keras 3, watched: its optimizer ("No gradients provided for any variable", "Gradients do not exist for variables")
+"""Keras 3, watched: its optimizer ("No gradients provided for any variable", "Gradients do not exist for variables"),
 and its layers' `trainable = False` (watch_freezing, at the end).
 
-Keras 3 (keras/src/optimizers/base_optimizer.py) checks gradients in one place:
-`BaseOptimizer.apply` calls `_filter_empty_gradients`, which drops the None gradients,
-raises ValueError when none is left and otherwise only warns. `apply_gradients` first
-unzips its pairs, so an empty variable list fails there ("not enough values to
-unpack"). Both methods are wrapped while recording; the finding is added before
-Keras raises or warns, so a script that catches the error is still told why.
-
-The cause is not guessed at the optimizer: each None came from a tape call that was
-already analysed (checks.py remembers, per source variable, the cause it found), so
-the finding repeats that tape's evidence with the line where its path broke.
+Keras 3 (keras/src/optimizers/base_optimizer.py) checks gradients in one place: `BaseOptimizer.apply` calls
+`_filter_empty_gradients`, which drops the None gradients, raises ValueError when none is left and otherwise only
+warns. `apply_gradients` first unzips its pairs, so an empty variable list fails there ("not enough values to
+unpack"). Both methods are wrapped while recording; the finding is added before Keras raises or warns, so a script
+that catches the error is still told why. The cause is not guessed at the optimizer: each None came from a tape call
+that was already analysed (checks.py remembers, per source variable, the cause it found), so the finding repeats that
+tape's evidence with the line where its path broke.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.abc
 import importlib.util
@@ -109,10 +107,8 @@ def _report_untrained(record, loss) -> None:
 
 def _safely(report, *args) -> None:
     """A report that fails must not change what the user's script does: Keras goes on as it would."""
-    try:
+    with contextlib.suppress(Exception):  # the evidence is lost, the script is not
         report(*args)
-    except Exception:  # noqa: BLE001 - the evidence is lost, the script is not
-        pass
 
 
 def _report_missing(record, variables, everything: bool) -> None:
@@ -123,12 +119,11 @@ def _report_missing(record, variables, everything: bool) -> None:
     found = next((record.none_sources[id(tf_object(v))] for v in variables
                   if record.none_sources.get(id(tf_object(v))) is not None), None)
     if found is None:  # these None did not come from a tape call we saw: no evidence of a cause, only of None
-        observations = record.observations
-        observations.gradients(observations.called("apply_gradients", frame), [None] * len(variables), False)
+        seen = record.observations
+        seen.gradients(seen.called("apply_gradients", frame), [None] * len(variables), False)
         return
     cause, broke_frame, facts = found
-    names = [_variable_name(v) for v in variables]
-    symptom = Symptom.ERROR if everything else Symptom.NONE
+    symptom, names = Symptom.ERROR if everything else Symptom.NONE, [_variable_name(v) for v in variables]
     record.add("apply_gradients", frame, names, cause, broke_frame, symptom,
                dict(facts, keras="No gradients provided for any variable" if everything
                     else "Gradients do not exist for variables"))
@@ -154,8 +149,7 @@ def _report_empty(record) -> None:
 
 
 def _variable_name(variable) -> str:
-    name = getattr(variable, "path", None) or getattr(variable, "name", None) or "a variable"
-    return str(name).split(":")[0]
+    return str(getattr(variable, "path", None) or getattr(variable, "name", None) or "a variable").split(":")[0]
 
 
 # ---------------------------------------------------------------- a layer's `trainable = False`
@@ -221,6 +215,8 @@ def _note_construction(record, layer_class) -> None:
         layer = create(cls, *args, **kwargs)
         if cls.__module__.startswith("keras.") and len(made) < MADE_LAYERS:
             made.append((weakref.ref(layer), user_frame()))
+        if not record.training_watched:  # Keras's trainer is loaded with its Model class, before any model is made
+            record.reader.training_watch(record)
         return layer
 
     layer_class.__new__ = staticmethod(__new__)
