@@ -76,16 +76,15 @@ class Reader:
     variables_read: Callable  # paths.variables_read: the variables a target was computed from (optimizers.py)
     session_watch: Callable  # sessions.watch: what a Session run must fetch to see a tf.Graph's gradients
     session_read: Callable  # sessions.read: what one run gave them (recording/compiled/graph_functions.py)
-    training_watch: Callable  # flat_layers.watch: fit and train_on_batch keep their first arrays (optimizers.py)
 
 
 def reader() -> Reader:
-    from gradtutor.evidence import cuts, flat_layers, sessions
+    from gradtutor.evidence import cuts, sessions
     from gradtutor.evidence.reading import analysis, checks, paths
 
     return Reader(checks.gradient, checks.jacobian, checks.watch, checks.tf_gradients_wrapper,
                   checks.numpy_function_wrapper, analysis.diagnose, cuts.cuts_back, paths.variables_read,
-                  sessions.watch, sessions.read, flat_layers.watch)
+                  sessions.watch, sessions.read)
 
 
 class Record:
@@ -112,9 +111,7 @@ class Record:
         # id(tf.function) -> the Python scalars its latest trace read, and their changes since (python_state.py)
         self.python_state: dict = {}
         self.frozen: dict = {}  # id(variable handle) -> the user's line whose `layer.trainable = False` froze it
-        # id(Keras model) -> (model, "fit" or "train_on_batch", the call's frame, the first rows of x and y it was first
-        # trained on), for reading its activations after the program (flat_layers.py)
-        self.trained: dict = {}
+        self.trained: dict = {}  # id(Keras model) -> what its first fit or train_on_batch was given (fit_data.Trained)
         self.training_watched = False
         self.unfrozen: list = []  # weights made trainable after a compiled step was traced (compiled/unfrozen.py)
         self.sessions: dict = {}  # id(tf.Graph) -> the gradient calls a Session run of it fetches (sessions.py)

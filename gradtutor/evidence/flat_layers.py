@@ -4,7 +4,7 @@ A sigmoid, tanh or softmax whose outputs sit at their limits (inputs or targets 
 large) has almost no slope there, and passes almost nothing back to the weights under it: the program trains, its
 gradients are finite and not all zero, and its weights barely move. By the all-clear's own measure that is fine, so it
 is looked for only where nothing else was found, and claimed only from what is measured: after the program, a Keras
-model trained by fit or train_on_batch on arrays (`watch` kept their first rows) is run once more on them, with its
+model trained by fit or train_on_batch on arrays (fit_data.py kept their first rows) is run once more on them, with its
 final weights, outside every recording, and a finding needs all of
 
 - a model that does not fit those rows (a classifier right on fewer than LEARNED of them, a regression whose squared
@@ -17,12 +17,10 @@ final weights, outside every recording, and a finding needs all of
 from __future__ import annotations
 
 import contextlib
-import functools
 
 import numpy as np
 
 from gradtutor.evidence.reading.unexplained import finding_at
-from gradtutor.evidence.recording.frames import user_frame
 from gradtutor.messages import say
 from gradtutor.protocol import Cause, Symptom
 
@@ -31,51 +29,17 @@ MOSTLY = 0.8  # the share of a layer's outputs flat for the layer to be called f
 SMALL = 1e-3  # a kernel's mean gradient magnitude below this share of its mean weight magnitude
 LEARNED = 0.9  # a classifier right on this share of the rows it was trained on has learned
 FLATTENING = ("sigmoid", "tanh", "softmax")
-KEPT_MODELS, KEPT_ELEMENTS = 8, 1 << 22  # the models whose first arrays are kept, and at most this many numbers each
-
-
-def watch(record) -> None:
-    """While recording: Keras 3's fit and train_on_batch keep the model and the first rows of the arrays it was first
-    trained on (not a dataset, a generator or a dict of inputs). Called when the first Keras layer or model is made
-    (recording/optimizers.py), when Keras's trainer is loaded: a script's `import keras` may follow the recording's."""
-    record.training_watched = True
-    try:
-        from keras.src.backend.tensorflow.trainer import TensorFlowTrainer
-    except ImportError:  # Keras 2, or no Keras 3 trainer: nothing kept, nothing looked into
-        return
-    saved = {name: TensorFlowTrainer.__dict__[name] for name in ("fit", "train_on_batch")
-             if name in TensorFlowTrainer.__dict__}
-    record.originals.append((TensorFlowTrainer, saved))
-    for name, method in saved.items():
-        setattr(TensorFlowTrainer, name, _keeping(record, name, method))
-
-
-def _keeping(record, name, method):
-    def keep(model, x, y):
-        x, y = (np.asarray(a) if hasattr(a, "shape") and hasattr(a, "dtype") else None for a in (x, y))
-        if x is not None and y is not None and x.ndim and len(x) == len(y):
-            rows = max(1, min(256, KEPT_ELEMENTS // max(1, x[:1].size)))
-            record.trained[id(model)] = (model, name, user_frame(), x[:rows].copy(), y[:rows].copy())
-
-    @functools.wraps(method)
-    def train(model, x=None, y=None, *args, **kwargs):
-        if id(model) not in record.trained and len(record.trained) < KEPT_MODELS:
-            with contextlib.suppress(Exception):  # what could not be kept is only not looked into
-                keep(model, x, y)
-        return method(model, x, y, *args, **kwargs)
-
-    return train
 
 
 def findings(record) -> list[dict]:
     """One finding per trained model whose flat activation starves the weights under it (see above), else none."""
     out = []
-    for model, call, frame, x, y in record.trained.values():
+    for kept in record.trained.values():
         found = None
         with contextlib.suppress(Exception):  # a model that cannot be run again is only not looked into
-            found = _flat_layer(record, model, x, y)
-        if found is not None and frame is not None:
-            out.append(_finding(record, call, frame, len(x), *found))
+            found = _flat_layer(record, kept.model, kept.x, kept.y)
+        if found is not None and kept.frame is not None:
+            out.append(_finding(record, kept.call, kept.frame, len(kept.x), *found))
     return out
 
 

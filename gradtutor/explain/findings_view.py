@@ -25,7 +25,7 @@ SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "froze
                ("non-finite", "swapped"): "swapped_at", ("non-finite", "grew"): "grew_at", ("not-used", "made"): "unused_made_at"}
 
 # how a compiled step's finding was looked into: the step after it, or the step itself again
-RERUN = {"same": "_again"}
+RERUN = {"same": "_again", "kept": "_kept"}
 
 # why a call site's gradients were never seen (gradtutor.evidence.recording.instrument.observed), with words of its own
 UNOBSERVED_WHY = ("compiled", "graph")

@@ -62,7 +62,7 @@ def findings(record) -> list[dict]:
         if site.kind == "apply_gradients" and reported_none:
             continue  # the None it was given came from a gradient call that is a finding already
         if site.kind == "compiled" and here in eager_at and _reported(eager_at[here]):
-            continue  # re-run eagerly at the same line (traced.Tracing._replay): the eager site speaks
+            continue  # re-run eagerly at the same line (graph_replay.replay): the eager site speaks
         excused = _excused(record, site)
         if excused is not None:
             if excused:

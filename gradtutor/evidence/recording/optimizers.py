@@ -18,6 +18,7 @@ import importlib.util
 import sys
 import weakref
 
+from gradtutor.evidence import fit_data
 from gradtutor.evidence.recording.compiled import unfrozen
 from gradtutor.evidence.recording.frames import user_frame
 from gradtutor.protocol import Cause, Symptom
@@ -163,6 +164,8 @@ def watch_freezing(record) -> None:
     an empty list and nothing trains; the line to change is the one that froze the layer, not the one that built it
     (reading.checks names it). Keras's layer module may be imported after the recording starts (a script's own
     `import keras`): then a finder on sys.meta_path patches it as it loads."""
+    if fit_data.TRAINER in sys.modules:  # Keras's trainer loaded already (a notebook's cell): fit is watched now
+        fit_data.watch(record)
     module = sys.modules.get(LAYER_MODULE)
     if module is not None:
         _patch_layer(record, module)
@@ -216,7 +219,7 @@ def _note_construction(record, layer_class) -> None:
         if cls.__module__.startswith("keras.") and len(made) < MADE_LAYERS:
             made.append((weakref.ref(layer), user_frame()))
         if not record.training_watched:  # Keras's trainer is loaded with its Model class, before any model is made
-            record.reader.training_watch(record)
+            fit_data.watch(record)
         return layer
 
     layer_class.__new__ = staticmethod(__new__)

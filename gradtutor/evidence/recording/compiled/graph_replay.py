@@ -1,4 +1,9 @@
-"""`tf.gradients` while a compiled step is run again eagerly (traced.Tracing._replay) to find a cause.
+"""A compiled call run again eagerly to find a cause (traced.Tracing asks for it), and `tf.gradients` during it.
+
+A call whose in-graph checks got worse runs again eagerly under the full recording: at once from the values it
+started with (`from_kept`, snapshot.py), or as the function's next call (`replay`), or, for fit's last step that no
+later call ran again, as Keras's train_step on the rows fit was given (fit_data.step_again). Its findings say the
+step the symptom first appeared at, and how it was run again.
 
 tf.gradients works only in a graph, so run eagerly it raises. During the replay it is answered by a persistent
 tape that watched the call's float arguments before the step began: every op computed from them is recorded,
@@ -9,7 +14,11 @@ line. Outside the replay tf.gradients is what it was.
 from __future__ import annotations
 
 import contextlib
+import io
 import weakref
+
+from gradtutor.evidence.recording import sampling
+from gradtutor.evidence.recording.compiled import snapshot
 
 # the replays' tapes: their gradient calls answer the user's tf.gradients, and are reported as that call
 ANSWERING = weakref.WeakSet()
@@ -42,3 +51,60 @@ def tf_gradients_on_a_tape(args, kwargs):
         finally:
             for module, original in saved:
                 module.gradients = original
+
+
+def from_kept(tracing, function, call, args, kwargs, state, kept) -> None:
+    """This call's check got worse: run it again eagerly from the values it started with, then put back the
+    values it left, so the program goes on as it would have (snapshot.py)."""
+    try:
+        with tracing.record.graph.pausing():
+            after = snapshot.take(state.handles)
+            snapshot.put_back(kept, shaped_as=after)
+    except Exception:  # noqa: BLE001 - not restorable: the step is replayed at the next call, as before
+        return
+    try:
+        quietly(tracing, function, call, args, kwargs, state, again=True)
+    finally:
+        with tracing.record.graph.pausing():
+            snapshot.put_back(after)
+
+
+def quietly(tracing, *args, **kwargs) -> None:
+    """`replay`, as a look into the program rather than a part of it: its failure is not the program's, nor is what
+    it prints, nor are its gradient calls counted; what it recorded stays."""
+    tracing.depth, asked = tracing.depth + 1, tracing.record.gradient_calls
+    try:
+        with contextlib.suppress(Exception), contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            replay(tracing, *args, **kwargs)
+    finally:
+        tracing.depth, tracing.record.gradient_calls = tracing.depth - 1, asked
+
+
+def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
+    """Run this one call eagerly, under the eager recording: its findings say the step they first appeared at.
+    `run`: what to run in its place (fit_data.step_again), said as a run on fit's kept rows."""
+    import tensorflow as tf
+
+    record, first = tracing.record, state.replay_from
+    state.replay_from = None
+    before = {id(finding) for finding in record.findings}
+    eager = tf.config.functions_run_eagerly()
+    tf.config.run_functions_eagerly(True)
+    record.replaying, record.observations.replayed_call = True, state.calls
+    was_off = record.graph.off
+    sampling.set_live(record, True)  # an eager loop between its sampled tapes: this call is recorded
+    try:
+        if run is not None:
+            return run()
+        with tf_gradients_on_a_tape(args, kwargs):  # a graph-only tf.gradients answered eagerly
+            return call(function, *args, **kwargs)
+    finally:
+        record.replaying, record.observations.replayed_call = False, None
+        sampling.set_live(record, not was_off)
+        tf.config.run_functions_eagerly(eager)
+        for finding in record.findings:
+            if id(finding) not in before:
+                finding["facts"].update(rerun="kept" if run else "same" if again else "next")
+                if first >= 0:
+                    finding["facts"]["first_step"] = str(first)

@@ -22,10 +22,9 @@ Everything here is reached through `Graph.traced` and `instrument`; nothing is p
 """
 from __future__ import annotations
 
-import contextlib
 import functools
-import io
 
+from gradtutor.evidence import fit_data
 from gradtutor.evidence.recording import optimizers, sampling
 from gradtutor.evidence.recording.compiled import graph_replay, links, monitors, python_state, snapshot
 from gradtutor.evidence.recording.compiled.unfrozen import traces
@@ -152,7 +151,7 @@ class Tracing:
         self.traced_calls.clear()
         try:
             if state.replay_from is not None and _can_run_eagerly(function):
-                return self._replay(function, call, args, kwargs, state)
+                return graph_replay.replay(self, function, call, args, kwargs, state)
             quiet = sampling.unlogged_call(self.record, state.calls)
             if state.calls <= monitors.DENSE_READS:  # (after a step every line costs: the caches are cold)
                 self._keep_values(state, function, args, kwargs)
@@ -180,7 +179,7 @@ class Tracing:
                 self._check(state)
             kept, state.snapshot = state.snapshot, None
             if kept is not None and state.handles is not None and state.replay_from == state.calls:
-                self._replay_from_kept(function, call, args, kwargs, state, kept)
+                graph_replay.from_kept(self, function, call, args, kwargs, state, kept)
 
     def _keep_values(self, state, function, args, kwargs) -> None:
         """One of a function's first calls, with arguments a second run reads alike: keep its variables' values."""
@@ -191,50 +190,6 @@ class Tracing:
                     state.snapshot = snapshot.take(state.handles)
             except Exception:  # noqa: BLE001 - a variable that cannot be read: the step is replayed at the next call
                 state.snapshot = None
-
-    def _replay_from_kept(self, function, call, args, kwargs, state, kept) -> None:
-        """This call's check got worse: run it again eagerly from the values it started with, then put back the
-        values it left, so the program goes on as it would have (snapshot.py)."""
-        try:
-            with self.record.graph.pausing():
-                after = snapshot.take(state.handles)
-                snapshot.put_back(kept, shaped_as=after)
-        except Exception:  # noqa: BLE001 - not restorable: the step is replayed at the next call, as before
-            return
-        self.depth, asked = self.depth + 1, self.record.gradient_calls
-        try:  # the replay's own failure is not the program's, nor is what it prints: what it recorded stays
-            with contextlib.suppress(Exception), contextlib.redirect_stdout(io.StringIO()), \
-                    contextlib.redirect_stderr(io.StringIO()):
-                self._replay(function, call, args, kwargs, state, again=True)
-        finally:  # the program's own gradient calls are counted, not this re-run's
-            self.depth, self.record.gradient_calls = self.depth - 1, asked
-            with self.record.graph.pausing():
-                snapshot.put_back(after)
-
-    def _replay(self, function, call, args, kwargs, state, again=False):
-        """Run this one call eagerly, under the eager recording: its findings say the step they first appeared at."""
-        import tensorflow as tf
-
-        record, first = self.record, state.replay_from
-        state.replay_from = None
-        before = {id(finding) for finding in record.findings}
-        eager = tf.config.functions_run_eagerly()
-        tf.config.run_functions_eagerly(True)
-        record.replaying, record.observations.replayed_call = True, state.calls
-        was_off = record.graph.off
-        sampling.set_live(record, True)  # an eager loop between its sampled tapes: this call is recorded
-        try:
-            with graph_replay.tf_gradients_on_a_tape(args, kwargs):  # a graph-only tf.gradients answered eagerly
-                return call(function, *args, **kwargs)
-        finally:
-            record.replaying, record.observations.replayed_call = False, None
-            sampling.set_live(record, not was_off)
-            tf.config.run_functions_eagerly(eager)
-            for finding in record.findings:
-                if id(finding) not in before:
-                    finding["facts"].update(rerun="same" if again else "next")
-                    if first >= 0:
-                        finding["facts"]["first_step"] = str(first)
 
     def _check(self, state, every=False) -> None:
         """Read the monitors: every step since the last read was checked in the graph; a code worse than known
@@ -269,6 +224,11 @@ class Tracing:
         for state in self.functions.values():
             if state.monitors and state.read_at < state.calls:
                 self._check(state, every=True)
+        for function in self.keep:  # a symptom of fit's last step, which no later call ran again: its kept rows
+            state = self.functions[id(function)]
+            run = state.replay_from is not None and fit_data.step_again(self.record, function, state.replay_from)
+            if run:
+                graph_replay.quietly(self, function, None, (), {}, state, run=run)
 
 
 def _can_run_eagerly(function) -> bool:

@@ -1,0 +1,114 @@
+"""What Keras's fit and train_on_batch were given: the model, the first rows of its arrays, the weights it started with.
+
+Kept once per model, at its first fit or train_on_batch on arrays (not a dataset, a generator or a dict of inputs),
+while recording. Two readings use them after the program has run: flat_layers.py runs the model on the rows again
+to see which activations sit flat, and `step_again` gives the compiled-step recording (traced.py) a way to look
+into a symptom of fit's last step, which no later call ran again: Keras's train_step, run once more eagerly on the
+kept rows, from the weights the model started with when the symptom appeared at the first step (a NaN born at
+fit's only step is then seen being made, not only handed on).
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from gradtutor.evidence.recording.frames import user_frame
+
+KEPT_MODELS, KEPT_ELEMENTS = 8, 1 << 22  # the models kept, and at most this many numbers of each one's inputs
+KEPT_WEIGHTS = 1 << 25  # a model with more numbers in its weights keeps no copy of them
+TRAINER = "keras.src.backend.tensorflow.trainer"
+
+
+class Trained(NamedTuple):
+    model: Any
+    call: str  # "fit" or "train_on_batch"
+    frame: tuple | None  # the user's line that called it
+    x: np.ndarray  # the first rows of its inputs and targets
+    y: np.ndarray
+    weights: list | None  # the model's weights before that call (None: too large to copy)
+
+
+def watch(record) -> None:
+    """While recording: Keras 3's fit and train_on_batch keep what they are first given. Called when the recording
+    starts if Keras's trainer is loaded, else when the first Keras layer or model is made (recording/optimizers.py):
+    the trainer is loaded by then, and a script's own `import keras` may come after the recording starts."""
+    if record.training_watched:
+        return
+    record.training_watched = True
+    try:
+        from keras.src.backend.tensorflow.trainer import TensorFlowTrainer
+    except ImportError:  # Keras 2, or no Keras 3 trainer: nothing kept, nothing looked into
+        return
+    saved = {name: TensorFlowTrainer.__dict__[name] for name in ("fit", "train_on_batch")
+             if name in TensorFlowTrainer.__dict__}
+    record.originals.append((TensorFlowTrainer, saved))
+    for name, method in saved.items():
+        setattr(TensorFlowTrainer, name, _keeping(record, name, method))
+
+
+def _keeping(record, name, method):
+    def keep(model, x, y):
+        x, y = (np.asarray(a) if hasattr(a, "shape") and hasattr(a, "dtype") else None for a in (x, y))
+        if x is None or y is None or not x.ndim or len(x) != len(y):
+            return
+        rows = max(1, min(256, KEPT_ELEMENTS // max(1, x[:1].size)))
+        weights = [np.array(w) for w in model.get_weights()] if model.built and \
+            model.count_params() <= KEPT_WEIGHTS else None
+        record.trained[id(model)] = Trained(model, name, user_frame(), x[:rows].copy(), y[:rows].copy(), weights)
+
+    @functools.wraps(method)
+    def train(model, x=None, y=None, *args, **kwargs):
+        if id(model) not in record.trained and len(record.trained) < KEPT_MODELS:
+            with contextlib.suppress(Exception):  # what could not be kept is only not looked into
+                keep(model, x, y)
+        return method(model, x, y, *args, **kwargs)
+
+    return train
+
+
+def step_again(record, function, first: int):
+    """For a compiled function that is a kept model's train function: a call that runs its train_step eagerly on the
+    kept rows (from the weights it started with, if the symptom was first seen at step 1), or None."""
+    kept = _model_of(record, function)
+    if kept is None or not hasattr(kept.model, "train_step"):
+        return None
+
+    def run():
+        import tensorflow as tf
+
+        model = kept.model
+        state = [*model.variables, *getattr(model.optimizer, "variables", ()),
+                 *(v for metric in model.metrics for v in metric.variables)]
+        saved = [v.numpy() for v in state]
+        try:
+            if first == 1 and kept.weights is not None:
+                model.set_weights(kept.weights)
+            return model.train_step((tf.constant(kept.x), tf.constant(kept.y)))
+        finally:  # the model, its optimizer and metrics as the program left them (a notebook goes on with them)
+            for variable, value in zip(state, saved):
+                variable.assign(value)
+
+    return run
+
+
+def _model_of(record, function) -> Trained | None:
+    """The kept model whose training step this compiled function is: Keras makes it from a closure over the model
+    (TensorFlowTrainer._make_function), found among the closures of its Python function, a few deep."""
+    found = [getattr(function, "_python_function", None)]
+    for inner in found:  # grows as it is read
+        if len(found) > 16:
+            break
+        for cell in getattr(inner, "__closure__", None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:  # a cell not filled yet
+                continue
+            kept = record.trained.get(id(value))
+            if kept is not None and kept.model is value:
+                return kept
+            if callable(value) and getattr(value, "__closure__", None):
+                found.append(value)
+    return None

@@ -1,0 +1,57 @@
+"""A NaN born at fit's only step, looked into after the program on the rows fit was given (gradtutor.evidence.fit_data):
+the finding names the op that made it, and the model, its optimizer and its metrics are left as the program left them
+(a notebook's kernel goes on with them). Sizes, data and which step is the first bad one are drawn."""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.tf
+
+
+def _net():
+    import keras
+    import tensorflow as tf
+
+    class Net(keras.Model):
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                pred = self(x, training=True)
+                loss = tf.reduce_sum(y * tf.square(pred - y)) / tf.reduce_sum(y)  # no positive: 0 / 0
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            return {"loss": loss}
+
+    return Net
+
+
+def _same(a, b) -> bool:
+    return all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("seed", list(np.random.SeedSequence().generate_state(2)))
+def test_fits_last_bad_step_is_run_again_on_its_rows_and_the_model_is_left_as_it_was(seed):
+    import keras
+
+    from gradtutor.evidence import recording, report
+
+    rng = np.random.default_rng(seed)
+    rows, features, units = int(rng.integers(8, 65)), int(rng.integers(2, 9)), int(rng.integers(2, 9))
+    keras.utils.set_random_seed(int(rng.integers(2**31)))
+    inputs = keras.Input((features,))
+    model = _net()(inputs, keras.layers.Dense(1, activation="sigmoid")(keras.layers.Dense(units, "relu")(inputs)))
+    model.compile(optimizer=keras.optimizers.Adam(1e-3))
+    x = rng.normal(size=(rows, features)).astype("float32")
+    with recording() as record:
+        model.fit(x, np.zeros((rows, 1), "float32"), batch_size=rows, epochs=1, verbose=0)  # one step, and it is bad
+        left = [np.array(v) for v in (*model.variables, *model.optimizer.variables)]
+    found, _ = report(record)
+    division = next(number for number, text in enumerate(inspect.getsourcelines(_net)[0], inspect.getsourcelines(_net)[1])
+                    if "/ tf.reduce_sum(y)" in text)
+    assert [(f["cause"], (f["broke_at"] or {}).get("line")) for f in found][:1] == [("non-finite", division)]
+    assert found[0]["facts"]["rerun"] == "kept" and found[0]["facts"]["first_step"] == "1"
+    assert _same(left, [np.array(v) for v in (*model.variables, *model.optimizer.variables)])
+    assert np.isnan(left[0]).all()  # the program's own step made them NaN; the look into it did not undo that
