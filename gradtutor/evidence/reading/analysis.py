@@ -76,7 +76,7 @@ def _unwatched(record, info, source, snode, is_variable):
         if not info.watch_accessed:  # the tape's `with` line turned watching off
             return Cause.UNWATCHED, info.frame or snode.frame, {"why": "watch_accessed_variables=False"}
         return None
-    if snode in info.watched or (snode.op is not None and info in snode.op.tapes):
+    if snode in info.watched or (snode.op is not None and info in snode.op.tapes and paths.traced_by(info, snode)):
         return None
     for other in record.tapes:
         if other is not info and snode in other.watched:

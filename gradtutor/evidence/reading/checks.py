@@ -17,6 +17,7 @@ from gradtutor.evidence.reading import values as values_of
 from gradtutor.evidence.recording.frames import user_frame, user_frame_object
 from gradtutor.evidence.recording.listening import tell
 from gradtutor.evidence.observations import EVERY, FINITE, FIRST_CALLS
+from gradtutor.evidence.symptoms import UNSHOWN
 from gradtutor.evidence.recording.tapes import tape_info
 from gradtutor.protocol import Cause, Symptom
 # The values of an eager call's gradients (zero? tiny? NaN?) are read on the first FIRST_CALLS calls of each
@@ -141,8 +142,8 @@ def _read(record, info, call, frame, target, sources, result, zero_fill) -> None
             record.zero_probes[key] = moved
             made = record.graph.known(flat_targets[0])  # the target's line: where to scale it or compute in float32
             made = made.frame if made is not None else None
-            if moved and half:  # run again in float32 the target moves: the path's half precision rounded it to 0
-                record.underflows[key] = (None, made, half)
+            if half:  # run again in float32 the target moves: the path's half precision rounded it to 0 (or unshown)
+                record.underflows[key] = (None if moved else UNSHOWN, made, half)
             join = None if moved or half else probe.cancels(record.graph, info, flat_targets, source)
             if join is not None:  # terms of the source that cancel (a WGAN critic's output bias): zero is exact
                 record.excused[key] = ((Cause.NOT_KNOWN, join.frame, {"why": "terms cancel"}), _name(source, index))

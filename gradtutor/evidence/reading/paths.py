@@ -273,3 +273,25 @@ def sums_of(target, outputs) -> bool:
         if fed and not (node.op.type in LINEAR or node.op.type in SCALING and len(fed) == 1):
             return False
     return depends[target]
+
+
+def traced_by(info, node) -> bool:
+    """Did the tape trace this tensor? TensorFlow records an op only when an input is one it watches or traced already:
+    a tensor computed under the tape from constants alone is not traced, and its gradient is None however the target
+    used it (`y1 = x * w1` of constants, then `tape.gradient(y2, y1)`)."""
+    tape = info.tape()
+    handles = {id(v.handle) for v in tape.watched_variables()} if tape is not None else set()
+    seen, todo = set(), [node]
+    while todo:
+        one = todo.pop()
+        if one in seen:
+            continue
+        seen.add(one)
+        if one in info.watched or one.is_resource and id(one.ref()) in handles:
+            return True
+        if one.op is None or info not in one.op.tapes:
+            continue
+        if one.op.type in ("gradient", "custom_gradient"):  # gradtutor's links (checks.py): not judged here
+            return True
+        todo.extend(one.op.inputs)
+    return False

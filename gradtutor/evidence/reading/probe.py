@@ -60,7 +60,7 @@ def source_moves(graph, info, targets, source) -> tuple[bool | None, str | None]
     variable. A path that ran in float16 or bfloat16 (mixed precision: float32 variables cast on the way) is run
     again in float32, where a small move does not round away; half is then that dtype: a target that moves in
     float32 while the gradient came back exactly 0 is evidence of underflow."""
-    start = _start(graph, targets, source)
+    start = _start(graph, targets, source, info)
     chain = start and _chain(graph, set(start[1]), min(node.seq for node in start[1]) - 1, start[0])
     if chain is None or not start:
         return None, None
@@ -74,7 +74,7 @@ def cancels(graph, info, targets, source):
     two or more terms joined by one op (a WGAN critic's mean(D(fake)) − mean(D(real)) and its output bias), each of
     which moves the target alone while together they leave it flat, so zero is the exact slope. Gradient calls on
     the way (a gradient penalty's) are held at what they returned: the terms are read around them."""
-    start = _start(graph, targets, source)
+    start = _start(graph, targets, source, info)
     chain = start and _chain(graph, set(start[1]), min(node.seq for node in start[1]) - 1, start[0], hold=True)
     if not start or not chain:
         return None
@@ -95,8 +95,10 @@ def cancels(graph, info, targets, source):
     return join if all(alone) else None
 
 
-def _start(graph, targets, source):
-    """(the target's node, the nodes the source's value enters by, that value), or None when it cannot be moved."""
+def _start(graph, targets, source, info):
+    """(the target's node, the nodes the source's value enters by, that value), or None when it cannot be moved. A read
+    of the variable the tape did not record (a target computed before the tape from it too) is a constant to the
+    gradient, and stays one here."""
     import tensorflow as tf
 
     source = tf_object(source)
@@ -108,6 +110,7 @@ def _start(graph, targets, source):
         return None  # a small move rounds away in half precision (values.below_half_range speaks for these)
     if isinstance(source, tf.Variable):
         starts = _reads(graph.known(source.handle), target)
+        starts = starts and [node for node in starts if node.op is not None and info in node.op.tapes]
         values = [_kept_output(node) for node in starts or ()]
     else:
         starts, values = [graph.known(source)], [kept_value(source)]
@@ -193,7 +196,7 @@ def _widened(attrs):
 
 def _into_range(op, value):
     """+1 / -1 per element: the way the op's output can move from the limit it sits at (None: unknown op)."""
-    if op.type in ("Relu", "Relu6", "Maximum"):
+    if op.type in ("Relu", "Relu6", "Maximum", "Exp"):  # (an exp that underflowed to 0)
         return np.ones_like(value)
     if op.type == "Minimum":
         return -np.ones_like(value)

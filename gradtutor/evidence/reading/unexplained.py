@@ -1,16 +1,16 @@
 """What the cause rules left unexplained, concluded from the recording's observations only (evidence.observations).
 
-Every gradient call site the recording saw is read here: a gradient that came back None, all zero or
-NaN/inf at a line no finding speaks for is still a finding — the line, the values seen, the causes
-ruled out and plainly "cause not known"; a gradient call (or a compiled step being traced) that
-raised is a finding with its exception; a None the reading judged intended (a stop_gradient keeping a
-source out, unconnected_gradients=ZERO) is one only when the program then broke. Sites whose
-gradients were never seen are listed apart (`unobserved`). One finding per root cause
-(gradtutor.evidence.root_causes).
+Every gradient call site the recording saw is read here: a gradient that came back None, all zero or NaN/inf at a
+line no finding speaks for is still a finding — the line, the values seen, the causes ruled out and plainly "cause
+not known"; a gradient call (or a compiled step being traced) that raised is a finding with its exception; a None
+the reading judged intended (a stop_gradient keeping a source out, unconnected_gradients=ZERO) is one only when the
+program then broke. Sites whose gradients were never seen are listed apart (`unobserved`). One finding per root
+cause (gradtutor.evidence.root_causes).
 """
 from __future__ import annotations
 
 from gradtutor.evidence import observations as seen
+from gradtutor.evidence.symptoms import UNSHOWN
 from gradtutor.evidence.reading import wording
 from gradtutor.evidence.recording.frames import where
 from gradtutor.messages import join, say
@@ -52,7 +52,7 @@ def findings(record) -> list[dict]:
                     and not any(f["facts"].get("error") == site.error for f in raised):
                 raised.append(_raised(record, site))
             continue
-        if here in explained and not _explosion_beside(record, site) or not _reported(site):
+        if here in explained and not _explosion_beside(record, site) or not site.bad():
             continue
         kept = _frozen_read(record, site)
         if kept is not None:  # before the compiled/eager de-duplication: an eager replay computes with the new value
@@ -61,7 +61,7 @@ def findings(record) -> list[dict]:
             continue
         if site.kind == "apply_gradients" and reported_none:
             continue  # the None it was given came from a gradient call that is a finding already
-        if site.kind == "compiled" and here in eager_at and _reported(eager_at[here]):
+        if site.kind == "compiled" and here in eager_at and eager_at[here].bad():
             continue  # re-run eagerly at the same line (graph_replay.replay): the eager site speaks
         excused = _excused(record, site)
         if excused is not None:
@@ -95,11 +95,6 @@ def unobserved(record) -> list[dict]:
             for s in record.observations.unobserved()]
 
 
-def _reported(site) -> list:
-    """The gradients of a site that went wrong in a way worth a finding: None, NaN/inf, all zero."""
-    return site.bad()
-
-
 def _excused(record, site) -> dict | None:
     """None: not an intended symptom. {}: intended, and the program went on fine. A finding: it broke on it."""
     causes = [record.excused.get(((site.file, site.line), index)) for index, _ in site.bad()]
@@ -120,7 +115,7 @@ def _excused(record, site) -> dict | None:
 
 
 def _not_known(record, site, replayed: bool) -> dict:
-    bad = _reported(site)
+    bad = site.bad()
     worst = max((status for _, status in bad), key=seen.WORSE.get)
     values = _values(site, bad, worst)
     probed = _probed(record, site, [index for index, status in bad if status == seen.ZEROS])
@@ -209,18 +204,24 @@ def _values(site, bad, worst) -> str:
 
 
 def _underflow(record, site) -> dict | None:
-    """Every wrong gradient of the site is an all-zero float16/bfloat16 one whose target was below the dtype's range
-    (values.below_half_range, checks.py): underflow, at the line that computed the target. None otherwise."""
-    bad = _reported(site)
+    """Every wrong gradient of the site is all zero, with a target below its half dtype's range (values.below_half_range)
+    or a half-precision path whose target, run again in float32, moved (for one of them at least; the others too
+    little to tell): underflow, at the line that computed the target. None otherwise."""
+    bad = site.bad()
     found = [record.underflows.get(((site.file, site.line), index)) for index, _ in bad]
     if not bad or any(status != seen.ZEROS for _, status in bad) or None in found:
         return None
-    sized = [one for one in found if one[0] is not None]
-    if not sized:  # the path ran in half precision, and run again in float32 the target moves (probe.source_moves)
-        _, made, dtype = found[0]
-        message = say("finding.unexplained.underflow_path", values=_values(site, bad, seen.ZEROS), dtype=dtype)
+    sized = [one for one in found if one[0] not in (None, UNSHOWN)]
+    shown = [one for one in found if one[0] is None]
+    if not sized and shown:  # the path ran in half precision, and run again in float32 the target moves
+        _, made, dtype = shown[0]
+        moved = len(shown) < len(found) and say("finding.unexplained.underflow_shown", shown=len(shown), count=len(found))
+        message = say("finding.unexplained.underflow_path", values=_values(site, bad, seen.ZEROS), dtype=dtype,
+                      shown=moved or "")
         return _finding(site, Cause.UNDERFLOW, Symptom.ZEROS, made or (site.file, site.line), message,
                         wording.fix(Cause.UNDERFLOW), len(bad), {"half": dtype, "probe": "moves in float32"})
+    if not sized:
+        return None
     size, made, dtype = max(sized, key=lambda one: one[0])
     message = say("finding.unexplained.underflow", values=_values(site, bad, seen.ZEROS), target=f"{size:.3g}",
                   dtype=dtype)
@@ -246,7 +247,7 @@ def _frozen_read(record, site):
 
 
 def _frozen(site, read, now) -> dict:
-    bad = _reported(site)
+    bad = site.bad()
     worst = max((status for _, status in bad), key=seen.WORSE.get)
     values = _values(site, bad, worst)
     message = say("finding.unexplained.frozen", values=values, name=read.name, traced=repr(read.value),

@@ -1,8 +1,7 @@
 """What the values an op kept say about its gradient: NaN-prone inputs, saturation, dead ReLUs, zero slopes; and which
-op on a path made a NaN or inf rather than passed on one it was given (`birth`).
-
-`op` is anything with `.type` and `.values` = (input tensors, output tensors): an op that `gradtutor explain`
-recorded, or one the checker's run facts see in the op callback.
+op on a path made a NaN or inf rather than passed on one it was given (`birth`). `op` is anything with `.type` and
+`.values` = (input tensors, output tensors): an op that `gradtutor explain` recorded, or one the checker's run facts
+see in the op callback.
 """
 from __future__ import annotations
 
@@ -45,7 +44,8 @@ def evidence_at(op) -> Cause | None:
         return Cause.DEAD_RELU if symptoms.dead(op.type, out) else None
     if symptoms.saturated_everywhere(op.type, out):  # the whole gradient through it is flat
         return Cause.SATURATION
-    return None
+    # exp(x) rounded to 0 (x below about -104 in float32): its slope, exp(x), is 0 too (1 / (1 + exp(-z)) at large z)
+    return Cause.SATURATION if op.type == "Exp" and out.size and not out.any() else None
 
 
 def given_nonfinite(op) -> bool:
