@@ -1,4 +1,4 @@
-"""Gradients that came back finite and not zero, but small, because a layer's activation sits flat.
+"""Gradients that came back finite and not zero, but small, because a layer's activation sits flat (or its ReLUs died).
 
 A sigmoid, tanh or softmax whose outputs sit at their limits (inputs or targets not scaled, weights started far too
 large) has almost no slope there, and passes almost nothing back to the weights under it: the program trains, its
@@ -12,7 +12,10 @@ final weights, outside every recording, and a finding needs all of
 - a layer whose sigmoid, tanh or softmax has at least MOSTLY of its outputs within FLAT of a limit (slope there below
   1/250 of a sigmoid's peak);
 - a kernel at or below that layer whose gradient's mean magnitude, on the same rows, is below SMALL of its weights'
-  (a step of SGD moves it by less than a thousandth of its size times the learning rate).
+  (a step of SGD moves it by less than a thousandth of its size times the learning rate);
+- or, in place of the last two, a relu layer with at least DEAD of its units 0 on every row: a dead unit passes no
+  gradient back, on these rows or any other like them, so its weights no longer change (a small XOR net's hidden
+  layer).
 """
 from __future__ import annotations
 
@@ -28,7 +31,8 @@ FLAT = 1e-3  # an output this close to 0 or 1 (a tanh's to -1 or 1): a sigmoid's
 MOSTLY = 0.8  # the share of a layer's outputs flat for the layer to be called flat
 SMALL = 1e-3  # a kernel's mean gradient magnitude below this share of its mean weight magnitude
 LEARNED = 0.9  # a classifier right on this share of the rows it was trained on has learned
-FLATTENING = ("sigmoid", "tanh", "softmax")
+DEAD = 0.5  # a ReLU layer with at least this share of its units 0 on every row is dead
+FLATTENING = ("sigmoid", "tanh", "softmax", "relu")
 
 
 def findings(record) -> list[dict]:
@@ -44,7 +48,8 @@ def findings(record) -> list[dict]:
 
 
 def _flat_layer(record, model, x, y):
-    """(layer, activation name, its flat share, kernel name, the kernel's gradient share) or None."""
+    """(cause, the layer, the message's key, what it says) of the top layer that starves the weights under it, or
+    None."""
     import tensorflow as tf
 
     # Keras's own layers keep their activation as an attribute of their own (an RNN's is its cell's: left out)
@@ -75,6 +80,12 @@ def _flat_layer(record, model, x, y):
     order = {id(layer): index for index, layer in enumerate(model._flatten_layers(include_self=False))}
     for layer in sorted(layers, key=lambda one: -order.get(id(one), 0)):  # the top flat layer first
         name, out = layer.activation.__name__, outputs.get(id(layer))
+        if out is not None and name == "relu" and out.ndim >= 2:  # a unit 0 for every row passes nothing back, ever
+            dead = (out.reshape(-1, out.shape[-1]) == 0).all(axis=0)
+            if dead.mean() >= DEAD:
+                return Cause.DEAD_RELU, layer, "dead", {"activation": name, "dead": int(dead.sum()),
+                                                        "units": dead.size}
+            continue
         flat = _flat(name, out) if out is not None else None
         if flat is None or flat.mean() < MOSTLY:
             continue
@@ -82,7 +93,8 @@ def _flat_layer(record, model, x, y):
                  if order.get(id(one), 0) <= order[id(layer)] for w in one.trainable_weights}
         starved = _starved([(w, g) for w, g in zip(weights, gradients) if id(w) in below and len(w.shape) >= 2])
         if starved is not None:
-            return (layer, name, float(flat.mean())) + starved
+            return Cause.SATURATION, layer, "flat", {"activation": name, "share": f"{flat.mean():.0%}",
+                                                     "kernel": starved[0], "ratio": f"{starved[1]:.1e}"}
     return None
 
 
@@ -135,10 +147,9 @@ def _starved(pairs):
     return (name, share) if share < SMALL else None
 
 
-def _finding(record, call, frame, rows, layer, activation, flat, kernel, share) -> dict:
+def _finding(record, call, frame, rows, cause, layer, key, said) -> dict:
     made = next((at for ref, at in record.graph.layers_made if ref() is layer), None)
-    message = say("finding.unexplained.flat", rows=rows, layer=layer.name, activation=activation, share=f"{flat:.0%}",
-                  kernel=kernel, ratio=f"{share:.1e}")
-    return finding_at((frame[0], frame[1], call), Cause.SATURATION, Symptom.TINY, made or frame, message,
-                      say("finding.unexplained.fix_flat"), 1,
-                      {"layer": layer.name, "flat": f"{flat:.3f}", "kernel": kernel, "ratio": f"{share:.2e}"})
+    message = say(f"finding.unexplained.{key}", rows=rows, layer=layer.name, **said)
+    return finding_at((frame[0], frame[1], call), cause, Symptom.TINY if key == "flat" else Symptom.VALUES,
+                      made or frame, message, say(f"finding.unexplained.fix_{key}"), 1,
+                      {"layer": layer.name, **{k: str(v) for k, v in said.items()}})

@@ -223,10 +223,16 @@ def last_line(error: BaseException) -> str:
     """The exception's last line of text (a tf.function's error ends with the op's own), "" if it has none or its
     __str__ raises (the user's exception passes on as it is, never one of its __str__'s)."""
     try:
-        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        text = str(error)
     except BaseException:  # noqa: BLE001 - anything a hostile __str__ raises
         return ""
+    # a Keras layer's error: its message, then the arguments of the call ("Arguments received by …: • x=…"), in bold
+    text = ANSI.sub("", text.split(KERAS_ARGUMENTS, 1)[0] if KERAS_ARGUMENTS in text else text)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     return lines[-1] if lines else ""
+
+
+KERAS_ARGUMENTS, ANSI = "Arguments received by", re.compile(r"\x1b\[[0-9;]*m")
 
 
 # TensorFlow's graph tape, when a gradient function returned more or fewer gradients than its op has inputs

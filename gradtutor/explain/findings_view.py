@@ -22,7 +22,8 @@ CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobi
 SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "frozen-python-state": "read_at",
                ("unwatched", "outer"): "outer_at", ("unwatched", "read"): "unwatched_read_at",
                ("frozen-python-state", "trainable"): "unfrozen_at", ("not-used", "overwritten"): "overwritten_at",
-               ("non-finite", "swapped"): "swapped_at", ("non-finite", "grew"): "grew_at", ("not-used", "made"): "unused_made_at"}
+               ("non-finite", "swapped"): "swapped_at", ("non-finite", "grew"): "grew_at",
+               ("non-finite", "source"): "source_at", ("not-used", "made"): "unused_made_at"}
 
 # how a compiled step's finding was looked into: the step after it, or the step itself again
 RERUN = {"same": "_again", "kept": "_kept"}

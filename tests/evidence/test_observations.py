@@ -294,3 +294,19 @@ def test_a_compiled_nan_on_steady_steps_is_not_called_an_explosion(seed):
     [found] = unexplained.findings(_record(observations=observations))
     assert found["cause"] == "not-known" and "exploded" not in found["message"]
     assert compiled.overflow_limit() == 0.0  # sums never pass for one value beyond the dtype's root
+
+
+@pytest.mark.parametrize("seed", list(np.random.SeedSequence().generate_state(3)))
+def test_an_errors_line_is_its_message_not_the_arguments_keras_lists_after_it(seed):
+    """Keras wraps a layer's error as its message in bold, then "Arguments received by …" and one line per argument:
+    the line said is the message's last, whatever the arguments."""
+    rng = np.random.default_rng(seed)
+    words = ["variables", "grad_fn", "shape", "must", "accept", "keyword", "argument", "since", "function"]
+    message = " ".join(rng.choice(words, size=int(rng.integers(3, 9))))
+    arguments = "".join(f"\n  • {name}=tf.Tensor(shape=({int(rng.integers(1, 64))},), dtype=float32)"
+                        for name in rng.choice(["x", "inputs", "training", "mask"], size=int(rng.integers(1, 4))))
+    wrapped = ValueError(f"Exception encountered when calling Dense.call().\n\n\x1b[1m{message}\x1b[0m\n\n"
+                         f"Arguments received by Dense.call():{arguments}")
+    assert seen.last_line(wrapped) == message
+    plain = "\n".join(" ".join(rng.choice(words, size=int(rng.integers(1, 5)))) for _ in range(int(rng.integers(1, 4))))
+    assert seen.last_line(RuntimeError(plain)) == plain.splitlines()[-1].strip()

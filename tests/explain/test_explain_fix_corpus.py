@@ -65,6 +65,10 @@ BY_HAND = {
     "compiled_fn_exploding_lstm_relu.py": EXPLODED,
     "compiled_fit_exploding_constant_init.py": EXPLODED,
     "nonfinite_angle_zero_prediction.py": "non-finite: the angle of a real prediction is 0 or pi, a loss with no slope anywhere; which loss to use is a choice",
+    "nonfinite_fit_single_step_no_positives.py": "non-finite: a loss divided by the batch's count of positives; what a "
+                                                 "batch without any should give is a choice",
+    "softmax_one_unit_fit.py": "softmax-sum: a softmax over one unit; one sigmoid unit or two softmax units (and the "
+                               "loss that goes with each) is a choice",
     "nonfinite_exp_softmax_overflow.py": "non-finite: an exp that overflowed; a stable softmax is a rewrite of the loss, not an edit of a value",
     "nonfinite_atan2_origin.py": "non-finite: atan2 at (0, 0) has no slope; what the angle's gradient at the origin should be is a choice",
     "nonfinite_sqrt_negative_variance.py": "non-finite: a variance rounded below 0; computing it as E[(h - mean)²] is a rewrite",

@@ -158,8 +158,7 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False
 
 
 def _programs(tapes) -> list:
-    """The program's own tapes among those that recorded an op: not the one a compiled step's eager run opens to
-    answer a graph-only tf.gradients (graph_replay), which records everything the step computes."""
+    """The program's own tapes: not one a compiled step's replay opens to answer tf.gradients (graph_replay)."""
     return [one for one in tapes if one.tape() not in graph_replay.ANSWERING]
 
 
@@ -207,8 +206,7 @@ def _breaks(steps, info, graph=None, around=None):
 
 def _copied_into_variable(steps, exit):
     """(state-breaks-path, line) when the value that left TensorFlow was written into a variable at the same line
-    (`copy.set_weights(model.get_weights())`, `v.assign(t.numpy())`): the write is the cut to remove, since keeping
-    the value a tensor would still not carry a gradient through the variable; else None."""
+    (`copy.set_weights(model.get_weights())`): the write is the cut to remove (a tensor would not carry it either)."""
     write = next((reach.op for _, reach in steps if reach.op is not None and reach.op.type in WRITES), None)
     return (Cause.STATE_BREAKS_PATH, write.frame) if write is not None and write.frame == exit.frame else None
 
@@ -240,8 +238,10 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
         made = birth(graph, ops, tape, source)
         if made is None and evaluate.fill(graph, ops):  # a tf.function called under the tape: its ops' values
             made = birth(graph, ops, tape, source)
-        if made is None:
-            return None
+        if made is None:  # none made it: a tensor source that holds one itself is where it came from (data with NaN)
+            value = kept_value(source) if source is not None and not hasattr(source, "assign") else None
+            held = value is not None and value.dtype.kind in "fc" and value.size and not np.isfinite(value).all()
+            return (Cause.NON_FINITE, snode.frame or tnodes[0].frame, {"how": "source"}) if held else None
         how = how_made(made)  # each way of making a NaN or inf has its own fix
         if how in ("overflow", "domain") and dropped_by_where(op for op in ops if op.seq > made.seq):
             how = "where"  # made in a branch a tf.where drops: that branch needs a safe input, whatever made it
@@ -257,14 +257,15 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
         found = evidence_at(op)
         if found == Cause.NO_GRADIENT_OP:
             return found, op.frame, {"op": op.type}
-        if found in (Cause.DEAD_RELU, Cause.SATURATION):
+        if found in (Cause.DEAD_RELU, Cause.SATURATION, Cause.SOFTMAX_SUM):  # (a softmax of one unit: always 1)
             # is the target still moved by this op's output? If not, its zero slope hides nothing here
             moved = probe.depends(graph, op, target)
             if moved is False:
                 continue
             layer = graph.layer_of(op)  # run by a Keras layer: the line that made it chose the activation
             return found, layer[1] if layer else op.frame, {"op": op.type, "probe": "depends" if moved else "not run",
-                                                            **({"layer": layer[0]} if layer else {})}
+                                                            **({"layer": layer[0]} if layer else {}),
+                                                            **({"how": "one_unit"} if found == Cause.SOFTMAX_SUM else {})}
     softmaxes = [op for op in ops if op.type == "Softmax"]  # and a target made of their outputs by sums alone
     if softmaxes and target is not None and paths.sums_of(target, {out for op in softmaxes for out in op.outputs}):
         # a softmax that is not saturated (checked above) passes back p * (g - <g, p>): zero only when the gradient

@@ -160,17 +160,20 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
     for noted in record.python_state.values():
         asked = [site for site in sites if site.file == noted.file and noted.first <= site.line <= noted.last]
         for read, now in noted.changed.values():
-            site = _first_asked(asked, read.line)  # read on the way to a gradient it asks for
+            # read on the way to a gradient it asks for; an optimizer's learning-rate function, on the way to its update
+            site = asked[0] if read.name in noted.indirect and asked else _first_asked(asked, read.line)
             if site is None or (noted.file, read.line) in said:
                 continue
             traced, shown = (_object(read.value), _object(now)) if read.held else (repr(read.value), repr(now))
-            held = "_object" if read.held else ""  # a model built anew under the name: the old one is still trained
+            # a model built anew under the name: the old one is still trained; a learning rate the optimizer's function read
+            held = "_object" if read.held else "_rate" if read.name in noted.indirect else ""
             message = say(f"finding.unexplained.frozen{held}_fine", name=read.name, traced=traced, now=shown,
                           read_line=read.line)
             out.append(finding_at((site.file, site.line, site.kind), Cause.FROZEN_PYTHON_STATE, Symptom.VALUES,
                                   (noted.file, read.line), message,
-                                  say("finding.unexplained.fix_frozen_object" if read.held else
-                                      "cause.frozen-python-state.fix", name=read.name), 1,
+                                  say({"_object": "finding.unexplained.fix_frozen_object", "_rate":
+                                       "finding.unexplained.fix_frozen_rate"}.get(held, "cause.frozen-python-state.fix"),
+                                      name=read.name), 1,
                                   {"how": "object" if read.held else "stale", "name": read.name, "traced": traced,
                                    "now": shown}))
             said.add((noted.file, read.line))

@@ -36,12 +36,14 @@ def evidence_at(op) -> Cause | None:
         return Cause.NON_FINITE
     if out.size and not np.isfinite(out).all():
         return Cause.NON_FINITE
-    if op.type == "ClipByValue" and out.size and _clipped_everywhere(inputs):
-        return Cause.SATURATION  # e.g. a crossentropy clipping probabilities to [eps, 1 - eps]
-    if op.type in ("Maximum", "Minimum") and out.size and _bound_everywhere(op.type, inputs):
-        return Cause.SATURATION  # clip_by_value is Minimum(Maximum(x, low), high): x clipped everywhere
+    # clipped everywhere: a crossentropy clipping probabilities to [eps, 1 - eps] (Minimum(Maximum(x, low), high))
+    if out.size and (op.type == "ClipByValue" and _clipped_everywhere(inputs) or
+                     op.type in ("Maximum", "Minimum") and _bound_everywhere(op.type, inputs)):
+        return Cause.SATURATION
     if op.type in symptoms.RELUS:
         return Cause.DEAD_RELU if symptoms.dead(op.type, out) else None
+    if op.type == "Softmax" and out.ndim and out.shape[-1] == 1:  # a softmax over one unit: 1, whatever it is given
+        return Cause.SOFTMAX_SUM
     if symptoms.saturated_everywhere(op.type, out):  # the whole gradient through it is flat
         return Cause.SATURATION
     # exp(x) rounded to 0 (x below about -104 in float32): its slope, exp(x), is 0 too (1 / (1 + exp(-z)) at large z)
@@ -51,13 +53,9 @@ def evidence_at(op) -> Cause | None:
 def given_nonfinite(op) -> bool:
     """Was a NaN or inf already among the float values the op was given? Then a NaN or inf it returned is what it
     was handed, not what it made (False when its inputs were not kept)."""
-    if op.values is None:
-        return False
-    for tensor in op.values[0]:
-        value = kept_value(tensor)
-        if value is not None and value.dtype.kind in "fc" and value.size and not np.isfinite(value).all():
-            return True
-    return False
+    values = [kept_value(tensor) for tensor in op.values[0]] if op.values is not None else []
+    return any(value is not None and value.dtype.kind in "fc" and value.size and not np.isfinite(value).all()
+               for value in values)
 
 # Which op on a gradient's path made its NaN or inf (issue 35: exploding gradients). An op whose kept values point
 # at a NaN (evidence_at) made it when it was given finite values (a sqrt at 0, an exp that overflowed), or is a

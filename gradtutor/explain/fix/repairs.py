@@ -11,7 +11,7 @@ import ast
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, fresh, hoist,
                                            import_tensorflow, indent_unit, overlap, release_after_last_use, scope_of)
 from gradtutor.explain.fix import zero
-from gradtutor.explain.fix.source import Edit, Source
+from gradtutor.explain.fix.source import Edit, Source, names_in
 from gradtutor.explain.fix.variables import variable_replaced
 from gradtutor.protocol import Cause
 
@@ -25,7 +25,8 @@ UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "recipro
 
 
 def unwatched(c: Context) -> Repair:
-    """`tape.watch(SOURCES)` as the first line of the `with` block; `watch_accessed_variables=False` dropped."""
+    """`tape.watch(SOURCES)` as the first line of the `with` block (after the line that made them, if it is in the
+    block); `watch_accessed_variables=False` dropped."""
     why = c.finding.get("facts", {}).get("why")
     if why == "frozen":  # `trainable = False`: when to unfreeze is a choice
         raise NoRepair("frozen")
@@ -39,9 +40,11 @@ def unwatched(c: Context) -> Repair:
         for keyword in made.keywords:
             if keyword.arg == "watch_accessed_variables":
                 return Repair([drop_argument(c.source, made, keyword)], c.subject())
-    first = block.body[0].lineno
+    maker = c.source.statement_at(c.broke)  # a tensor the block itself makes (y1 = x * w1): watched once made
+    made = maker in block.body and isinstance(maker, ast.Assign) and names_in(maker.targets) & names_in([call.args[1]])
+    first, after = (maker.lineno, maker.end_lineno + 1) if made else (block.body[0].lineno,) * 2
     line = f"{c.source.indent(first)}{tape}.watch({c.source.code(call.args[1])}){c.source.newline}"
-    at = c.source.line_start(first)
+    at = c.source.line_start(after) if after <= len(c.source.lines) else len(c.source.text)
     return Repair([Edit(at, at, line)], c.subject())
 
 

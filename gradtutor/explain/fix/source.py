@@ -96,3 +96,8 @@ def apply(text: str, edits: list[Edit]) -> str:
 def diff(old: str, new: str, name: str) -> str:
     return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                         fromfile=f"a/{name}", tofile=f"b/{name}"))
+
+
+def names_in(nodes) -> set[str]:
+    """The names read or bound anywhere in these AST nodes."""
+    return {name.id for node in nodes for name in ast.walk(node) if isinstance(name, ast.Name)}

@@ -50,7 +50,7 @@ class Read:
 class Traced:
     """A function's reads as its latest trace saw them, and each one's first change since: name -> (read, now)."""
 
-    __slots__ = ("file", "first", "last", "reads", "changed", "aliases", "swapped", "draws", "calls")
+    __slots__ = ("file", "first", "last", "reads", "changed", "aliases", "swapped", "draws", "calls", "indirect")
 
     def __init__(self, file, first, last, reads, aliases=(), draws=()):
         self.file, self.first, self.last, self.reads = file, first, last, reads
@@ -59,6 +59,7 @@ class Traced:
         self.swapped: dict = {}  # name -> (its Read, the other variable given, (file, line) of that call)
         self.draws = list(draws)  # (np.random.rand, line): a random draw its Python made once, when traced
         self.calls = 0  # calls since, that ran the graph with that draw
+        self.indirect: set = set()  # names read by a function the step's code hands to an optimizer (not its own)
 
 
 def after_call(record, function, traced_now: bool, args=(), kwargs=None) -> None:
@@ -124,6 +125,7 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
     aliases: list = []
     this = code.co_varnames[0] if owner is not None and code.co_argcount else None
     draws, source = [], None  # source: the random module (or generator) named just before, awaiting what it draws
+    indirect: list = []
     for instruction in dis.get_instructions(code):
         line = instruction.positions.lineno or line if instruction.positions else line
         name = instruction.argval
@@ -133,6 +135,8 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
         read = None
         if instruction.opname == "LOAD_GLOBAL" and name not in seen and name in python.__globals__:
             read = Read(python.__globals__, name, "global", python.__globals__[name], line)
+            rate = _rate_function(read.value)  # an optimizer's learning rate given as a function: run when traced
+            indirect += [one for one in (rate and _reads(rate) or Traced("", 0, 0, [])).reads if _scalar(one.value)]
         elif instruction.opname == "LOAD_DEREF" and name not in seen and name in cells:
             read = Read(cells[name], name, "closure", cells[name].cell_contents, line)
         elif instruction.opname == "LOAD_ATTR" and this and previous == ("LOAD_FAST", this) and name not in seen:
@@ -146,9 +150,12 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
             reads.append(read)
     lines = [found.positions.lineno for found in dis.get_instructions(code)
              if found.positions and found.positions.lineno]
+    reads += [one for one in indirect if one.name not in seen][:max(0, MAX_READS - len(reads))]
     if not (reads or aliases or draws):
         return None
-    return Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads, aliases, draws)
+    noted = Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads, aliases, draws)
+    noted.indirect = {one.name for one in indirect}
+    return noted
 
 
 RANDOM_MODULES = ("numpy.random", "random")
@@ -173,6 +180,13 @@ def _draw(source, opname, name, namespace):
             return ((f"{shown}.{name}", "numpy.random") if name == "random" else None), None
         return None, (f"{shown}.{name}" if name not in NOT_DRAWS else None)
     return None, None
+
+
+def _rate_function(value):
+    """The Python function a Keras optimizer was given as its learning rate (`SGD(learning_rate=lr_fn)`): the
+    optimizer calls it while the step is traced, so what it reads is frozen as the step's own reads are."""
+    rate = getattr(value, "_learning_rate", None) if hasattr(value, "apply_gradients") else None
+    return rate if inspect.isfunction(rate) else None
 
 
 def _filled(cell) -> bool:
