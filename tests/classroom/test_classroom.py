@@ -1,7 +1,7 @@
 """Real nbgrader autograding of every lesson: a synthetic class per lesson, graded with `gradtutor grade`.
 
-For each lesson a course folder is made with `gradtutor classroom init`, the
-assignment is generated with nbgrader, and a class is written into
+One course folder is made with `gradtutor classroom init`, every lesson's
+assignment is generated with nbgrader, and for each lesson a class is written into
 submitted/: a correct submission, the untouched release, every known-wrong
 answer of gradtutor/course/lessons/<lesson>/answers.toml (packed several exercises to a
 notebook), an answer hard-coded from the visible inputs, an infinite loop, a
