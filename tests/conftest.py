@@ -142,8 +142,10 @@ def pytest_configure(config):
             os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TF_STUB.parent.parent), *paths]))
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook turns the xdist_group marks into node ids
 def pytest_collection_modifyitems(items):
     # `make test` hands out whole xdist groups in this order (--no-loadscope-reorder): tests/support/schedule.py
+    schedule.group_by_module_fixtures(items)
     schedule.longest_first(items)
 
 

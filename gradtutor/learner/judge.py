@@ -52,8 +52,8 @@ def main() -> None:
     except GradtutorError as exc:  # a course whose secret is malformed: every check says so
         found, problem = None, str(exc)
     hidden = hidden_inputs(found, os.environ)
-    # prepare_next: the next check of a lesson finds a child with its inputs built
-    with Checker(prepare_next=True, hidden=hidden, hide=[str(found[1])] if found else None) as checker:
+    with Checker(prepare_next=prepares_next(os.environ), hidden=hidden,
+                 hide=[str(found[1])] if found else None) as checker:
         service = CheckService(lambda request: checker, problem)
         # recorded here, not in the kernel: a learner workspace's progress, on every seed as `gradtutor check`
         # has it (no second check where there are no hidden inputs: the visible ones are all there is)
@@ -64,6 +64,18 @@ def main() -> None:
                 workspace.record_judged(answer.request, answer.reply, again)
 
         serve_lines(ipc.MessageReader(sys.stdin), replies, service.answer_line, after=record)
+
+
+def prepares_next(environ) -> bool:
+    """Whether the checker leaves a child waiting with the lesson's inputs built after each check.
+
+    For a learner, yes: the next check, whenever it comes, costs only the learner's code. Under nbgrader
+    (autograde, validate) no: that is a batch, whose kernel runs the next test cell at once, so the child
+    built while it does competes with it for the CPU, and the one built after a notebook's last check, or
+    while an untouched release answers every check "not attempted" without running anything, is never used
+    (a plain `nbgrader autograde` of a lesson took a quarter longer with it). Verdicts are the same either way.
+    """
+    return not environ.get("NBGRADER_EXECUTION")
 
 
 def hidden_inputs(found: tuple[str, Path] | None, environ) -> HiddenInputs | None:

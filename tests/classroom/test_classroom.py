@@ -1,7 +1,7 @@
 """Real nbgrader autograding of every lesson: a synthetic class per lesson, graded with `gradtutor grade`.
 
-For each lesson a course folder is made with `gradtutor classroom init`, the
-assignment is generated with nbgrader, and a class is written into
+One course folder is made with `gradtutor classroom init`, every lesson's
+assignment is generated with nbgrader, and for each lesson a class is written into
 submitted/: a correct submission, the untouched release, every known-wrong
 answer of gradtutor/course/lessons/<lesson>/answers.toml (packed several exercises to a
 notebook), an answer hard-coded from the visible inputs, an infinite loop, a
@@ -215,28 +215,51 @@ class GradedClass:
 
 
 class Classes:
-    """Each lesson's class, built and graded once per test session, when a test first asks for it."""
+    """Each lesson's class, built and graded once per test session, when a test first asks for it.
+
+    Every class is handed in to one course holding every lesson, as a teacher's course holds them: `gradtutor
+    classroom init` and `nbgrader generate_assignment` run once, not once per lesson, and the reference answers
+    of every lesson (on this course's hidden inputs) come from one TensorFlow process. Each lesson is still
+    graded by a `gradtutor grade` of its own, and every test reads only its lesson's gradebook entries,
+    autograded and feedback folders.
+    """
 
     def __init__(self, tmp_path_factory):
         self._tmp = tmp_path_factory
         self._graded: dict[str, GradedClass] = {}
+        self._course: tuple[Path, dict] | None = None
 
     def get(self, lesson_id: str) -> GradedClass:
         if lesson_id not in self._graded:
             self._graded[lesson_id] = self._grade(course.load().lesson(lesson_id))
         return self._graded[lesson_id]
 
+    def _shared_course(self) -> tuple[Path, dict]:
+        """The course folder and its reference table (the visible inputs and each lesson's hidden ones)."""
+        if self._course is None:
+            lessons = _lessons()
+            for lesson_id in lessons:
+                lesson = course.load().lesson(lesson_id)
+                assert lesson.exercises, f"{lesson.id} has no exercises in gradtutor/course/course.toml"
+                assert lesson.source_notebook().is_file(), f"{lesson.source_notebook()} is missing"
+            folder = make_course(self._tmp.mktemp("classes") / "course", lessons)
+            secret = read_secret(folder / "nbgrader_config.py")
+            seeds = {lesson_id: VISIBLE_SEEDS + course_seeds(secret, lesson_id) for lesson_id in lessons}
+            self._course = folder, reference_table(lessons, seeds)
+        return self._course
+
     def _grade(self, lesson: course.Lesson) -> GradedClass:
-        assert lesson.exercises, f"{lesson.id} has no exercises in gradtutor/course/course.toml"
-        assert lesson.source_notebook().is_file(), f"{lesson.source_notebook()} is missing"
+        folder, references = self._shared_course()
         root = self._tmp.mktemp(f"class-{lesson.id}")
-        folder = make_course(root / "course", [lesson.id])
-        # the references on the visible inputs and on this course's hidden ones (derived from its secret)
-        hidden = course_seeds(read_secret(folder / "nbgrader_config.py"), lesson.id)
-        students = build_class(folder, lesson, reference_table([lesson.id], VISIBLE_SEEDS + hidden))
-        pristine = root / "pristine"  # the identity test's class: every kind of submission, once
+        students = build_class(folder, lesson, references)
+        # the identity test's class: every kind of submission of this lesson, once, in a copy of the course as
+        # it is before this lesson is graded (another lesson's gradebook entries, never its files, may be there)
+        pristine = root / "pristine"
+        submitted = pristine_source(folder)
         shutil.copytree(folder, pristine, ignore=lambda where, names: [
-            n for n in names if Path(where) == pristine_source(folder) and n not in IDENTITY_CLASS])
+            n for n in names if (Path(where) == folder and n in ("autograded", "feedback"))
+            or (Path(where) == submitted and n not in IDENTITY_CLASS)
+            or (Path(where).parent == submitted and n != lesson.id)])
         # 3 jobs on 2 cores: while one submission waits (a kernel starting, a check's process), another runs
         done = gradtutor("grade", str(folder), lesson.id, "--jobs", "3", "--verbose", cwd=root)
         feedback = nbgrader("generate_feedback", lesson.id, cwd=folder)
@@ -304,7 +327,7 @@ def test_every_submission_has_a_result_line_naming_student_notebook_and_score(gr
 def test_feedback_shows_the_diagnosis_of_every_lost_point(graded):
     for student in graded.students:
         if not student.graded:
-            assert not (graded.folder / "feedback" / student.id).exists()
+            assert not (graded.folder / "feedback" / student.id / graded.lesson.id).exists()
             continue
         text = feedback_text(graded.folder, student.id, graded.lesson.id)
         if student.extra_cell == CHEAT:
@@ -395,8 +418,10 @@ def test_serial_nbgrader_autograde_leaves_the_identical_gradebook(classes):
     assert fooled["score"] == graded.lesson.points
     assert caught["score"] == 0 and all(grade[2] for grade in caught["grades"].values())
     assert serial == parallel
-    assert sorted(p.name for p in (graded.pristine / "autograded").iterdir()) == \
-        sorted(p.name for p in (graded.folder / "autograded").iterdir() if p.name in IDENTITY_CLASS)
+    def autograded(folder: Path) -> list[str]:  # the students with an autograded copy of this lesson
+        return sorted(p.parent.name for p in (folder / "autograded").glob(f"*/{graded.lesson.id}"))
+
+    assert autograded(graded.pristine) == [s for s in autograded(graded.folder) if s in IDENTITY_CLASS]
 
 
 def test_graded_submissions_are_skipped_without_force(classes):

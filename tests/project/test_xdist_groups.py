@@ -67,10 +67,59 @@ def test_the_schedule_puts_the_longest_groups_first_and_names_only_real_groups(t
         @pytest.mark.xdist_group("classroom")
         def test_classroom():
             pass
+
+
+        @pytest.mark.xdist_group("other")
+        def test_other():
+            pass
     '''))
     done = subprocess.run([sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider", "test_a.py"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 0, done.stdout + done.stderr
     collected = [line.split("::")[1] for line in done.stdout.splitlines() if "::" in line]
-    assert collected == ["test_classroom", "test_dask", "test_short[0]", "test_short[1]", "test_short[2]"], done.stdout
+    # a group LONGEST_FIRST does not name still comes before the tests of no group, which even out the end
+    assert collected == ["test_classroom", "test_dask", "test_other", "test_short[0]", "test_short[1]",
+                         "test_short[2]"], done.stdout
+
+
+def test_the_tests_sharing_a_module_fixture_share_one_worker_and_one_fixture(tmp_path):
+    """A module-scoped fixture is made once per worker that runs a test using it: handed out one by one, a
+    module's tests would land on both workers and both would make it (tests/support/schedule.py groups them)."""
+    from tests.support import REPO
+
+    (tmp_path / "conftest.py").write_text(textwrap.dedent('''\
+        import pytest
+
+        from tests.support import schedule
+
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_collection_modifyitems(items):
+            schedule.group_by_module_fixtures(items)
+            schedule.longest_first(items)
+    '''))
+    (tmp_path / "test_shared.py").write_text(textwrap.dedent('''\
+        import os
+        import pytest
+
+
+        @pytest.fixture(scope="module")
+        def made():
+            with open("made.txt", "a") as log:
+                log.write(os.environ["PYTEST_XDIST_WORKER"] + "\\n")
+
+
+        @pytest.mark.parametrize("n", range(8))
+        def test_uses_it(made, n):
+            pass
+    '''))
+    (tmp_path / "test_alone.py").write_text("import pytest\n\n\n@pytest.mark.parametrize('n', range(8))\n"
+                                            "def test_alone(n):\n    pass\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder",
+                           "-v", "-p", "no:cacheprovider"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    workers = {line.split()[0] for line in done.stdout.splitlines() if "test_uses_it" in line and "PASSED" in line}
+    assert len(workers) == 1, done.stdout
+    assert len((tmp_path / "made.txt").read_text().splitlines()) == 1, "the module fixture was made once"

@@ -44,7 +44,7 @@ for lesson, ids in wanted.items():
     exercises = exercises_of(lesson)
     for exercise in ids:
         entry = table.setdefault(lesson, {}).setdefault(exercise, {})
-        for seed in seeds:
+        for seed in seeds[lesson]:
             inputs = list(exercises[exercise].build(seed).values())
             key = _input_key(inputs)
             value = exercises[exercise].reference(*inputs)
@@ -54,9 +54,14 @@ print(json.dumps(table))
 
 
 def reference_table(lesson_ids: list[str], seeds) -> dict:
-    """lesson → exercise → seed → the input key and the reference answer (computed with TensorFlow)."""
+    """lesson → exercise → seed → the input key and the reference answer (computed with TensorFlow).
+
+    seeds: the same for every lesson, or lesson → its seeds (a course's hidden seeds differ by lesson): one
+    process computes every lesson's table, so TensorFlow is imported once.
+    """
     wanted = {lesson: [e.id for e in course.load().lesson(lesson).exercises] for lesson in lesson_ids}
-    done = run([sys.executable, "-c", REFERENCE_SCRIPT, json.dumps(wanted), json.dumps(list(seeds))], cwd=REPO,
+    per_lesson = {lesson: list(seeds[lesson] if isinstance(seeds, dict) else seeds) for lesson in lesson_ids}
+    done = run([sys.executable, "-c", REFERENCE_SCRIPT, json.dumps(wanted), json.dumps(per_lesson)], cwd=REPO,
                timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
