@@ -36,6 +36,7 @@ import dataclasses
 from typing import Callable, TypedDict
 
 from gradtutor.evidence.reading import wording
+from gradtutor.protocol import Cause, Symptom
 from gradtutor.evidence.recording.frames import where
 
 
@@ -205,8 +206,10 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
     added += subtle.unfrozen_untrained(record)
     added += subtle.stale_reads(record, ruled + added)
     findings = root_causes.one_per_root_cause(ruled + added)
-    if not findings:  # every gradient finite and not zero: small ones, starved by a flat activation, said as such
-        findings = flat_layers.findings(record)
+    if all(f["cause"] == Cause.NOT_KNOWN and f["symptom"] in (Symptom.ZEROS, Symptom.TINY) for f in findings):
+        # every gradient finite and not zero, or zeros whose cause is not known: a layer gone flat or dead, with the
+        # evidence for it, is said first (what was seen and not explained stays)
+        findings = flat_layers.findings(record) + findings
     return findings, unexplained.unobserved(record)
 
 

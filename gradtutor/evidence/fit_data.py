@@ -1,11 +1,11 @@
 """What Keras's fit and train_on_batch were given: the model, the first rows of its arrays, the weights it started with.
 
-Kept once per model, at its first fit or train_on_batch on arrays (not a dataset, a generator or a dict of inputs),
-while recording. Two readings use them after the program has run: flat_layers.py runs the model on the rows again
-to see which activations sit flat, and `step_again` gives the compiled-step recording (traced.py) a way to look
-into a symptom of fit's last step, which no later call ran again: Keras's train_step, run once more eagerly on the
-kept rows, from the weights the model started with when the symptom appeared at the first step (a NaN born at
-fit's only step is then seen being made, not only handed on).
+Kept once per model, at its first fit or train_on_batch on arrays or on a tf.data pipeline of known size (its
+first batch; not a generator or a dict of inputs), while recording. Two readings use them after the program has
+run: flat_layers.py runs the model on the rows again to see which activations sit flat, and `step_again` gives the
+compiled-step recording (traced.py) a way to look into a symptom of fit's last step, which no later call ran again:
+Keras's train_step, run once more eagerly on the kept rows, from the weights the model started with when the
+symptom appeared at the first step (a NaN born at fit's only step is then seen being made, not only handed on).
 """
 from __future__ import annotations
 
@@ -51,6 +51,8 @@ def watch(record) -> None:
 
 def _keeping(record, name, method):
     def keep(model, x, y):
+        if y is None and _finite_dataset(x):  # a tf.data pipeline of (x, y) batches: its first batch, taken anew
+            x, y = next(iter(x.take(1)))
         x, y = (np.asarray(a) if hasattr(a, "shape") and hasattr(a, "dtype") else None for a in (x, y))
         if x is None or y is None or not x.ndim or len(x) != len(y):
             return
@@ -67,6 +69,17 @@ def _keeping(record, name, method):
         return method(model, x, y, *args, **kwargs)
 
     return train
+
+
+def _finite_dataset(data) -> bool:
+    """A tf.data.Dataset of (inputs, targets) whose size TensorFlow knows without running it (from arrays, batched,
+    shuffled with a seed or not, repeated): taking a batch of it again runs no Python of the program's (a generator's
+    dataset has no known size) and changes nothing the program's own iteration sees."""
+    import tensorflow as tf
+
+    if not isinstance(data, tf.data.Dataset) or not isinstance(data.element_spec, tuple) or len(data.element_spec) != 2:
+        return False
+    return int(data.cardinality()) != int(tf.data.UNKNOWN_CARDINALITY) and int(data.cardinality()) != 0
 
 
 def step_again(record, function, first: int):

@@ -55,3 +55,35 @@ def test_fits_last_bad_step_is_run_again_on_its_rows_and_the_model_is_left_as_it
     assert found[0]["facts"]["rerun"] == "kept" and found[0]["facts"]["first_step"] == "1"
     assert _same(left, [np.array(v) for v in (*model.variables, *model.optimizer.variables)])
     assert np.isnan(left[0]).all()  # the program's own step made them NaN; the look into it did not undo that
+
+
+@pytest.mark.parametrize("seed", list(np.random.SeedSequence().generate_state(2)))
+def test_a_pipeline_of_known_size_gives_its_first_batch_and_a_generator_nothing(seed):
+    """fit on a tf.data pipeline made from arrays keeps its first batch (taken anew: fit's own batches are the same);
+    a pipeline of a Python generator is never run again, so nothing of it is kept."""
+    import keras
+    import tensorflow as tf
+
+    from gradtutor.evidence import recording
+
+    rng = np.random.default_rng(seed)
+    rows, features, batch = int(rng.integers(8, 80)), int(rng.integers(1, 6)), int(rng.integers(2, 16))
+    x, y = rng.normal(size=(rows, features)).astype("float32"), rng.normal(size=(rows, 1)).astype("float32")
+    ran = []
+
+    def generate():
+        ran.append(1)
+        yield from zip(x, y)
+
+    made = tf.data.Dataset.from_generator(generate, output_signature=(tf.TensorSpec((features,)), tf.TensorSpec((1,))))
+    for data, kept in ((tf.data.Dataset.from_tensor_slices((x, y)).batch(batch), True), (made.batch(batch), False)):
+        model = keras.Sequential([keras.Input((features,)), keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+        ran.clear()
+        with recording() as record:
+            model.fit(data, epochs=1, verbose=0)
+        if kept:
+            first = record.trained[id(model)]
+            assert np.array_equal(first.x, x[:batch]) and np.array_equal(first.y, y[:batch])
+        else:
+            assert id(model) not in record.trained and len(ran) == 1  # fit's own run of the generator, once
