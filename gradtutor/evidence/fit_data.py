@@ -26,9 +26,20 @@ class Trained(NamedTuple):
     model: Any
     call: str  # "fit" or "train_on_batch"
     frame: tuple | None  # the user's line that called it
-    x: np.ndarray  # the first rows of its inputs and targets
-    y: np.ndarray
+    x: np.ndarray | None  # the first rows of its inputs and targets (None: taken from `data` when read)
+    y: np.ndarray | None
     weights: list | None  # the model's weights before that call (None: too large to copy)
+    data: Any = None  # a tf.data pipeline of known size, whose first batch is taken only after the program
+
+
+def first_rows(kept: Trained) -> tuple[np.ndarray, np.ndarray]:
+    """The rows kept, or the first batch of the pipeline, taken now: after the program, so that a new iteration of
+    it (a shuffle's seed moves on at each) changes nothing the program saw."""
+    if kept.data is None:
+        return kept.x, kept.y
+    x, y = (np.asarray(part) for part in next(iter(kept.data.take(1))))
+    rows = max(1, min(256, KEPT_ELEMENTS // max(1, x[:1].size)))
+    return x[:rows], y[:rows]
 
 
 def watch(record) -> None:
@@ -51,14 +62,15 @@ def watch(record) -> None:
 
 def _keeping(record, name, method):
     def keep(model, x, y):
-        if y is None and _finite_dataset(x):  # a tf.data pipeline of (x, y) batches: its first batch, taken anew
-            x, y = next(iter(x.take(1)))
+        weights = [np.array(w) for w in model.get_weights()] if model.built and \
+            model.count_params() <= KEPT_WEIGHTS else None
+        if y is None and _finite_dataset(x):  # a tf.data pipeline of (x, y) batches: its first batch, taken later
+            record.trained[id(model)] = Trained(model, name, user_frame(), None, None, weights, x)
+            return
         x, y = (np.asarray(a) if hasattr(a, "shape") and hasattr(a, "dtype") else None for a in (x, y))
         if x is None or y is None or not x.ndim or len(x) != len(y):
             return
         rows = max(1, min(256, KEPT_ELEMENTS // max(1, x[:1].size)))
-        weights = [np.array(w) for w in model.get_weights()] if model.built and \
-            model.count_params() <= KEPT_WEIGHTS else None
         record.trained[id(model)] = Trained(model, name, user_frame(), x[:rows].copy(), y[:rows].copy(), weights)
 
     @functools.wraps(method)
@@ -73,8 +85,8 @@ def _keeping(record, name, method):
 
 def _finite_dataset(data) -> bool:
     """A tf.data.Dataset of (inputs, targets) whose size TensorFlow knows without running it (from arrays, batched,
-    shuffled with a seed or not, repeated): taking a batch of it again runs no Python of the program's (a generator's
-    dataset has no known size) and changes nothing the program's own iteration sees."""
+    shuffled, repeated): taking a batch of it again runs no Python of the program's (a generator's dataset has no
+    known size)."""
     import tensorflow as tf
 
     if not isinstance(data, tf.data.Dataset) or not isinstance(data.element_spec, tuple) or len(data.element_spec) != 2:
@@ -89,6 +101,8 @@ def step_again(record, function, first: int):
     if kept is None or not hasattr(kept.model, "train_step"):
         return None
 
+    rows = first_rows(kept)
+
     def run():
         import tensorflow as tf
 
@@ -99,11 +113,12 @@ def step_again(record, function, first: int):
         try:
             if first == 1 and kept.weights is not None:
                 model.set_weights(kept.weights)
-            return model.train_step((tf.constant(kept.x), tf.constant(kept.y)))
+            return model.train_step(tuple(tf.constant(part) for part in rows))
         finally:  # the model, its optimizer and metrics as the program left them (a notebook goes on with them)
             for variable, value in zip(state, saved):
                 variable.assign(value)
 
+    run.at = kept.frame  # the line that called fit, the user's line for what the run finds (graph_replay.replay)
     return run
 
 

@@ -23,6 +23,7 @@ import contextlib
 
 import numpy as np
 
+from gradtutor.evidence import fit_data
 from gradtutor.evidence.reading.unexplained import finding_at
 from gradtutor.messages import say
 from gradtutor.protocol import Cause, Symptom
@@ -36,18 +37,19 @@ FLATTENING = ("sigmoid", "tanh", "softmax", "relu")
 
 
 def findings(record) -> list[dict]:
-    """One finding per trained model whose flat activation starves the weights under it (see above), else none."""
+    """One finding per trained model with a flat layer that starves the weights under it, or a dead one (see above)."""
     out = []
     for kept in record.trained.values():
         found = None
         with contextlib.suppress(Exception):  # a model that cannot be run again is only not looked into
-            found = _flat_layer(record, kept.model, kept.x, kept.y)
+            x, y = fit_data.first_rows(kept)
+            found = _flat_layer(kept.model, x, y)
         if found is not None and kept.frame is not None:
-            out.append(_finding(record, kept.call, kept.frame, len(kept.x), *found))
+            out.append(_finding(record, kept.call, kept.frame, len(x), *found))
     return out
 
 
-def _flat_layer(record, model, x, y):
+def _flat_layer(model, x, y):
     """(cause, the layer, the message's key, what it says) of the top layer that starves the weights under it, or
     None."""
     import tensorflow as tf

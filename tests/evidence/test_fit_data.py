@@ -3,6 +3,7 @@ the finding names the op that made it, and the model, its optimizer and its metr
 (a notebook's kernel goes on with them). Sizes, data and which step is the first bad one are drawn."""
 from __future__ import annotations
 
+import contextlib
 import inspect
 
 import numpy as np
@@ -58,32 +59,70 @@ def test_fits_last_bad_step_is_run_again_on_its_rows_and_the_model_is_left_as_it
 
 
 @pytest.mark.parametrize("seed", list(np.random.SeedSequence().generate_state(2)))
-def test_a_pipeline_of_known_size_gives_its_first_batch_and_a_generator_nothing(seed):
-    """fit on a tf.data pipeline made from arrays keeps its first batch (taken anew: fit's own batches are the same);
-    a pipeline of a Python generator is never run again, so nothing of it is kept."""
+def test_a_pipeline_of_known_size_gives_its_first_batch_after_the_program_and_a_generator_nothing(seed):
+    """fit on a shuffled tf.data pipeline made from arrays: its first batch is read after the program, so fit's own
+    epochs see the order they would have (the weights trained under the recording are those trained without it); a
+    pipeline of a Python generator is never run again, so nothing of it is kept."""
     import keras
     import tensorflow as tf
 
-    from gradtutor.evidence import recording
+    from gradtutor.evidence import fit_data, recording
 
     rng = np.random.default_rng(seed)
     rows, features, batch = int(rng.integers(8, 80)), int(rng.integers(1, 6)), int(rng.integers(2, 16))
     x, y = rng.normal(size=(rows, features)).astype("float32"), rng.normal(size=(rows, 1)).astype("float32")
+    order = int(rng.integers(2**31))
     ran = []
 
     def generate():
         ran.append(1)
         yield from zip(x, y)
 
-    made = tf.data.Dataset.from_generator(generate, output_signature=(tf.TensorSpec((features,)), tf.TensorSpec((1,))))
-    for data, kept in ((tf.data.Dataset.from_tensor_slices((x, y)).batch(batch), True), (made.batch(batch), False)):
+    def trained(make, recorded):
+        keras.utils.set_random_seed(order)
+        data = make()  # made anew: a shuffle's own seed moves on at each iteration
         model = keras.Sequential([keras.Input((features,)), keras.layers.Dense(1)])
         model.compile(optimizer="sgd", loss="mse")
-        ran.clear()
-        with recording() as record:
-            model.fit(data, epochs=1, verbose=0)
-        if kept:
-            first = record.trained[id(model)]
-            assert np.array_equal(first.x, x[:batch]) and np.array_equal(first.y, y[:batch])
-        else:
-            assert id(model) not in record.trained and len(ran) == 1  # fit's own run of the generator, once
+        with recording() if recorded else contextlib.nullcontext() as record:
+            model.fit(data, epochs=2, verbose=0)
+        return model, record
+
+    def shuffled():
+        return tf.data.Dataset.from_tensor_slices((x, y)).shuffle(rows, seed=order).batch(batch)
+
+    plain, _ = trained(shuffled, False)
+    model, record = trained(shuffled, True)
+    assert all(np.array_equal(a, b) for a, b in zip(plain.get_weights(), model.get_weights()))
+    first_x, first_y = fit_data.first_rows(record.trained[id(model)])
+    assert first_x.shape == (min(batch, rows), features) and first_y.shape == (min(batch, rows), 1)
+    assert {tuple(row) for row in first_x} <= {tuple(row) for row in x}
+    signature = (tf.TensorSpec((features,)), tf.TensorSpec((1,)))
+    ran.clear()
+    model, record = trained(lambda: tf.data.Dataset.from_generator(generate, output_signature=signature).batch(batch),
+                            True)
+    assert id(model) not in record.trained and len(ran) == 2  # fit's own two epochs, and no run more
+
+
+@pytest.mark.parametrize("seed", list(np.random.SeedSequence().generate_state(2)))
+def test_what_the_look_after_the_program_finds_is_said_at_the_fit_call(seed, tmp_path):
+    """Keras's own train_step asks for the gradients, so when fit's only step is run again after a script ended no
+    line of the user's is on the stack: its findings are said at the line that called fit, never at no line at all.
+    The script is run by `gradtutor explain` itself (in-process, the test's own lines would be on the stack)."""
+    import json
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(seed)
+    rows, features = int(rng.integers(4, 40)), int(rng.integers(1, 6))
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import keras\nimport numpy as np\n"
+        f"x = np.random.default_rng({int(rng.integers(2**31))}).normal(size=({rows}, {features})).astype('float32')\n"
+        f"x[{int(rng.integers(rows))}, {int(rng.integers(features))}] = np.nan  # one value of the data is NaN\n"
+        f"model = keras.Sequential([keras.Input(({features},)), keras.layers.Dense(1)])\n"
+        "model.compile(optimizer='sgd', loss='mse')\n"
+        f"model.fit(x, np.zeros(({rows}, 1), 'float32'), batch_size={rows}, epochs=1, verbose=0)\n")
+    ran = subprocess.run([sys.executable, "-m", "gradtutor", "explain", "--json", script.name], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    found = json.loads(ran.stdout.strip().splitlines()[-1])["findings"]
+    assert found and {f["line"] for f in found} == {7}, [(f["file"], f["line"], f["cause"]) for f in found]

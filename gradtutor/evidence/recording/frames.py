@@ -54,10 +54,13 @@ def user_frame(depth: int = 2):
             if origin is not None and is_user_file(origin[0]):
                 return origin
         frame = frame.f_back
-    return None
+    return OUTSIDE[0]
 
 
 GENERATED = "__autograph_generated"
+# the user's line a look into the program after it ended stands for (fit's last step, run again on the rows fit was
+# given: graph_replay.replay), when no user code is on the stack; None otherwise
+OUTSIDE: list = [None]
 
 
 def converted_from(filename: str, line: int):

@@ -17,7 +17,7 @@ import contextlib
 import io
 import weakref
 
-from gradtutor.evidence.recording import sampling
+from gradtutor.evidence.recording import frames, sampling
 from gradtutor.evidence.recording.compiled import snapshot
 
 # the replays' tapes: their gradient calls answer the user's tf.gradients, and are reported as that call
@@ -95,12 +95,13 @@ def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
     was_off = record.graph.off
     sampling.set_live(record, True)  # an eager loop between its sampled tapes: this call is recorded
     try:
-        if run is not None:
+        if run is not None:  # after the program, no user line is on the stack: the fit call stands for it
+            frames.OUTSIDE[0] = run.at
             return run()
         with tf_gradients_on_a_tape(args, kwargs):  # a graph-only tf.gradients answered eagerly
             return call(function, *args, **kwargs)
     finally:
-        record.replaying, record.observations.replayed_call = False, None
+        record.replaying, record.observations.replayed_call, frames.OUTSIDE[0] = False, None, None
         sampling.set_live(record, not was_off)
         tf.config.run_functions_eagerly(eager)
         for finding in record.findings:
