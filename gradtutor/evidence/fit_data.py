@@ -91,7 +91,8 @@ def _finite_dataset(data) -> bool:
 
     if not isinstance(data, tf.data.Dataset) or not isinstance(data.element_spec, tuple) or len(data.element_spec) != 2:
         return False
-    return int(data.cardinality()) != int(tf.data.UNKNOWN_CARDINALITY) and int(data.cardinality()) != 0
+    size = int(data.cardinality())
+    return size != int(tf.data.UNKNOWN_CARDINALITY) and size != 0
 
 
 def step_again(record, function, first: int):
