@@ -63,6 +63,7 @@ class Site:
     # first_peak and peak are the largest of a step's mean magnitudes, not of one value: read by a compiled step's
     # monitor (recording/compiled/monitors.Growth), which keeps no single values
     summed: bool = False
+    reruns: set = dataclasses.field(default_factory=set)  # the kinds of eager re-runs it was called in (replay_kind)
 
     def bad(self) -> list[tuple[int, str]]:
         return [(index, status) for index, status in enumerate(self.statuses) if status in BAD]
@@ -97,6 +98,9 @@ class Observations:
         # (recording/custom_gradients.py): a graph's tape names only the op when what it returned does not fit
         self.grad_fns: dict = {}
         self.replayed_call: int | None = None  # the function's call a compiled step run eagerly is (call_of)
+        # which step that eager run is: "same" or "kept" (the step that showed the symptom, from its kept weights),
+        # "next" (the call after it: that step's weights and inputs were not kept)
+        self.replay_kind: str | None = None
 
     def values(self, gradient) -> tuple[str, float | None] | None:
         """(status, largest finite magnitude) of an eager gradient's values (an IndexedSlices' rows), None when they
@@ -126,6 +130,8 @@ class Observations:
         self._read.clear()  # the previous call's gradients are not kept alive
         site = self.site(kind, frame)
         site.calls += 1
+        if self.replay_kind is not None:
+            site.reruns.add(self.replay_kind)
         return site
 
     def reads_values(self, site: Site) -> bool:

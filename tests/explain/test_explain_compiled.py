@@ -83,6 +83,29 @@ def test_a_nan_born_after_the_dense_reads_is_replayed_and_said_at_its_exact_step
     assert finding["facts"]["first_step"] == str(late)
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_a_zero_on_one_late_call_only_is_not_known_and_says_a_later_call_ran_again_not_that_step(seed):
+    rng = np.random.default_rng(seed)
+    calls = int(rng.integers(3 * monitors.DENSE_READS, 6 * monitors.DENSE_READS))
+    masked = int(rng.integers(monitors.DENSE_READS + 2, calls - monitors.MAX_GAP // 4))  # its weights are not kept
+    w = tf.Variable(rng.uniform(0.5, 2.0, size=4).astype("float32"))
+
+    @tf.function
+    def step(mask):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * mask)  # a batch whose mask is empty: this call's gradient is all zeros
+        return tape.gradient(loss, w)
+
+    with evidence.recording() as record:
+        for call in range(1, calls + 1):
+            step(tf.constant(0.0 if call == masked else 1.0, shape=[4]))
+    [finding], unobserved = evidence.report(record)
+    assert unobserved == []
+    assert (finding["symptom"], finding["cause"]) == ("zeros", "not-known")
+    assert "a later call, run eagerly to look into it, did not show it" in finding["message"]
+    assert f"calls seen: {calls}" in finding["message"]
+
+
 def _unread_calls(upto: int) -> list[int]:
     """The calls after which a function's monitors are not read (monitors.FunctionState.due)."""
     state, unread = monitors.FunctionState(), []

@@ -68,7 +68,7 @@ def findings(record) -> list[dict]:
             if excused:
                 out.append(excused)
             continue
-        out.append(_underflow(record, site) or _not_known(record, site, here in eager_at))
+        out.append(_underflow(record, site) or _not_known(record, site, eager_at.get(here)))
     # an intended None the program then broke on is the root cause of the exception: said once, with it
     return out + ([] if any("then_raised" in f["facts"] for f in out) else raised)
 
@@ -114,7 +114,8 @@ def _excused(record, site) -> dict | None:
     return dict(found, sources=sources)
 
 
-def _not_known(record, site, replayed: bool) -> dict:
+def _not_known(record, site, replayed) -> dict:
+    """`replayed`: the eager site of the same line when a compiled step was run again eagerly, else None."""
     bad = site.bad()
     worst = max((status for _, status in bad), key=seen.WORSE.get)
     values = _values(site, bad, worst)
@@ -130,7 +131,9 @@ def _not_known(record, site, replayed: bool) -> dict:
     if site.kind == "compiled" and site.unobserved == "graph" and worst != seen.NONFINITE:  # a Session run's values
         why = say("finding.unexplained.graph_only")
     elif site.kind == "compiled" and site.unobserved != "graph":
-        why = say("finding.unexplained.came_and_went" if replayed else "finding.unexplained.compiled_only")
+        later = replayed is not None and replayed.reruns == {"next"}  # only a later call ran again: not that step
+        why = say("finding.unexplained." + ("came_and_went_next" if later else "came_and_went" if replayed
+                                            else "compiled_only"))
     elif worst == seen.ZEROS and probed != PROBED[None]:
         why = say(f"finding.unexplained.zeros_{probed}", causes=causes)
         fix = say("finding.unexplained.fix_zeros_flat") if probed == PROBED[False] else fix

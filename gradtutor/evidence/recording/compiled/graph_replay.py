@@ -92,6 +92,7 @@ def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
     eager = tf.config.functions_run_eagerly()
     tf.config.run_functions_eagerly(True)
     record.replaying, record.observations.replayed_call = True, state.calls
+    record.observations.replay_kind = "kept" if run else "same" if again else "next"
     was_off = record.graph.off
     sampling.set_live(record, True)  # an eager loop between its sampled tapes: this call is recorded
     try:
@@ -102,6 +103,7 @@ def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
             return call(function, *args, **kwargs)
     finally:
         record.replaying, record.observations.replayed_call, frames.OUTSIDE[0] = False, None, None
+        record.observations.replay_kind = None
         sampling.set_live(record, not was_off)
         tf.config.run_functions_eagerly(eager)
         for finding in record.findings:

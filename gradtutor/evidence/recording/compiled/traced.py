@@ -210,6 +210,7 @@ class Tracing:
                 codes, firsts = read
                 observations = self.record.observations  # every step's gradients, seen (observations.py)
                 site = observations.site("compiled", monitor.frame)
+                site.calls = max(site.calls, state.calls)  # calls seen: every call checked in the graph, not its traces
                 observations.codes(site, codes)
                 observations.grown(site, monitor.growth)
                 worse = [i for i, (code, old) in enumerate(zip(codes, monitor.known)) if code > old]
