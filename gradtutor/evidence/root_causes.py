@@ -3,7 +3,9 @@
 An optimizer given the None a reported gradient call returned says nothing more than that call; a TF1 graph's
 minimize and its tf.gradients that one run made NaN are one cause. Findings of one line come together, where the
 first of them was: an explosion first (the NaN the program ended with; a tanh saturated on the way), then those
-with a cause, then those whose cause is not known.
+with a cause, then those whose cause is not known. A cause that lives in one place (a saturated layer, an op with
+no gradient, a NaN made by one op: AT_THE_PLACE) is one finding however many gradient calls it reached: fit's
+steps and a later tape over the same model both see the layer's flat sigmoid.
 """
 from __future__ import annotations
 
@@ -12,6 +14,10 @@ from gradtutor.protocol import Cause
 
 GRAPH_CALLS = {"minimize", "compute_gradients"}  # a TF1 optimizer's gradient calls (gradtutor.evidence.sessions)
 NOT_KNOWN = str(Cause.NOT_KNOWN)
+# causes whose break line is the place to change for every gradient call they reach (unlike a missing tape.watch,
+# repaired once per tape)
+AT_THE_PLACE = {str(c) for c in (Cause.SATURATION, Cause.DEAD_RELU, Cause.NON_FINITE, Cause.NO_GRADIENT_OP,
+                                 Cause.INTEGER_PATH, Cause.STOP_GRADIENT)}
 
 
 def one_per_root_cause(findings: list[dict]) -> list[dict]:
@@ -25,6 +31,10 @@ def one_per_root_cause(findings: list[dict]) -> list[dict]:
         if origin is not None and finding["broke_at"] is not None and {finding["call"], origin["call"]} & GRAPH_CALLS:
             origin["count"] += finding["count"]  # a tf.Graph's minimize and its tf.gradients, one run's NaN: one cause
             continue
+        place = _same_place(out, finding)
+        if place is not None:
+            _join(place, finding)
+            continue
         if finding["call"] != "apply_gradients" or origin is None or finding["broke_at"] is None:
             out.append(finding)
             continue
@@ -33,6 +43,29 @@ def one_per_root_cause(findings: list[dict]) -> list[dict]:
         origin["message"] = say("finding.unexplained.then_given", finding=origin["message"], line=finding["line"],
                                 keras=keras)
     return _causes_first(out)
+
+
+def _same_place(out: list[dict], finding: dict) -> dict | None:
+    """The finding already kept with this one's cause at this one's break line, when that cause lives there."""
+    broke = finding["broke_at"]
+    if finding["cause"] not in AT_THE_PLACE or not broke or finding["call"] == "apply_gradients":
+        return None
+    return next((f for f in out if f["cause"] == finding["cause"] and f["call"] != "apply_gradients" and f["broke_at"]
+                 and (f["broke_at"].get("file"), f["broke_at"].get("line")) == (broke.get("file"), broke.get("line"))),
+                None)
+
+
+def _join(kept: dict, finding: dict) -> None:
+    """One more gradient call (or more gradients of the same call) reached by the kept finding's cause."""
+    if (finding["file"], finding["line"]) == (kept["file"], kept["line"]):
+        kept["count"] += finding["count"]
+        return
+    also = [*filter(None, kept["facts"].get("also_at", "").split(",")), str(finding["line"])]
+    if str(finding["line"]) in also[:-1]:
+        return
+    message = kept["facts"].get("message_alone", kept["message"])
+    kept["facts"] = dict(kept["facts"], also_at=",".join(also), message_alone=message)
+    kept["message"] = say("finding.unexplained.also_at", finding=message, lines=", ".join(also))
 
 
 def _causes_first(found: list[dict]) -> list[dict]:

@@ -6,6 +6,8 @@ which only the source shows:
   where it stands; what ran too late is the call of `f`.
 - `overwritten_after`: a value computed from the source at `output = layer3(output)`, then `output = layer4(x)` on
   a later line that assigns the same name without reading it: that line dropped it.
+- `refused_return`: a gradient function tf.custom_gradient refused for what it returned (one gradient too many or
+  too few): the line to change is its `return`, not its `def`.
 - `swapped_loss_parameters`: a loss function given to Keras (`loss=policy_loss`) whose parameters are named
   `(y_pred, y_true)`: Keras calls a loss as loss(y_true, y_pred), so the one it calls y_pred holds the labels.
 """
@@ -118,3 +120,16 @@ def _given_as_loss(tree, name: str) -> bool:
             if any(isinstance(n, ast.Name) and n.id == name for value in given for n in ast.walk(value)):
                 return True
     return False
+
+
+def refused_return(frame, error: str | None):
+    """The (file, line) of the last `return` of the gradient function defined at `frame` (its `def`, or its first
+    decorator) when TensorFlow's error is about what it returned; else `frame`."""
+    if not frame or "return" not in (error or "").lower():
+        return frame
+    tree = _tree(frame[0])
+    function = next((node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and min([node.lineno] + [d.lineno for d in node.decorator_list]) == frame[1]), None) if tree else None
+    returns = [node.lineno for node in ast.walk(function) if isinstance(node, ast.Return)
+               and _innermost_function(function, node.lineno) is function] if function else []
+    return (frame[0], max(returns)) if returns else frame

@@ -3,8 +3,8 @@ every gradient that came back wrong.
 
 Exit codes: 0 every gradient was fine, 1 some were not, 2 bad input (no such script or module,
 a syntax error). The script's own output, stdin, arguments, traceback and exit code are its own
-(the exit code is reported, as `script_exit` in JSON); with --json the last line of stdout is
-{"findings": [...], "script_exit": N}. Options go before the script: what follows it is the
+(the exit code is reported, as `script_exit` in JSON); with --json stdout is one JSON object,
+{"findings": [...], "script_exit": N}, and the script's own stdout goes to stderr (a pipe into a JSON reader works). Options go before the script: what follows it is the
 script's, as with `python -m pdb`. Ctrl-C stops the script; the findings up to then are shown.
 """
 from __future__ import annotations
@@ -81,12 +81,12 @@ CHILD = "gradtutor.explain.child"
 
 
 def run_child(script: str, args: list[str], module: bool = False, runner: str = CHILD, options: tuple = (),
-              hush: bool = False) -> ExplainResult:
+              hush: bool = False, aside: bool = False) -> ExplainResult:
     """Run the script (or `-m` module) in a child process; its stdin/stdout/stderr are the terminal's; the findings
     come back on a pipe. Ctrl-C goes to the child (the whole foreground group gets it): this process waits on.
 
     `runner` runs it (`gradtutor.explain.fix.rerun` re-runs a patched copy, with its `options` and `hush`: the
-    script's output was shown once already)."""
+    script's output was shown once already); `aside`: the script's stdout goes to stderr (stdout is --json's)."""
     read, write = os.pipe()
     # The findings' sentences are worded in the child: in this process's language.
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", GRADTUTOR_LANG=messages.language())
@@ -100,7 +100,8 @@ def run_child(script: str, args: list[str], module: bool = False, runner: str = 
         target = (["--quiet-tensorflow"] if quiet else []) + (["-m", script] if module else [script])
     else:
         target = [script, *options]
-    silent = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "stdin": subprocess.DEVNULL} if hush else {}
+    silent = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "stdin": subprocess.DEVNULL} if hush else \
+        {"stdout": _stderr_fd()} if aside else {}
     # a handler, not SIG_IGN: an ignored signal would stay ignored in the child, a handler is reset at exec
     interrupt = signal.signal(signal.SIGINT, lambda number, frame: None)
     try:
@@ -120,6 +121,13 @@ def run_child(script: str, args: list[str], module: bool = False, runner: str = 
     return payload
 
 
+def _stderr_fd() -> int:
+    try:
+        return sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # a stream with no descriptor (a test's capture): the process's own
+        return 2
+
+
 def cmd_explain(args) -> int:
     from gradtutor.explain import findings_view as report
 
@@ -127,11 +135,11 @@ def cmd_explain(args) -> int:
         module, *rest = args.module
         if args.fix or args.apply:
             raise UnreadableFile(say("explain.run.fix_module", module=module))
-        payload = run_child(check_module(module), rest, module=True)
+        payload = run_child(check_module(module), rest, module=True, aside=args.json)
         args.script = module
     elif args.script:
         check_script(args.script)
-        payload = run_child(args.script, list(args.args))
+        payload = run_child(args.script, list(args.args), aside=args.json)
     else:
         raise UnreadableFile(say("explain.run.no_script"))
     findings, code = payload["findings"], payload["script_exit"]

@@ -26,7 +26,7 @@ SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "froze
                ("non-finite", "source"): "source_at", ("not-used", "made"): "unused_made_at"}
 
 # how a compiled step's finding was looked into: the step after it, or the step itself again
-RERUN = {"same": "_again", "kept": "_kept"}
+RERUN = {"same": "_again", "kept": "_kept", "kept_first": "_kept_first"}
 
 # why a call site's gradients were never seen (gradtutor.evidence.recording.instrument.observed), with words of its own
 UNOBSERVED_WHY = ("compiled", "graph")

@@ -180,6 +180,27 @@ def test_the_optimizer_given_a_reported_none_joins_that_finding(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_a_cause_that_lives_at_one_place_is_one_finding_for_every_gradient_call_it_reached(seed):
+    rng = np.random.default_rng(seed)
+    first, second, other, broke = (int(n) for n in rng.choice(np.arange(1, 300), 4, replace=False))
+    place = str(rng.choice(sorted(root_causes.AT_THE_PLACE)))
+
+    def finding(line, cause=place, broke_line=broke, count=1):
+        return {"file": "g.py", "line": line, "call": "gradient", "cause": cause, "message": f"at {line}",
+                "count": count, "broke_at": {"file": "g.py", "line": broke_line, "code": "x"}, "facts": {}}
+
+    # fit's step (two symptoms at one call), then a later tape over the same model: one finding, said at the first
+    kept = root_causes.one_per_root_cause([finding(first, count=2), finding(first), finding(second), finding(second)])
+    [one] = kept
+    assert (one["line"], one["count"], one["facts"]["also_at"]) == (first, 3, str(second))
+    assert one["message"].startswith(f"at {first}") and f"line {second}" in one["message"]
+    # a cause repaired once per tape (a missing tape.watch) stays one finding per call; another place is its own
+    apart = root_causes.one_per_root_cause([finding(first, "unwatched"), finding(second, "unwatched")])
+    assert [f["line"] for f in apart] == [first, second]
+    assert len(root_causes.one_per_root_cause([finding(first), finding(second, broke_line=other)])) == 2
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_gradients_that_grew_before_they_overflowed_are_said_to_have_exploded(seed):
     rng = np.random.default_rng(seed)
     observations = seen.Observations()

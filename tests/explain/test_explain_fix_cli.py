@@ -61,11 +61,11 @@ def test_apply_writes_the_verified_patch_after_keeping_the_original(tmp_path):
     (tmp_path / "train.py").write_text(OUTSIDE)
     (tmp_path / "helper.py").write_text(HELPER)
     done = explain(tmp_path, "--json", "--apply", "train.py", "1")
-    payload = json.loads(done.stdout.splitlines()[-1])
+    payload = json.loads(done.stdout)  # the JSON alone: what --apply says goes to stderr
     assert [(p["cause"], p["verified"]) for p in payload["fix"]["patches"]] == [("outside-tape", True)]
     assert 0 <= payload["fix"]["patches"][0]["fd_error"] <= 1e-3
     assert payload["fix"]["diff"].startswith("--- a/train.py\n+++ b/train.py\n")
-    assert "gradtutor explain: patched train.py; the original is saved as train.py.orig" in done.stdout.splitlines()
+    assert "gradtutor explain: patched train.py; the original is saved as train.py.orig" in done.stderr.splitlines()
     assert (tmp_path / "train.py.orig").read_text() == OUTSIDE
     assert "    loss = tf.reduce_sum(y) * float(sys.argv[1])\n" in (tmp_path / "train.py").read_text()
     again = subprocess.run([sys.executable, "train.py", "1"], cwd=tmp_path, capture_output=True, text=True,
@@ -118,7 +118,7 @@ def test_a_layer_under_fit_is_patched_in_the_users_file_and_verified_from_the_co
     (tmp_path / "train.py").write_text(UNDER_FIT)
     before = snapshot(tmp_path)
     done = explain(tmp_path, "--fix", "--json", "train.py")
-    report = json.loads(done.stdout[done.stdout.index("{"):])
+    report = json.loads(done.stdout)
     [patch] = report["fix"]["patches"]
     assert (patch["cause"], patch["broke_line"], patch["verified"], patch["fd_error"]) == ("stop-gradient", 12, True, None)
     assert patch["compiled_steps"] == 8  # 2 epochs of 4 batches, each checked in the graph

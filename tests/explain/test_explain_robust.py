@@ -51,16 +51,18 @@ def test_a_module_gets_its_arguments_stdin_and_exit_code_and_tensorflow_is_quiet
         UNWATCHED + "import sys\nprint('args', sys.argv[1:], 'stdin', sys.stdin.readline().strip())\nsys.exit(4)\n")
     done = explain(tmp_path, "-m", "pkg.train", "--epochs", "2", stdin="hello\n")
     assert done.returncode == 1
-    assert "args ['--epochs', '2'] stdin hello" in done.stdout.splitlines()
     payload = report(done)
     assert payload["script_exit"] == 4 and causes(payload) == [("unwatched", 6, 3)]
-    assert done.stderr == ""  # no absl / oneDNN / CUDA lines from TensorFlow's C++ side
+    # with --json the script's own output is on stderr (stdout is the report's), and nothing else is there: no absl
+    # / oneDNN / CUDA lines from TensorFlow's C++ side
+    assert done.stderr.splitlines() == ["None", "args ['--epochs', '2'] stdin hello"]
 
 
 def test_a_script_that_raises_keeps_its_traceback_and_exit_code_and_its_findings(tmp_path):
     (tmp_path / "train.py").write_text(UNWATCHED + "raise ValueError('boom')\n")
     done = explain(tmp_path, "train.py")
-    assert done.stderr.startswith("Traceback (most recent call last):")
+    printed, traceback = done.stderr.split("\n", 1)  # its print (--json: on stderr), then its traceback
+    assert printed == "None" and traceback.startswith("Traceback (most recent call last):")
     assert 'File "train.py", line 7, in <module>' in done.stderr and done.stderr.rstrip().endswith("ValueError: boom")
     assert "gradtutor" not in done.stderr and "runpy" not in done.stderr
     payload = report(done)
@@ -85,9 +87,9 @@ def test_ctrl_c_stops_the_script_and_still_reports(tmp_path):
     child = subprocess.Popen(command("--json", "train.py"), cwd=tmp_path, env=environment(), text=True,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        lines = []
+        lines = []  # with --json the script's own output is on stderr (stdout is the report's)
         while not lines or lines[-1] != "ready\n":
-            lines.append(child.stdout.readline())
+            lines.append(child.stderr.readline())
             assert lines[-1], "the script ended before it was interrupted"
         os.killpg(child.pid, signal.SIGINT)
         out, err = child.communicate(timeout=120)
@@ -95,7 +97,7 @@ def test_ctrl_c_stops_the_script_and_still_reports(tmp_path):
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
     assert child.returncode == 1 and "KeyboardInterrupt" in err
-    payload = json.loads(out.strip().splitlines()[-1])
+    payload = json.loads(out)
     assert payload["script_exit"] == 130 and causes(payload) == [("unwatched", 6, 3)]
 
 

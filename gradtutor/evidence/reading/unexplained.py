@@ -9,7 +9,7 @@ cause (gradtutor.evidence.root_causes).
 """
 from __future__ import annotations
 
-from gradtutor.evidence import observations as seen
+from gradtutor.evidence import observations as seen, source_lines
 from gradtutor.evidence.symptoms import UNSHOWN
 from gradtutor.evidence.reading import wording
 from gradtutor.evidence.recording.frames import where
@@ -274,8 +274,8 @@ def _raised(record, site) -> dict:
         cause = Cause.CUSTOM_GRADIENT_SIGNATURE
         message = say("finding.unexplained.custom_gradient", call=site.kind, error=site.error,
                       what=wording.what(cause))
-        return _finding(site, cause, Symptom.ERROR, site.grad_fn_at, message, wording.fix(cause), 1,
-                        {"error": site.error})
+        at = source_lines.refused_return(site.grad_fn_at, site.error)  # one gradient too many: its return
+        return _finding(site, cause, Symptom.ERROR, at, message, wording.fix(cause), 1, {"error": site.error})
     key = "finding.unexplained.trace_raised" if site.kind == "trace" else "finding.unexplained.call_raised"
     before = say("finding.unexplained.before_any") if site.kind == "trace" and not record.gradient_calls else ""
     message = say(key, call=site.kind, error=site.error, before=before)

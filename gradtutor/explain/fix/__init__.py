@@ -39,7 +39,7 @@ def run(script: str, args: list[str], findings: list[dict], run_child, apply: bo
             console.print(line)
     if apply:
         written, said = shown.apply(plan)
-        print(said, file=sys.stdout if written else sys.stderr)
+        print(said, file=sys.stdout if written and show else sys.stderr)  # with --json, stdout is the JSON alone
     return plan
 
 

@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, fresh, hoist,
-                                           import_tensorflow, indent_unit, overlap, release_after_last_use, scope_of)
-from gradtutor.explain.fix import zero
-from gradtutor.explain.fix.source import Edit, Source, names_in
-from gradtutor.explain.fix.variables import variable_replaced
+from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, hoist,
+                                           import_tensorflow, overlap, release_after_last_use, scope_of)
+from gradtutor.explain.fix.by_cause import log_floor, zero
+from gradtutor.explain.fix.by_cause.graph_gradients import tf_gradients_eager
+from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
+from gradtutor.explain.fix.source import Edit, Source, names_in, names_read_now
+from gradtutor.explain.fix.by_cause.variables import variable_replaced
 from gradtutor.protocol import Cause
 
 MANUAL = {Cause.INTEGER_PATH: "integer_path", Cause.SATURATION: "saturation", Cause.DEAD_RELU: "dead_relu"}
-NUMPY_TO_TF = {"mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min", "prod": "reduce_prod",
-               "log": "math.log", "exp": "exp", "sqrt": "sqrt", "square": "square", "abs": "abs", "power": "pow",
-               "maximum": "maximum", "minimum": "minimum", "tanh": "tanh", "stack": "stack", "multiply": "multiply",
-               "add": "add", "subtract": "subtract", "divide": "divide", "negative": "negative",
-               "array": "convert_to_tensor", "asarray": "convert_to_tensor"}
 UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "reciprocal", "xlogy")
 
 
@@ -81,7 +78,7 @@ def _step_before(c: Context, body: list, block: ast.With) -> list[Edit]:
         raise NoRepair("pattern")
     made = {n.id for t in step.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
     between = body[body.index(step) + 1:body.index(block)]
-    if any(isinstance(n, ast.Name) and n.id in made for s in between for n in ast.walk(s)):
+    if made & names_read_now(between):  # (`loss = lambda: cost` reads cost only when called: in the block)
         raise NoRepair("pattern")
     watches = [s for s in block.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
                and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "watch"]
@@ -102,28 +99,6 @@ def softmax_sum(c: Context) -> Repair:
     if call.lineno <= block.end_lineno:
         raise NoRepair("pattern")
     return Repair(hoist(c, call, block, block.body[-1], f"{c.tf}.reduce_max({{}}, axis=-1)"), c.subject())
-
-
-def tf_gradients_eager(c: Context) -> Repair:
-    """`tf.gradients(y, x)` (graph only) → a GradientTape around the statement that computes y, and `tape.gradient`."""
-    call = next((n for n in c.source.nodes_on(c.line, ast.Call) if c.is_tf(n, "gradients") and len(n.args) >= 2
-                 and isinstance(n.args[0], ast.Name)), None)
-    if call is None:
-        raise NoRepair("pattern")
-    target, sources = call.args[0].id, call.args[1]
-    made = [n for n in ast.walk(c.source.tree) if isinstance(n, ast.Assign) and n.lineno < call.lineno
-            and any(isinstance(t, ast.Name) and t.id == target for t in n.targets)]
-    if not made or made[-1].lineno != made[-1].end_lineno:
-        raise NoRepair("pattern")
-    statement, tape = made[-1], fresh(c, "tape")
-    indent, inner = c.source.indent(statement.lineno), indent_unit(c.source)
-    start = c.source.line_start(statement.lineno)
-    watched = c.source.code(sources)
-    end = c.source.newline
-    opening = f"{indent}with {c.tf}.GradientTape() as {tape}:{end}{indent}{inner}{tape}.watch({watched}){end}{indent}{inner}"
-    listed = watched if isinstance(sources, (ast.List, ast.Tuple)) else f"[{watched}]"
-    return Repair([Edit(start, start + len(indent), opening),
-                   Edit(*c.source.span(call), f"{tape}.gradient({target}, {listed})")], watched)
 
 
 def tape_reused(c: Context) -> Repair:
@@ -200,55 +175,11 @@ def not_used(c: Context) -> Repair:
     return Repair(edits, c.subject().replace(named, named[:-len(sources.attr)] + "trainable_variables"))
 
 
-def leaves_tensorflow(c: Context) -> Repair:
-    """A NumPy step on the break line → the TensorFlow op; `.numpy()` / `float(…)` around a tensor → the tensor;
-    `model.predict(x)` (NumPy out) → `model(x)`.
-
-    The steps can nest (`float(np.sum(t.numpy()))`): the statement is rewritten one step at a
-    time, innermost first, and replaced as a whole (its other lines stay as they were)."""
-    statement = c.source.statement_at(c.broke)
-    if statement is None:
-        raise NoRepair("leaves_tensorflow")
-    text, row = c.source.code(statement), c.broke - statement.lineno + 1
-    for _ in range(50):
-        step = _numpy_step(c, text, row)
-        if step is None:
-            break
-        text = step
-    if text == c.source.code(statement):
-        raise NoRepair("leaves_tensorflow")
-    return Repair([Edit(*c.source.span(statement), text)], c.subject())
-
-
-def _numpy_step(c: Context, text: str, row: int) -> str | None:
-    """The statement's text with its innermost NumPy step on that row rewritten (None: there is none)."""
-    piece = Source(text)
-    calls = sorted((n for n in ast.walk(piece.tree) if isinstance(n, ast.Call) and n.lineno == row),
-                   key=lambda n: len(piece.code(n)))
-    for call in calls:
-        func = call.func
-        if (c.np and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == c.np
-                and func.attr in NUMPY_TO_TF):
-            start, end = piece.span(func)
-            return text[:start] + f"{c.tf}.{NUMPY_TO_TF[func.attr]}" + text[end:]
-        if isinstance(func, ast.Attribute) and func.attr == "predict" and call.args:
-            start, end = piece.span(call)  # model.predict(x, verbose=0) returns NumPy; model(x) a tensor
-            return text[:start] + f"{piece.code(func.value)}({piece.code(call.args[0])})" + text[end:]
-        if isinstance(func, ast.Attribute) and func.attr == "numpy" and not call.args:
-            kept = func.value  # t.numpy() → t
-        elif isinstance(func, ast.Name) and func.id == "float" and len(call.args) == 1:
-            kept = call.args[0]  # float(t) → t
-        else:
-            continue
-        start, end = piece.span(call)
-        return text[:start] + piece.code(kept) + text[end:]
-    return None
-
-
 def non_finite(c: Context) -> Repair:
     """`tf.where(c, f(x), y)` with a log, sqrt, exp or division in a branch → the operand guarded by a second where;
-    with no such where, a sqrt, fractional pow, norm, angle or sinc at 0 gets a double where (zero.py). A NaN made
-    by an overflow or by a value outside an op's domain (the finding's facts["how"], values.how_made) has none."""
+    with no such where, a sqrt, fractional pow, norm, angle or sinc at 0 gets a double where (by_cause/zero.py), a
+    log given 0 its operand floored (by_cause/log_floor.py). A NaN made by an overflow or by a value outside an
+    op's domain (the finding's facts["how"], values.how_made) has none."""
     if (c.finding.get("facts") or {}).get("how") == "swapped":
         return Repair(zero.swapped_parameters(c), c.subject())
     for where in c.source.nodes_on(c.broke, ast.Call):
@@ -267,7 +198,12 @@ def non_finite(c: Context) -> Repair:
     how = (c.finding.get("facts") or {}).get("how")
     if how in ("overflow", "half_overflow", "half_cast", "domain", "grew"):  # not a NaN at 0: the double where would repair what did not break
         raise NoRepair(how)
-    return Repair(zero.double_where(c), c.subject())
+    try:
+        return Repair(zero.double_where(c), c.subject())
+    except NoRepair:
+        if how != "zero":
+            raise
+        return Repair(log_floor.floored(c), c.subject())  # a log given 0: its operand floored at Keras's epsilon
 
 
 def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:

@@ -101,3 +101,11 @@ def diff(old: str, new: str, name: str) -> str:
 def names_in(nodes) -> set[str]:
     """The names read or bound anywhere in these AST nodes."""
     return {name.id for node in nodes for name in ast.walk(node) if isinstance(name, ast.Name)}
+
+
+def names_read_now(statements) -> set[str]:
+    """The names these statements read or bind when they run: not those in a lambda's or a function's body, read
+    only when it is called."""
+    later = {id(n) for s in statements for f in ast.walk(s) if isinstance(f, (ast.Lambda, ast.FunctionDef))
+             for part in ([f.body] if isinstance(f, ast.Lambda) else f.body) for n in ast.walk(part)}
+    return {n.id for s in statements for n in ast.walk(s) if isinstance(n, ast.Name) and id(n) not in later}

@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/26048 (a tf.custom_gradient whose grad returns the wrong number of gradients: one for a function of two inputs)
-# expect: cause=custom-gradient-signature line=10
+# expect: cause=custom-gradient-signature line=11
 import keras
 import tensorflow as tf
 

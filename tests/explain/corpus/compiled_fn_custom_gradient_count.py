@@ -1,5 +1,5 @@
 # source: https://github.com/tensorflow/tensorflow/issues/58941 (cause_custom_gradient_count.py with its step in a @tf.function: a tf.custom_gradient whose gradient function returns fewer gradients than the function has inputs; traced, TensorFlow names only the recorded op)
-# expect: cause=custom-gradient-signature line=10
+# expect: cause=custom-gradient-signature line=11
 import keras
 import tensorflow as tf
 

@@ -92,7 +92,7 @@ def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
     eager = tf.config.functions_run_eagerly()
     tf.config.run_functions_eagerly(True)
     record.replaying, record.observations.replayed_call = True, state.calls
-    record.observations.replay_kind = "kept" if run else "same" if again else "next"
+    kind = record.observations.replay_kind = getattr(run, "kind", "kept") if run else "same" if again else "next"
     was_off = record.graph.off
     sampling.set_live(record, True)  # an eager loop between its sampled tapes: this call is recorded
     try:
@@ -108,6 +108,6 @@ def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
         tf.config.run_functions_eagerly(eager)
         for finding in record.findings:
             if id(finding) not in before:
-                finding["facts"].update(rerun="kept" if run else "same" if again else "next")
+                finding["facts"].update(rerun=kind)
                 if first >= 0:
                     finding["facts"]["first_step"] = str(first)

@@ -180,6 +180,11 @@ class Tracing:
             kept, state.snapshot = state.snapshot, None
             if kept is not None and state.handles is not None and state.replay_from == state.calls:
                 graph_replay.from_kept(self, function, call, args, kwargs, state, kept)
+            elif state.replay_from == 1:  # fit's first step (its batch is not an argument): its rows and first weights
+                run = fit_data.step_again(self.record, function, 1)
+                if run:
+                    run.kind = "kept_first"
+                    graph_replay.quietly(self, function, None, (), {}, state, run=run)
 
     def _keep_values(self, state, function, args, kwargs) -> None:
         """One of a function's first calls, with arguments a second run reads alike: keep its variables' values."""

@@ -223,6 +223,9 @@ def _minimum(c: Context, node: ast.AST, depth: int) -> bool:
         return False
     if c.is_tf(node, *MINIMUM_AT_ZERO):
         return True
+    if c.is_tf(node, "add", "add_n") and node.args:  # tf.add(a, b), tf.add_n([a, b]): a sum of minima
+        terms = node.args[0].elts if isinstance(node.args[0], (ast.List, ast.Tuple)) else node.args
+        return all(_minimum(c, term, depth - 1) for term in terms)
     if c.is_tf(node, *REDUCTIONS) and node.args:
         return _minimum(c, node.args[0], depth - 1)
     if c.is_tf(node, "clip_by_value") and len(node.args) >= 2:

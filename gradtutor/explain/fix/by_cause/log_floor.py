@@ -1,0 +1,38 @@
+"""A log given 0 on the break line (a probability's log in a hand-written cross-entropy: log(y_pred), log(1 - y_pred)
+once a sigmoid has rounded to exactly 0 or 1): its operand floored at Keras's epsilon, as Keras's own losses clip
+their predictions, so the value and the slope stay finite.
+
+    K.log(1 - y_pred) → K.log(tf.maximum(1 - y_pred, 1e-7))
+
+Values change only where the operand is below 1e-7, where the log was below -16 (or -inf) and its slope above 1e7.
+The double where (zero.py) does not fit a log: its value at 0 is -inf itself, not a finite value to keep.
+"""
+from __future__ import annotations
+
+import ast
+
+from gradtutor.explain.fix.context import Context, NoRepair
+from gradtutor.explain.fix.source import Edit
+
+EPSILON = "1e-7"  # keras.config.epsilon()'s default, the clip of Keras's own cross-entropies
+
+
+def floored(c: Context) -> list[Edit]:
+    """The edits flooring every log's operand on the break line (not NumPy's: its value left TensorFlow already);
+    NoRepair when there is none."""
+    edits = []
+    for call in c.source.nodes_on(c.broke, ast.Call):
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "log" and len(call.args) == 1 and not call.keywords):
+            continue
+        owner = func.value
+        while isinstance(owner, ast.Attribute):
+            owner = owner.value
+        operand = call.args[0]
+        if isinstance(owner, ast.Name) and owner.id == c.np or c.is_tf(operand, "maximum", "clip_by_value"):
+            continue
+        code = c.source.code(operand)
+        edits.append(Edit(*c.source.span(operand), f"{c.tf}.maximum({code}, {EPSILON})"))
+    if not edits:
+        raise NoRepair("non_finite")
+    return edits  # (tensorflow is imported by repairs.repair when the script imports only Keras)
