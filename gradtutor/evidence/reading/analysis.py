@@ -254,7 +254,7 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
         # summed or sliced after it (loss = tf.reduce_sum(probs)): that line made the target, and is the one to change
         return Cause.SOFTMAX_SUM, target.frame if summed and target.frame else softmax.frame, {}
     for op in ops:
-        found = evidence_at(op)
+        found = evidence_at(op) or probe.partly_clipped(graph, op, target)
         if found == Cause.NO_GRADIENT_OP:
             return found, op.frame, {"op": op.type}
         if found in (Cause.DEAD_RELU, Cause.SATURATION, Cause.SOFTMAX_SUM):  # (a softmax of one unit: always 1)

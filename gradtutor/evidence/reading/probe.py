@@ -28,6 +28,7 @@ from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading.values import kept_value
 from gradtutor.evidence.recording.tapes import tf_object
+from gradtutor.protocol import Cause
 
 STEP = 1e-3  # relative to the op's largest output (at least 1)
 FLAT = 1e-4  # a slope of the target below this (relative to the target's size, at least 1) is flat
@@ -51,6 +52,23 @@ def depends(graph, op, target) -> bool | None:
         return None
     rng = np.random.default_rng(0)  # never the script's own random state
     return _moves(graph, chain, op.outputs[:1], value, into * (0.5 + rng.random(value.shape)), target)
+
+
+def partly_clipped(graph, op, target):
+    """SATURATION for a clip (clip_by_value, or a maximum or minimum with a scalar bound) some of whose elements sit
+    outside its bounds (with slope 0 there) when the target moves as they move back inside: the elements the target
+    reads are the clipped ones (a log of a probability clipped at 1e-8, masked to the labelled class). A clip with
+    nothing clipped, or whose clipped elements the target does not read, is no evidence (`values.evidence_at` takes
+    a clip clipped everywhere without the probe)."""
+    if op.values is None or op.type not in ("ClipByValue", "Maximum", "Minimum"):
+        return None
+    kept = [kept_value(t) for t in op.values[0][:3]]  # tf.clip_by_value runs as Minimum, then Maximum
+    if len(kept) < 2 or any(v is None or v.dtype.kind != "f" for v in kept) or any(v.size != 1 for v in kept[1:]):
+        return None
+    x, bound = kept[0], kept[1]
+    clipped = (x < bound) | (x > kept[2]) if op.type == "ClipByValue" else x < bound if op.type == "Maximum" \
+        else x > bound
+    return Cause.SATURATION if clipped.any() and depends(graph, op, target) is True else None
 
 
 def source_moves(graph, info, targets, source) -> tuple[bool | None, str | None]:

@@ -117,7 +117,8 @@ def make(script: str, findings: list[dict], text: str | None = None) -> Plan:
             plan.manual.append(Manual(finding["cause"], finding.get("line"), no.reason, {"line": broke.get("line")}))
             continue
         new = [edit for edit in repair.edits if edit not in taken]  # another finding's repair may be the same
-        if any(a.start < b.end and b.start < a.end or a.start == b.start for a in new for b in taken):
+        if any(a.start < b.end and b.start < a.end or a.start == b.start and (a.end, b.end) != (a.start, b.start)
+               for a in new for b in taken):  # (two lines inserted at one place, one after the other, do not clash)
             plan.manual.append(Manual(finding["cause"], finding.get("line"), "overlap", {"line": broke.get("line")}))
             continue
         taken.extend(new)

@@ -73,11 +73,13 @@ def _step_before(c: Context, body: list, block: ast.With) -> list[Edit]:
     """A step computed from the source before the block (`x2 = x + noise`, then `with`, `tape.watch(x)`) moves
     into the block, after its `tape.watch` calls — when nothing between it and the block uses what it makes."""
     step = c.source.statement_at(c.broke)
-    if step not in body or body.index(step) >= body.index(block) or step.lineno != step.end_lineno \
-            or not isinstance(step, ast.Assign):
+    if not isinstance(step, ast.Assign) or step.lineno != step.end_lineno:
         raise NoRepair("pattern")
     made = {n.id for t in step.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    between = body[body.index(step) + 1:body.index(block)]
+    kept = step in c.source.tree.body and step not in body and _local_copy(c, block, made)
+    if not kept and (step not in body or body.index(step) >= body.index(block)):
+        raise NoRepair("pattern")
+    between = [] if kept else body[body.index(step) + 1:body.index(block)]
     if made & names_read_now(between):  # (`loss = lambda: cost` reads cost only when called: in the block)
         raise NoRepair("pattern")
     watches = [s for s in block.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
@@ -89,7 +91,21 @@ def _step_before(c: Context, body: list, block: ast.With) -> list[Edit]:
     line = c.source.lines[step.lineno - 1]
     at = c.source.line_start(first.lineno)
     moved = c.source.indent(first.lineno) + line[len(c.source.indent(step.lineno)):]
-    return [Edit(start, start + len(line), ""), Edit(at, at, moved)]
+    return [Edit(at, at, moved)] if kept else [Edit(start, start + len(line), ""), Edit(at, at, moved)]
+
+
+def _local_copy(c: Context, block: ast.With, made: set) -> bool:
+    """A module-level step read by a function whose block is the tape's (`scale = tf.exp(log_scale)` at the top,
+    `with` in a tf.function): it is computed again at the top of the block, a local of that function, and the
+    module's own stays for its other readers — when the function reads those names nowhere before the block and
+    does not declare them global."""
+    function = next((f for f in ast.walk(c.source.tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and f.lineno < block.lineno <= f.end_lineno), None)
+    if function is None:
+        return False
+    declared = {n for s in ast.walk(function) if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names}
+    before = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.lineno < block.lineno]
+    return not made & declared and not made & {n.id for n in before}
 
 
 def softmax_sum(c: Context) -> Repair:
@@ -143,8 +159,11 @@ def cannot_watch(c: Context) -> Repair:
     """Keras 3's variable is not a tf.Variable: watch the tf.Variable it holds (`v.value`). A gradient call that
     raised making zeros for an unconnected Keras variable (unconnected_gradients=ZERO) has a source the target does
     not use: which one it should is the user's choice."""
-    if (c.finding.get("facts") or {}).get("how") == "unconnected_zero":
+    how = (c.finding.get("facts") or {}).get("how")
+    if how == "unconnected_zero":
         raise NoRepair("unconnected_zero")
+    if how == "dtype":  # an integer tensor (pixels, counts): its float copy is watched, made just before
+        return _float_copy(c)
     if "'Variable'" not in c.finding.get("facts", {}).get("error", ""):
         raise NoRepair("cannot_watch")
     for call in c.source.nodes_on(c.broke, ast.Call):
@@ -158,6 +177,24 @@ def cannot_watch(c: Context) -> Repair:
             return Repair([Edit(*c.source.span(call.args[0]), f"{argument}.value")], argument,
                           min(asked, default=None))
     raise NoRepair("pattern")
+
+
+def _float_copy(c: Context) -> Repair:
+    """`tape.watch(x)` of an integer tensor x (a name) that the block itself casts to a float (`tf.cast(x,
+    tf.float32) / 255`: values, not ids for a lookup): `x = tf.cast(x, tf.float32)` on the line before, so the tape
+    watches the float values the block computes with."""
+    for call in c.source.nodes_on(c.broke, ast.Call):
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "watch" and len(call.args) == 1 \
+                and isinstance(call.args[0], ast.Name):
+            name, at = call.args[0].id, c.source.line_start(c.broke)
+            block = next((w for w in ast.walk(c.source.tree) if isinstance(w, ast.With)
+                          and w.lineno < c.broke <= w.end_lineno), None)
+            if block is None or not any(c.is_tf(n, "cast") and n.args and isinstance(n.args[0], ast.Name)
+                                        and n.args[0].id == name for n in ast.walk(block)):
+                raise NoRepair("cannot_watch")
+            line = f"{c.source.indent(c.broke)}{name} = {c.tf}.cast({name}, {c.tf}.float32){c.source.newline}"
+            return Repair([Edit(at, at, line)], name)
+    raise NoRepair("cannot_watch")
 
 
 def not_used(c: Context) -> Repair:
@@ -200,10 +237,13 @@ def non_finite(c: Context) -> Repair:
         raise NoRepair(how)
     try:
         return Repair(zero.double_where(c), c.subject())
-    except NoRepair:
+    except NoRepair as refused:
         if how != "zero":
             raise
-        return Repair(log_floor.floored(c), c.subject())  # a log given 0: its operand floored at Keras's epsilon
+        try:  # a log given 0: its operand floored at Keras's epsilon
+            return Repair(log_floor.floored(c), c.subject())
+        except NoRepair:
+            raise refused from None  # why the double where was refused says more than "no log here"
 
 
 def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:

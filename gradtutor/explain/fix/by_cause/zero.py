@@ -25,6 +25,7 @@ from gradtutor.explain.fix.source import Edit
 ODD_SLOPE_ONE = ("sin", "sinh", "tan", "tanh", "asin", "atan", "asinh", "atanh")
 MINIMUM_AT_ZERO = ("square", "norm", "relu")  # ops whose output is ≥ 0 and flat where it is 0
 REDUCTIONS = ("reduce_sum", "reduce_mean", "reduce_max")
+POOLS = ("depthwise_conv2d", "conv2d", "avg_pool", "avg_pool2d")  # windows over a minimum: flat where all are 0
 ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 NORM_PARAMETERS = ("tensor", "ord", "axis", "keepdims", "name")
 
@@ -223,6 +224,8 @@ def _minimum(c: Context, node: ast.AST, depth: int) -> bool:
         return False
     if c.is_tf(node, *MINIMUM_AT_ZERO):
         return True
+    if c.is_tf(node, *POOLS) and node.args:  # an L2 pooling: sqrt(conv(x ** 2, window)); the re-run checks it
+        return _minimum(c, node.args[0], depth - 1)
     if c.is_tf(node, "add", "add_n") and node.args:  # tf.add(a, b), tf.add_n([a, b]): a sum of minima
         terms = node.args[0].elts if isinstance(node.args[0], (ast.List, ast.Tuple)) else node.args
         return all(_minimum(c, term, depth - 1) for term in terms)
