@@ -69,10 +69,15 @@ class Context:
         """Is `call` tf.NAME(…) (or tf.math.NAME, tf.nn.NAME) for one of the names?"""
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr not in names:
             return False
-        owner = call.func.value
-        while isinstance(owner, ast.Attribute):
-            owner = owner.value
+        owner = root(call.func)
         return isinstance(owner, ast.Name) and owner.id == self.tf
+
+
+def root(node: ast.AST) -> ast.AST:
+    """The start of an attribute chain: `tf` of `tf.math.log`, `K` of `K.log`."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node
 
 
 def fresh(c: Context, stem: str, taken=()) -> str:

@@ -99,9 +99,8 @@ def _local_copy(c: Context, block: ast.With, made: set) -> bool:
     `with` in a tf.function): it is computed again at the top of the block, a local of that function, and the
     module's own stays for its other readers — when the function reads those names nowhere before the block and
     does not declare them global."""
-    function = next((f for f in ast.walk(c.source.tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and f.lineno < block.lineno <= f.end_lineno), None)
-    if function is None:
+    function = scope_of(c, block)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     declared = {n for s in ast.walk(function) if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names}
     before = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.lineno < block.lineno]
@@ -185,12 +184,11 @@ def _float_copy(c: Context) -> Repair:
     watches the float values the block computes with."""
     for call in c.source.nodes_on(c.broke, ast.Call):
         if isinstance(call.func, ast.Attribute) and call.func.attr == "watch" and len(call.args) == 1 \
-                and isinstance(call.args[0], ast.Name):
+                and isinstance(call.args[0], ast.Name) and isinstance(call.func.value, ast.Name):
             name, at = call.args[0].id, c.source.line_start(c.broke)
-            block = next((w for w in ast.walk(c.source.tree) if isinstance(w, ast.With)
-                          and w.lineno < c.broke <= w.end_lineno), None)
-            if block is None or not any(c.is_tf(n, "cast") and n.args and isinstance(n.args[0], ast.Name)
-                                        and n.args[0].id == name for n in ast.walk(block)):
+            block, _ = c.tape_block(call.func.value.id)
+            if not any(c.is_tf(n, "cast") and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == name
+                       for n in ast.walk(block)):
                 raise NoRepair("cannot_watch")
             line = f"{c.source.indent(c.broke)}{name} = {c.tf}.cast({name}, {c.tf}.float32){c.source.newline}"
             return Repair([Edit(at, at, line)], name)

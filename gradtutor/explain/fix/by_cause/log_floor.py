@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import Context, NoRepair
+from gradtutor.explain.fix.context import Context, NoRepair, root
 from gradtutor.explain.fix.source import Edit
 
 EPSILON = "1e-7"  # keras.config.epsilon()'s default, the clip of Keras's own cross-entropies
@@ -25,10 +25,7 @@ def floored(c: Context) -> list[Edit]:
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr == "log" and len(call.args) == 1 and not call.keywords):
             continue
-        owner = func.value
-        while isinstance(owner, ast.Attribute):
-            owner = owner.value
-        operand = call.args[0]
+        owner, operand = root(func), call.args[0]
         if isinstance(owner, ast.Name) and owner.id == c.np or c.is_tf(operand, "maximum", "clip_by_value"):
             continue
         code = c.source.code(operand)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import GRADIENT_CALLS, Context, NoRepair, Repair, assigned
+from gradtutor.explain.fix.context import GRADIENT_CALLS, Context, NoRepair, Repair, assigned, root
 from gradtutor.explain.fix.source import Edit
 
 
@@ -43,9 +43,7 @@ def variable_replaced(c: Context) -> Repair:
 def _held(target: ast.AST) -> bool:
     """A name, or an attribute of one (`self.w`, `model.dense.kernel`): where a variable is kept and can be assigned
     in place."""
-    while isinstance(target, ast.Attribute):
-        target = target.value
-    return isinstance(target, ast.Name)
+    return isinstance(root(target), ast.Name)
 
 
 def _made_again_in_loop(c: Context, statement: ast.Assign) -> list[Edit] | None:

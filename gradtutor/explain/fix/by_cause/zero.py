@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from gradtutor.explain.fix.context import Context, NoRepair, assigned, fresh, overlap
+from gradtutor.explain.fix.context import Context, NoRepair, assigned, fresh, overlap, root
 from gradtutor.explain.fix.source import Edit
 
 # f(x)/x → 1 at 0 for these odd functions (f(0) = 0, f'(0) = 1); f(x)/x is even, so its slope at 0 is 0 too.
@@ -161,8 +161,7 @@ def _is_sinc(c: Context, call: ast.Call) -> bool:
     owner = call.func
     if not isinstance(owner, ast.Attribute) or owner.attr != "sinc":
         return False
-    while isinstance(owner, ast.Attribute):
-        owner = owner.value
+    owner = root(owner)
     return isinstance(owner, ast.Name) and owner.id in {c.tf, c.source.module_alias("keras") or "keras"}
 
 
