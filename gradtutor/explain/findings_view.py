@@ -23,7 +23,7 @@ SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "froze
                ("unwatched", "outer"): "outer_at", ("unwatched", "read"): "unwatched_read_at",
                ("frozen-python-state", "trainable"): "unfrozen_at", ("not-used", "overwritten"): "overwritten_at",
                ("non-finite", "swapped"): "swapped_at", ("non-finite", "grew"): "grew_at",
-               ("non-finite", "source"): "source_at", ("not-used", "made"): "unused_made_at"}
+               ("non-finite", "source"): "source_at", ("non-finite", "data"): "data_at", ("not-used", "made"): "unused_made_at"}
 
 # how a compiled step's finding was looked into: the step after it, or the step itself again
 RERUN = {"same": "_again", "kept": "_kept", "kept_first": "_kept_first"}
@@ -53,7 +53,8 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
     block = "" if script else "block_"  # a block in Python: its sentences name no script
     out = []
     for finding in findings:
-        where = f"{escape(_short(finding['file']))}:{finding['line']}"
+        where = f"{escape(_short(finding['file']))}:{finding['line']}" if finding["file"] else \
+            escape(say("explain.report.no_site"))  # asked by TensorFlow itself (a py_function's backward pass)
         call = CALLS.get(finding["call"], finding["call"])
         times = f" (×{finding['count']})" if finding.get("count", 1) > 1 else ""
         out.append(f"[red]✗[/red] [bold]{where}[/bold]  {escape(call)}{times}  [yellow]\\[{finding['cause']}][/yellow]")

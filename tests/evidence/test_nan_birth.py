@@ -184,3 +184,27 @@ def test_a_where_is_to_blame_for_a_nan_it_drops_not_for_one_its_broken_weights_h
     assert birth(_graph(), [handed, log], _tape(broken), broken) is log
     kept_nan = _where(np.ones(x.size, bool), predicted, np.ones_like(predicted))  # keeps the NaN: passes it on
     assert birth(_graph(), [kept_nan], _tape(fine), fine) is None
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_nan_handed_to_the_path_by_a_value_no_op_made_came_with_the_data(seed):
+    """A discount made in NumPy as 0/0 and passed into a step: no op on the path made the NaN, and the value that
+    brought it was made by no recorded op (a leaf: an argument, a NumPy array). With finite weights, the op it first
+    met is where it entered, said as 'data'; a NaN brought by a value an op made (not kept) is not known."""
+    from gradtutor.evidence.reading.values import how_made
+
+    rng = np.random.default_rng(seed)
+    data = _spoil(rng, _finite(rng))
+    other = _finite(rng)[:1]
+    with np.errstate(all="ignore"):
+        leaf = types.SimpleNamespace(op=None)
+        made = types.SimpleNamespace(op=types.SimpleNamespace(type="Relu", values=None))
+        entered = types.SimpleNamespace(type="Mul", frame=("f.py", 9), inputs=(leaf, made), seq=3,
+                                        values=((Kept(data), Kept(other)), (Kept(data * other),)))
+        log = _op("Log", [data * other], np.log(data * other))
+    fine = Variable(_finite(rng))
+    found = birth(_graph(), [entered, log], _tape(fine), fine)
+    assert found is entered and how_made(found) == "data"
+    entered.inputs = (made, leaf)  # the NaN now in the value an op made; the leaf's value is the finite one
+    entered.values = ((Kept(data), Kept(other)), (Kept(data * other),))
+    assert birth(_graph(), [entered, log], _tape(fine), fine) is None

@@ -455,3 +455,77 @@ def test_the_notebook_view_puts_the_patched_cell_beside_the_original(tmp_path):
     assert page.count("<pre>") == 2 and "t.watch(x)" in page.split("<pre>")[2]
     assert "t.watch(x)" not in page.split("<pre>")[1]
     assert "verified: the gradient for x is now finite and non-zero" in page
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_loop_run_before_the_block_moves_into_it_with_what_follows_it(tmp_path, seed):
+    """The actor-critic example's mistake: the rollout loop before the `with`, the loss alone inside it. The loop
+    and every statement after it up to the block move into the block, in order, their own indentation kept."""
+    draw = random.Random(seed)
+    unit = draw.choice(["  ", "    "])
+    between = [f"note_{i} = len(log_probs)" for i in range(draw.randrange(3))]
+    lines = ["import tensorflow as tf", "w = tf.Variable(2.0)", "log_probs = []", "for t in range(3):",
+             f"{unit}p = tf.sigmoid(w * t)", f"{unit}if t:", f"{unit * 2}log_probs.append(tf.math.log(p))",
+             *between, "with tf.GradientTape() as tape:", f"{unit}loss = -tf.add_n(log_probs)",
+             "print(tape.gradient(loss, w))"]
+    out = patched(tmp_path, "\n".join(lines) + "\n", "outside-tape", len(lines), 5)
+    assert out.splitlines()[3:] == ["with tf.GradientTape() as tape:", f"{unit}for t in range(3):",
+                                    f"{unit * 2}p = tf.sigmoid(w * t)", f"{unit * 2}if t:",
+                                    f"{unit * 3}log_probs.append(tf.math.log(p))", *(unit + b for b in between),
+                                    f"{unit}loss = -tf.add_n(log_probs)", "print(tape.gradient(loss, w))"]
+
+
+def test_a_loop_is_not_moved_past_a_watch_of_what_it_makes(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\nfor i in range(2):\n    x = tf.constant(float(i))\n"
+                      "with tf.GradientTape() as tape:\n    tape.watch(x)\n    y = x * x\nprint(tape.gradient(y, x))\n")
+    finding = {"file": str(script), "line": 7, "call": "gradient", "sources": ["x"], "cause": "outside-tape",
+               "broke_at": {"file": str(script), "line": 3, "code": ""}, "facts": {}}
+    plan = plans.make(str(script), [finding])
+    assert [(m.cause, m.reason) for m in plan.manual] == [("outside-tape", "pattern")] and plan.diff == ""
+
+
+def test_a_numpy_function_becomes_a_call_of_its_body_in_tensorflow_ops(tmp_path):
+    out = patched(tmp_path, """
+        import numpy as np
+        import tensorflow as tf
+
+        def np_hinge(y_true, y_pred):
+            margin = 1.0 - y_true * y_pred  # kept as it is
+            return np.maximum(0.0, margin).mean(axis=0).astype(np.float32)
+
+        w = tf.Variable([[1.0], [2.0]])
+        with tf.GradientTape() as tape:
+            loss = tf.numpy_function(np_hinge, [tf.ones((3, 1)), tf.ones((3, 2)) @ w], tf.float32)
+        print(tape.gradient(loss, w))
+        """, "leaves-tensorflow", 11, 10)
+    assert out.splitlines()[4:6] == ["    margin = 1.0 - y_true * y_pred  # kept as it is",
+                                     "    return tf.cast(tf.reduce_mean(tf.maximum(0.0, margin), axis=0), tf.float32)"]
+    assert "    loss = np_hinge(tf.ones((3, 1)), tf.ones((3, 2)) @ w)" in out.splitlines()
+
+
+def test_a_lambda_given_to_numpy_function_is_called_where_it_stood(tmp_path):
+    out = patched(tmp_path, """
+        import numpy as np
+        import tensorflow as tf
+        w = tf.Variable([0.5, 2.0])
+        with tf.GradientTape() as tape:
+            y = tf.numpy_function(lambda t: np.clip(t, -1.0, 1.0), [w * 0.5], tf.float32)
+        print(tape.gradient(y, w))
+        """, "leaves-tensorflow", 6, 5)
+    assert "    y = (lambda t: tf.clip_by_value(t, -1.0, 1.0))(w * 0.5)" in out.splitlines()
+
+
+@pytest.mark.parametrize("body, why", [
+    ("return np.random.rand() * x", "an np.random draw has no TensorFlow op here"),
+    ("return np.argsort(x)", "argsort has no op of the same meaning in the table"),
+])
+def test_a_numpy_function_with_a_step_that_has_no_tensorflow_op_is_left_by_hand(tmp_path, body, why):
+    script = tmp_path / "train.py"
+    script.write_text(f"import numpy as np\nimport tensorflow as tf\n\ndef f(x):\n    {body}\n\n"
+                      "w = tf.Variable([1.0])\nwith tf.GradientTape() as tape:\n"
+                      "    y = tf.numpy_function(f, [w], tf.float64)\nprint(tape.gradient(y, w))\n")
+    finding = {"file": str(script), "line": 10, "call": "gradient", "sources": ["w"], "cause": "leaves-tensorflow",
+               "broke_at": {"file": str(script), "line": 9, "code": ""}, "facts": {}}
+    plan = plans.make(str(script), [finding])
+    assert [(m.cause, m.reason) for m in plan.manual] == [("leaves-tensorflow", "leaves_tensorflow")], why

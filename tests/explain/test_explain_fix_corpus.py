@@ -44,10 +44,10 @@ BY_HAND = {
     "cannotwatch_integer_tensor.py": "cannot-watch: an integer tensor has no gradient; which float to use is a choice",
     "cannotwatch_keras_tensor.py": "cannot-watch: a symbolic Keras tensor is not a value; run the model on data",
     "nonfinite_sqrt_zero.py": "non-finite: sqrt(c * x) with c at 0, its slope truly infinite; keeping c from 0 is a choice",
-    "leaves_numpy_function.py": "leaves-tensorflow: the function given to tf.numpy_function must be rewritten",
     "cause_gan_discriminator_frozen.py": "unwatched: trainable = False; which phase trains the layer is a choice",
     "seam_distribute_run_eager_unused.py": "not-used: a variable the loss forgot; what the loss should be is a choice",
-    "compiled_fn_py_function_loss.py": "leaves-tensorflow: the function given to tf.py_function must be rewritten",
+    "compiled_fn_py_function_loss.py": "leaves-tensorflow: TensorFlow's own gradient call inside the py_function's "
+                                       "gradient is where the None is seen, not a call of the script's to re-run",
     "cause_frozen_base_fine_tune.py": "unwatched: trainable = False; which phase trains the layer is a choice",
     "notused_untracked_variable_list.py": "not-used: raw tf.Variables in a list the layer does not track; make them weights",
     "notused_untracked_model_variable.py": "not-used: a raw tf.Variable the model does not track; make it a weight",
@@ -87,8 +87,8 @@ BY_HAND = {
     "compiled_fit_untracked_variable.py": "not-used: a raw tf.Variable the layer does not track; make it a weight",
     "compiled_fn_sqrt_zero.py": "non-finite: sqrt(c * x) with c at 0, its slope truly infinite; keeping c from 0 is a choice",
     "compiled_fn_exp_softmax_overflow.py": "non-finite: an exp that overflowed; a stable softmax is a rewrite of the loss, not an edit of a value",
-    "compiled_fn_numpy_function.py": "leaves-tensorflow: the function given to tf.numpy_function must be rewritten",
-    "compiled_fit_numpy_layer.py": "leaves-tensorflow: the function given to tf.numpy_function must be rewritten",
+    "compiled_fit_numpy_layer.py": "leaves-tensorflow: rewritten in TensorFlow, the clip then clips every output of "
+                                   "some unseeded batches, a zero that is the clip's own; which bound to use is a choice",
     "compiled_fn_unconnected_head.py": "not-used: the other head's variables; which head a step trains is a choice",
     "compiled_fn_frozen_base_fine_tune.py": "unwatched: trainable = False; which phase trains the layer is a choice",
     "compiled_fn_gan_discriminator_frozen.py": "unwatched: trainable = False; which phase trains the layer is a choice",

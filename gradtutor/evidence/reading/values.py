@@ -37,8 +37,7 @@ def evidence_at(op) -> Cause | None:
     if out.size and not np.isfinite(out).all():
         return Cause.NON_FINITE
     # clipped everywhere: a crossentropy clipping probabilities to [eps, 1 - eps] (Minimum(Maximum(x, low), high))
-    if out.size and (op.type == "ClipByValue" and _clipped_everywhere(inputs) or
-                     op.type in ("Maximum", "Minimum") and _bound_everywhere(op.type, inputs)):
+    if out.size and op.type in ("ClipByValue", "Maximum", "Minimum") and _clipped_all(op.type, inputs):
         return Cause.SATURATION
     if op.type in symptoms.RELUS:
         return Cause.DEAD_RELU if symptoms.dead(op.type, out) else None
@@ -115,7 +114,16 @@ def _fed_in(ops):
                 out.dtype == np.float16 or evidence_at(behind) == Cause.NON_FINITE)
             if born and (made is None or behind.seq < made.seq):
                 made = behind
-    return made
+    return made if made is not None else next((op for op in given if _from_data(op)), None)
+
+
+def _from_data(op) -> bool:
+    """Was it handed its NaN or inf by a float32/64 value no recorded op made (a NumPy array, a constant, a replayed
+    step's argument, a value made before the recording saw it)? float16's inf constant is `_half_constant`'s."""
+    return op.values is not None and any(
+        getattr(node, "op", True) is None and value is not None and value.dtype in (np.float32, np.float64)
+        and value.size and not _finite(value)
+        for node, value in zip(getattr(op, "inputs", ()), map(kept_value, op.values[0])))
 
 
 def _half_constant(op) -> bool:
@@ -168,14 +176,14 @@ def how_made(op) -> str | None:
     point where its slope is infinite: sqrt/log/division at 0), 'overflow' (an inf out of finite inputs: exp of a
     large value), 'half_overflow' (the same in float16, whose range ends at 65504), 'half_cast' (a finite value beyond
     that range cast to float16: an attention mask's 1e10) or 'domain' (a NaN out of finite
-    inputs: sqrt or log of a negative number, acos beyond 1). Each needs its own fix. None when it was given a NaN
-    or inf (weights already broken): how it began is not known."""
+    inputs: sqrt or log of a negative number, acos beyond 1). Each needs its own fix. 'data': handed one by a value no
+    recorded op made (`_from_data`); None: given one otherwise (weights already broken), how it began not known."""
     if op.type in SELECTS:
         return "where"
     if _half_constant(op):
         return "half_cast"
     if given_nonfinite(op):
-        return None
+        return "data" if _from_data(op) else None
     inputs, outputs = op.values
     if _zero_sensitive(op.type, inputs):
         return "edge" if op.type in EDGE_AT_ONE else "zero"
@@ -250,23 +258,17 @@ def _below_one(zero_base, exponent) -> bool:
     return bool((exponent[zero_base].real < 1).any())
 
 
-def _clipped_everywhere(inputs) -> bool:
-    """Every element of a clip_by_value's input lies outside its bounds: the slope is zero everywhere."""
+def _clipped_all(op_type, inputs) -> bool:
+    """Every element of a clip_by_value's input lies outside its bounds, or a scalar bound of maximum(x, bound) /
+    minimum(x, bound) wins for every element of x: the slope is zero everywhere."""
     values = [kept_value(t) for t in inputs[:3]]
-    if any(v is None for v in values):
+    if any(v is None for v in values) or not values or not values[0].size or values[0].dtype.kind != "f":
         return False
-    x, low, high = values
-    return bool(((x < low) | (x > high)).all())
-
-
-def _bound_everywhere(op_type, inputs) -> bool:
-    """maximum(x, bound) / minimum(x, bound) with a scalar bound that wins for every element of x."""
-    if len(inputs) != 2:
+    if op_type == "ClipByValue" and len(values) == 3:
+        return bool(((values[0] < values[1]) | (values[0] > values[2])).all())
+    if len(values) != 2 or values[1].size != 1:
         return False
-    x, bound = kept_value(inputs[0]), kept_value(inputs[1])
-    if x is None or bound is None or bound.size != 1 or x.size < 1 or x.dtype.kind != "f":
-        return False
-    return bool((x < bound).all() if op_type == "Maximum" else (x > bound).all())
+    return bool((values[0] < values[1]).all() if op_type == "Maximum" else (values[0] > values[1]).all())
 
 
 # the smallest normal number of each half dtype: below it a value keeps fewer bits, and products of it with the

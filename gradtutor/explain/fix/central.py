@@ -6,7 +6,9 @@ are run again on the moved values (in float64 where the kernels allow, at three 
 saturation probe does), and Richardson's combination of the two central differences is
 compared with the gradient's projection on the same direction. Only where the sources hold at
 most MAX_ELEMENTS values; a path that cannot be replayed (an op whose tensors were let go, a
-Python step, a variable read other than by ReadVariableOp) gives no number rather than a guess.
+Python step, a variable read other than by ReadVariableOp) gives no number rather than a guess. A
+`tf.stop_gradient`'s output keeps its recorded value in the replay, as it is a constant to the gradient (an
+actor-critic loss's advantage).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ TOLERANCE = 1e-3
 STEPS = (1e-3, 1e-5, 1e-7)  # relative to the sources' largest value (at least 1); float32 rounding favours a
 # long step, a ReLU's kink or a sigmoid's curvature a short one: the error is the one at the best of them
 MAX_OPS = 2_000
+HELD = ("StopGradient", "PreventGradient")  # their output is a constant to the gradient, so the replay holds it too
 # the rounding of a replayed value: within NOISE machine epsilons of the magnitudes it was summed from (a chain of
 # ops each rounding once, its errors adding up): below that, a central difference cannot tell a slope from zero
 NOISE = 16
@@ -140,6 +143,8 @@ def _chain(graph, starts: set, target):
         if item.seq <= first or item.seq > target.seq or not hasattr(item, "inputs"):
             continue
         if not any(node in moved for node in item.inputs) or not any(n in feeds for n in item.outputs):
+            continue
+        if item.type in HELD:  # a value the gradient treats as a constant keeps its recorded value
             continue
         if item.values is None or item.attrs is None or opfacts.gradient_kind(item.type) == "python" \
                 or item.type == "gradient" or len(chain) >= MAX_OPS:

@@ -12,8 +12,10 @@ from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Re
                                            import_tensorflow, overlap, release_after_last_use, scope_of)
 from gradtutor.explain.fix.by_cause import log_floor, zero
 from gradtutor.explain.fix.by_cause.graph_gradients import tf_gradients_eager
+from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
 from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
-from gradtutor.explain.fix.source import Edit, Source, names_in, names_read_now
+from gradtutor.explain.fix.by_cause.outside import outside_tape
+from gradtutor.explain.fix.source import Edit, Source, names_in
 from gradtutor.explain.fix.by_cause.variables import variable_replaced
 from gradtutor.protocol import Cause
 
@@ -43,68 +45,6 @@ def unwatched(c: Context) -> Repair:
     line = f"{c.source.indent(first)}{tape}.watch({c.source.code(call.args[1])}){c.source.newline}"
     at = c.source.line_start(after) if after <= len(c.source.lines) else len(c.source.text)
     return Repair([Edit(at, at, line)], c.subject())
-
-
-def outside_tape(c: Context) -> Repair:
-    """The statements between the `with` block and the gradient call move inside it; a target sliced in the call too."""
-    call, tape = c.gradient_call()
-    block, _ = c.tape_block(tape)
-    asking = c.source.statement_at(c.line)
-    body = getattr(c.source.parents.get(block), "body", None)
-    if asking is None or body is None or block not in body or asking not in body:
-        raise NoRepair("pattern")
-    moved = body[body.index(block) + 1:body.index(asking)]
-    inner = c.source.indent(block.body[0].lineno)[len(c.source.indent(block.lineno)):]
-    edits, strings = [], c.source.multiline_strings()
-    for lineno in range(moved[0].lineno, moved[-1].end_lineno + 1) if moved else ():
-        if lineno in strings:
-            raise NoRepair("pattern")
-        if c.source.lines[lineno - 1].strip():
-            at = c.source.line_start(lineno)
-            edits.append(Edit(at, at, inner))
-    if not isinstance(call.args[0], ast.Name):
-        edits += hoist(c, call, block, moved[-1] if moved else block.body[-1], "{}")
-    if not edits:
-        edits = _step_before(c, body, block)
-    return Repair(edits, c.subject())
-
-
-def _step_before(c: Context, body: list, block: ast.With) -> list[Edit]:
-    """A step computed from the source before the block (`x2 = x + noise`, then `with`, `tape.watch(x)`) moves
-    into the block, after its `tape.watch` calls — when nothing between it and the block uses what it makes."""
-    step = c.source.statement_at(c.broke)
-    if not isinstance(step, ast.Assign) or step.lineno != step.end_lineno:
-        raise NoRepair("pattern")
-    made = {n.id for t in step.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    kept = step in c.source.tree.body and step not in body and _local_copy(c, block, made)
-    if not kept and (step not in body or body.index(step) >= body.index(block)):
-        raise NoRepair("pattern")
-    between = [] if kept else body[body.index(step) + 1:body.index(block)]
-    if made & names_read_now(between):  # (`loss = lambda: cost` reads cost only when called: in the block)
-        raise NoRepair("pattern")
-    watches = [s for s in block.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
-               and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "watch"]
-    first = block.body[len(watches)] if len(watches) < len(block.body) else None
-    if first is None or block.body[:len(watches)] != watches:
-        raise NoRepair("pattern")
-    start = c.source.line_start(step.lineno)
-    line = c.source.lines[step.lineno - 1]
-    at = c.source.line_start(first.lineno)
-    moved = c.source.indent(first.lineno) + line[len(c.source.indent(step.lineno)):]
-    return [Edit(at, at, moved)] if kept else [Edit(start, start + len(line), ""), Edit(at, at, moved)]
-
-
-def _local_copy(c: Context, block: ast.With, made: set) -> bool:
-    """A module-level step read by a function whose block is the tape's (`scale = tf.exp(log_scale)` at the top,
-    `with` in a tf.function): it is computed again at the top of the block, a local of that function, and the
-    module's own stays for its other readers — when the function reads those names nowhere before the block and
-    does not declare them global."""
-    function = scope_of(c, block)
-    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    declared = {n for s in ast.walk(function) if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names}
-    before = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.lineno < block.lineno]
-    return not made & declared and not made & {n.id for n in before}
 
 
 def softmax_sum(c: Context) -> Repair:
@@ -231,7 +171,7 @@ def non_finite(c: Context) -> Repair:
         if edits and not overlap(edits):
             return Repair(edits, c.subject())
     how = (c.finding.get("facts") or {}).get("how")
-    if how in ("overflow", "half_overflow", "half_cast", "domain", "grew"):  # not a NaN at 0: the double where would repair what did not break
+    if how in ("overflow", "half_overflow", "half_cast", "domain", "grew", "data"):  # not a NaN at 0: the double where would repair what did not break
         raise NoRepair(how)
     try:
         return Repair(zero.double_where(c), c.subject())
@@ -256,10 +196,16 @@ def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:
     return [n for n in found if not any(o is not n and o in set(ast.walk(n)) for o in found)]
 
 
+def leaves(c: Context) -> Repair:
+    """A `tf.numpy_function` / `tf.py_function` on the break line is called directly with its body in TensorFlow ops;
+    any other step that leaves TensorFlow is rewritten where it is."""
+    return numpy_function(c) or leaves_tensorflow(c)
+
+
 REPAIRS = {Cause.UNWATCHED: unwatched, Cause.OUTSIDE_TAPE: outside_tape, Cause.TAPE_REUSED: tape_reused,
            Cause.STOP_GRADIENT: stop_gradient, Cause.VARIABLE_REPLACED: variable_replaced,
            Cause.CANNOT_WATCH: cannot_watch, Cause.NOT_USED: not_used, Cause.SOFTMAX_SUM: softmax_sum,
-           Cause.TF_GRADIENTS_EAGER: tf_gradients_eager, Cause.LEAVES_TENSORFLOW: leaves_tensorflow,
+           Cause.TF_GRADIENTS_EAGER: tf_gradients_eager, Cause.LEAVES_TENSORFLOW: leaves,
            Cause.NON_FINITE: non_finite}
 
 

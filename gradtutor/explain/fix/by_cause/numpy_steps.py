@@ -16,7 +16,8 @@ NUMPY_TO_TF = {"mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", 
                "array": "convert_to_tensor", "asarray": "convert_to_tensor", "where": "where", "clip": "clip_by_value",
                "matmul": "matmul", "reshape": "reshape", "transpose": "transpose", "expand_dims": "expand_dims",
                "squeeze": "squeeze", "std": "math.reduce_std", "var": "math.reduce_variance", "log1p": "math.log1p",
-               "sin": "sin", "cos": "cos"}
+               "sin": "sin", "cos": "cos", "tan": "tan", "sinh": "sinh", "cosh": "cosh", "arctan": "atan",
+               "arcsin": "asin", "arccos": "acos", "reciprocal": "math.reciprocal", "sign": "sign"}
 
 
 def leaves_tensorflow(c: Context) -> Repair:
