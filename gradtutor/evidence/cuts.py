@@ -94,3 +94,15 @@ def walk(start, following, limit: int):
             return None
         frontier.extend(following(item))
     return seen
+
+
+def integers_left(graph, reached, computed_from):
+    """The first exit of integers derived from the source (an argmax's tokens given to np.asarray, .numpy()) after
+    which the target was computed from a value no op made (`computed_from(seq)`: the nodes the target was computed
+    from since that op count, paths.ancestors): what came back (the tokens padded in NumPy, decoded to text and
+    encoded again) is presumed made from what left, as for a float exit (paths.descendants), and the path ends at the
+    op that turned the values into integers. None when there is none."""
+    for left in (item for item in graph.integer_exits if item.node in reached):
+        if any(node.op is None and node.seq > left.seq for node in computed_from(left.seq)):
+            return left
+    return None

@@ -1,7 +1,7 @@
 """What Keras's fit and train_on_batch were given: the model, the first rows of its arrays, the weights it started with.
 
-Kept once per model, at its first fit or train_on_batch on arrays or on a tf.data pipeline of known size (its
-first batch; not a generator or a dict of inputs), while recording. Two readings use them after the program has
+Kept once per model, at its first fit or train_on_batch on arrays (a list or dict of them for a model of several
+inputs) or on a tf.data pipeline of known size (its first batch; not a generator), while recording. Two readings use them after the program has
 run: flat_layers.py runs the model on the rows again to see which activations sit flat, and `step_again` gives the
 compiled-step recording (traced.py) a way to look into a symptom of fit's last step, which no later call ran again:
 Keras's train_step, run once more eagerly on the kept rows, from the weights the model started with when the
@@ -26,20 +26,48 @@ class Trained(NamedTuple):
     model: Any
     call: str  # "fit" or "train_on_batch"
     frame: tuple | None  # the user's line that called it
-    x: np.ndarray | None  # the first rows of its inputs and targets (None: taken from `data` when read)
-    y: np.ndarray | None
+    x: Any  # the first rows of its inputs and targets: arrays, or lists or dicts of them (None: taken from `data`)
+    y: Any
     weights: list | None  # the model's weights before that call (None: too large to copy)
     data: Any = None  # a tf.data pipeline of known size, whose first batch is taken only after the program
 
 
-def first_rows(kept: Trained) -> tuple[np.ndarray, np.ndarray]:
+def first_rows(kept: Trained) -> tuple[Any, Any]:
     """The rows kept, or the first batch of the pipeline, taken now: after the program, so that a new iteration of
-    it (a shuffle's seed moves on at each) changes nothing the program saw."""
+    it (a shuffle's seed moves on at each) changes nothing the program saw. Each is an array, or the list, tuple or
+    dict of arrays a model of several inputs (or outputs) was given."""
     if kept.data is None:
         return kept.x, kept.y
-    x, y = (np.asarray(part) for part in next(iter(kept.data.take(1))))
-    rows = max(1, min(256, KEPT_ELEMENTS // max(1, x[:1].size)))
-    return x[:rows], y[:rows]
+    x, y = (_arrays(part) for part in next(iter(kept.data.take(1))))
+    return _first(x, y)
+
+
+def rows(data) -> int:
+    """How many rows an array, or each array of a model's several inputs, holds."""
+    import tensorflow as tf
+
+    return len(tf.nest.flatten(data)[0])
+
+
+def _arrays(data):
+    """An array, or a list, tuple or dict of arrays with one number of rows, as NumPy; None when it is not one."""
+    import tensorflow as tf
+
+    leaves = tf.nest.flatten(data)
+    if not leaves or not all(hasattr(a, "shape") and hasattr(a, "dtype") for a in leaves):
+        return None
+    arrays = tf.nest.map_structure(np.asarray, data)
+    lengths = {len(a) if a.ndim else None for a in tf.nest.flatten(arrays)}
+    return arrays if len(lengths) == 1 and None not in lengths else None
+
+
+def _first(x, y):
+    """The first rows of x and y (as many as KEPT_ELEMENTS numbers of x allow, at most 256), copied."""
+    import tensorflow as tf
+
+    size = sum(a[:1].size for a in tf.nest.flatten(x))
+    count = max(1, min(256, KEPT_ELEMENTS // max(1, size)))
+    return tuple(tf.nest.map_structure(lambda a: a[:count].copy(), part) for part in (x, y))
 
 
 def watch(record) -> None:
@@ -67,11 +95,10 @@ def _keeping(record, name, method):
         if y is None and _finite_dataset(x):  # a tf.data pipeline of (x, y) batches: its first batch, taken later
             record.trained[id(model)] = Trained(model, name, user_frame(), None, None, weights, x)
             return
-        x, y = (np.asarray(a) if hasattr(a, "shape") and hasattr(a, "dtype") else None for a in (x, y))
-        if x is None or y is None or not x.ndim or len(x) != len(y):
+        x, y = _arrays(x), _arrays(y)  # a model of several inputs is given a list (or a dict) of arrays
+        if x is None or y is None or rows(x) != rows(y):
             return
-        rows = max(1, min(256, KEPT_ELEMENTS // max(1, x[:1].size)))
-        record.trained[id(model)] = Trained(model, name, user_frame(), x[:rows].copy(), y[:rows].copy(), weights)
+        record.trained[id(model)] = Trained(model, name, user_frame(), *_first(x, y), weights)
 
     @functools.wraps(method)
     def train(model, x=None, y=None, *args, **kwargs):
@@ -102,7 +129,7 @@ def step_again(record, function, first: int):
     if kept is None or not hasattr(kept.model, "train_step"):
         return None
 
-    rows = first_rows(kept)
+    given = first_rows(kept)
 
     def run():
         import tensorflow as tf
@@ -114,7 +141,7 @@ def step_again(record, function, first: int):
         try:
             if first == 1 and kept.weights is not None:
                 model.set_weights(kept.weights)
-            return model.train_step(tuple(tf.constant(part) for part in rows))
+            return model.train_step(tuple(tf.nest.map_structure(tf.constant, part) for part in given))
         finally:  # the model, its optimizer and metrics as the program left them (a notebook goes on with them)
             for variable, value in zip(state, saved):
                 variable.assign(value)

@@ -45,7 +45,7 @@ def findings(record) -> list[dict]:
             x, y = fit_data.first_rows(kept)
             found = _flat_layer(kept.model, x, y)
         if found is not None and kept.frame is not None:
-            out.append(_finding(record, kept.call, kept.frame, len(x), *found))
+            out.append(_finding(record, kept.call, kept.frame, fit_data.rows(x), *found))
     return out
 
 

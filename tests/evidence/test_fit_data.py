@@ -128,3 +128,27 @@ def test_what_the_look_after_the_program_finds_is_said_at_the_fit_call(seed, tmp
                          capture_output=True, text=True, timeout=300)
     found = json.loads(ran.stdout.strip().splitlines()[-1])["findings"]
     assert found and {f["line"] for f in found} == {7}, [(f["file"], f["line"], f["cause"]) for f in found]
+
+
+@pytest.mark.parametrize("given", ["list", "dict"])
+def test_a_model_of_several_inputs_has_its_first_bad_step_run_again_on_its_rows(given):
+    """fit given a list (or a dict) of arrays, one per input (keras-yolo3's model of three inputs): its rows are
+    kept as that structure, and the first bad step is run again on them."""
+    import keras
+
+    from gradtutor.evidence import recording, report
+
+    rng = np.random.default_rng()
+    rows = int(rng.integers(8, 33))
+    keras.utils.set_random_seed(int(rng.integers(2**31)))
+    first, second = keras.Input((3,), name="first"), keras.Input((2,), name="second")
+    joined = keras.layers.Concatenate()([keras.layers.Dense(4, "relu")(first), second])
+    model = _net()([first, second], keras.layers.Dense(1, activation="sigmoid")(joined))
+    model.compile(optimizer=keras.optimizers.Adam(1e-3))
+    arrays = [rng.normal(size=(rows, 3)).astype("float32"), rng.normal(size=(rows, 2)).astype("float32")]
+    x = arrays if given == "list" else {"first": arrays[0], "second": arrays[1]}
+    with recording() as record:
+        model.fit(x, np.zeros((rows, 1), "float32"), batch_size=rows, epochs=1, verbose=0)
+    found, _ = report(record)
+    assert [f["cause"] for f in found][:1] == ["non-finite"]
+    assert found[0]["facts"]["rerun"] == "kept_first"

@@ -529,3 +529,50 @@ def test_a_numpy_function_with_a_step_that_has_no_tensorflow_op_is_left_by_hand(
                "broke_at": {"file": str(script), "line": 9, "code": ""}, "facts": {}}
     plan = plans.make(str(script), [finding])
     assert [(m.cause, m.reason) for m in plan.manual] == [("leaves-tensorflow", "leaves_tensorflow")], why
+
+
+@pytest.mark.parametrize("how", ["zero", "given"])
+def test_a_division_by_zero_becomes_divide_no_nan_and_a_division_by_a_number_stays(tmp_path, how):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        a = tf.Variable([0.0, 1.0])
+        with tf.GradientTape() as tape:
+            norm = tf.norm(a)
+            y = tf.reduce_sum(a * a / 2.0) / (norm * norm)
+        print(tape.gradient(y, a))
+        """, "non-finite", 6, 5, op="RealDiv", how=how)
+    assert "    y = tf.math.divide_no_nan(tf.reduce_sum(a * a / 2.0), norm * norm)" in out.splitlines()
+
+
+def test_a_log_handed_a_nan_after_an_unseen_step_gets_its_operand_floored(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        p = tf.Variable([0.5, 1.0])
+        with tf.GradientTape() as tape:
+            y = -tf.reduce_sum(tf.math.log(1 - p))
+        print(tape.gradient(y, p))
+        """, "non-finite", 5, 4, op="Log", how="given")
+    assert "    y = -tf.reduce_sum(tf.math.log(tf.maximum(1 - p, 1e-7)))" in out.splitlines()
+
+
+@pytest.mark.parametrize("asked", ["conv", "layer.output"])
+def test_a_watch_of_a_symbolic_keras_tensor_goes_when_the_gradient_is_asked_of_another(tmp_path, asked):
+    """Grad-CAM's `tape.watch(layer.output)`: the conv output the model returns is recorded anyway, so the watch goes;
+    a gradient asked of the Keras tensor itself has no such repair."""
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent(f"""
+        import tensorflow as tf
+        def cam(model, layer, image):
+            with tf.GradientTape() as tape:
+                tape.watch(layer.output)
+                conv, scores = model(image)
+            return tape.gradient(scores[:, 0], {asked})
+        """).lstrip())
+    finding = {"file": str(script), "line": 6, "call": "gradient", "sources": [asked], "cause": "cannot-watch",
+               "broke_at": {"file": str(script), "line": 4, "code": ""},
+               "facts": {"error": "Passed in object <KerasTensor shape=(None, 3)> of type 'KerasTensor'"}}
+    plan = plans.make(str(script), [finding])
+    if asked == "conv":
+        assert not plan.manual and "watch" not in plan.patched and "        conv, scores = model(image)" in plan.patched
+    else:
+        assert [(m.cause, m.reason) for m in plan.manual] == [("cannot-watch", "cannot_watch")] and plan.diff == ""

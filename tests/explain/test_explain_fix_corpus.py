@@ -44,6 +44,9 @@ BY_HAND = {
     "cannotwatch_integer_tensor.py": "cannot-watch: an integer tensor has no gradient; which float to use is a choice",
     "cannotwatch_keras_tensor.py": "cannot-watch: a symbolic Keras tensor is not a value; run the model on data",
     "nonfinite_sqrt_zero.py": "non-finite: sqrt(c * x) with c at 0, its slope truly infinite; keeping c from 0 is a choice",
+    "compiled_fit_multi_input_loss_layer_sqrt.py": "non-finite: the sqrt of a model's output, which the repair cannot "
+                                                   "show is at its minimum at 0 (sqrt(c * x) at c = 0 has a truly "
+                                                   "infinite slope)",
     "cause_gan_discriminator_frozen.py": "unwatched: trainable = False; which phase trains the layer is a choice",
     "seam_distribute_run_eager_unused.py": "not-used: a variable the loss forgot; what the loss should be is a choice",
     "compiled_fn_py_function_loss.py": "leaves-tensorflow: TensorFlow's own gradient call inside the py_function's "
@@ -62,6 +65,7 @@ BY_HAND = {
     "nonfinite_exploding_lstm_relu.py": EXPLODED,
     "nonfinite_exploding_rnn.py": EXPLODED,
     "compiled_fn_exploding_learning_rate.py": EXPLODED,
+    "compiled_fn_beale_descent_explodes.py": EXPLODED,
     "compiled_fn_exploding_lstm_relu.py": EXPLODED,
     "compiled_fit_exploding_constant_init.py": EXPLODED,
     "nonfinite_angle_zero_prediction.py": "non-finite: the angle of a real prediction is 0 or pi, a loss with no slope anywhere; which loss to use is a choice",

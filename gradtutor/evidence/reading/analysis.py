@@ -1,7 +1,6 @@
 """From what ran to a cause: why one gradient came back None, zero or non-finite, and the line where the path broke.
 
-`diagnose` is called while the tensors are still alive, right after a bad gradient;
-it returns (cause id, broke_at frame, facts) or None when the evidence names no cause.
+`diagnose`, called right after a bad gradient (its tensors alive), returns (cause id, broke_at frame, facts) or None.
 """
 from __future__ import annotations
 
@@ -47,9 +46,9 @@ def diagnose(record, info, targets, source, symptom):
         return found
     if not hits:  # watching the source would not help: the target was not computed from it at all
         # a source nothing read but this gradient call, and never watched: an object made for the call (a second
-        # tf.convert_to_tensor(x)); the call is where the wrong object was passed
-        fresh = not is_variable and snode.op is None and snode not in info.watched and \
-            all(reach.op is None or reach.op.type == "gradient" for reach in reached.values())
+        # tf.convert_to_tensor(x), x[0] sliced after the target); the call is where the wrong object was passed
+        fresh = not is_variable and snode not in info.watched and (snode.op is None or tnodes and snode.seq > max(
+            n.seq for n in tnodes)) and all(reach.op is None or reach.op.type == "gradient" for reach in reached.values())
         return _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh, symptom == Symptom.NONE)
     steps = paths.path_back(reached, hits[0])
     late = _watched_late(info, snode, steps)
@@ -101,15 +100,13 @@ def _made_by_user(graph, node) -> bool:
 
 def _first_read(graph, snode, info):
     """The frame of the first op recorded under the tape `info` that read the node (None: no such op was recorded)."""
-    read = (op.frame for op in graph.log if info in getattr(op, "tapes", ()) and snode in getattr(op, "inputs", ()))
-    return next(read, None)
+    return next((op.frame for op in graph.log if info in getattr(op, "tapes", ()) and snode in getattr(op, "inputs", ())), None)
 
 
 def _by_data(reached, hits) -> bool:
     """The target was computed from the source by TensorFlow ops alone: through state (a tf.Variable made from it,
     an assign) or a value that left TensorFlow, watching it would not give a gradient either."""
-    steps = paths.path_back(reached, hits[0]) if hits else None
-    return steps is not None and not any(reach.via is not None for _, reach in steps)
+    return bool(hits) and not any(reach.via is not None for _, reach in paths.path_back(reached, hits[0]))
 
 
 def _watched_late(info, snode, steps):
@@ -138,13 +135,16 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False
         exit = paths.exits_before(graph, reached, node) if node.op is None else None
         if exit is not None:
             return (*_left(exit), {"op": exit.into} if exit.into else {})
+    left = cuts.integers_left(graph, reached, lambda seq: paths.ancestors(tnodes, seq)) if none else None  # tokens
+    if left is not None and (found := _breaks(paths.path_back(reached, left.node), info, graph)) is not None:
+        return (*found, {})
     update = paths.update_between(graph, snode, tnodes) if none else None  # zeros asked for stay not-used
     if update is not None:  # only through an optimizer's update inside the tape (learning to reweight, MAML)
         return Cause.STATE_BREAKS_PATH, update.frame, {"how": "update"}
     if is_variable and tnodes and paths.copied_variable(graph, snode, tnodes):
         return Cause.VARIABLE_REPLACED, snode.frame, {}
     if fresh and info.gradient_frame is not None:  # a new object made for the call (tf.convert_to_tensor(x) again)
-        return Cause.NOT_USED, info.gradient_frame, {"why": "a new object"}
+        return Cause.NOT_USED, info.gradient_frame, {"why": "a new object", "how": "new"}
     dropped = paths.dropped_write(graph, reached)
     if dropped is not None:  # the source went into a TensorArray write whose new array nothing read
         return Cause.NOT_USED, dropped.frame, {"dropped": dropped.type}

@@ -5,8 +5,7 @@ line no finding speaks for is still a finding — the line, the values seen, the
 not known"; a gradient call (or a compiled step being traced) that raised is a finding with its exception; a None
 the reading judged intended (a stop_gradient keeping a source out, unconnected_gradients=ZERO) is one only when the
 program then broke. Sites whose gradients were never seen are listed apart (`unobserved`). One finding per root
-cause (gradtutor.evidence.root_causes).
-"""
+cause (gradtutor.evidence.root_causes)."""
 from __future__ import annotations
 
 from gradtutor.evidence import observations as seen, source_lines
@@ -146,11 +145,12 @@ def _not_known(record, site, replayed) -> dict:
 
 
 def _explosion_beside(record, site) -> bool:
-    """A cause rule spoke at this line already (a tanh saturated on the way), yet the site's gradients went on to NaN
-    or inf after growing a thousandfold: that explosion is a finding of its own, said first (one_per_root_cause)."""
+    """A cause rule spoke at this line (a tanh saturated on the way, a power that overflowed), yet its gradients went
+    on to NaN or inf after growing a thousandfold: that explosion is a finding of its own, said first."""
     worst = max((status for _, status in site.bad()), key=seen.WORSE.get, default=None)
     return worst == seen.NONFINITE and _exploded(record, site) is not None and not any(
-        f["symptom"] == Symptom.NONFINITE and (f["file"], f["line"]) == (site.file, site.line) for f in record.findings)
+        f["symptom"] == Symptom.NONFINITE and (f["file"], f["line"]) == (site.file, site.line)
+        and f["facts"].get("how") != "overflow" for f in record.findings)
 
 
 def _exploded(record, site) -> tuple[str, dict] | None:

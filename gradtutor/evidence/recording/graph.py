@@ -83,8 +83,8 @@ class Node:
 
 
 class Exit:
-    """A tensor's value left TensorFlow: `.numpy()`, `np.asarray`, `float()`, `int()`. `into`: the numpy function
-    with no slope (np.argmax, …) the same line then gave it to, if one (instrument._Indices)."""
+    """A tensor's value left TensorFlow: `.numpy()`, `np.asarray`, `float()`, `int()`. `into`: the numpy function with
+    no slope (np.argmax, …) the same line then gave it to, if one (instrument._Indices)."""
 
     __slots__ = ("frame", "into", "kind", "node", "seq")
 
@@ -112,6 +112,7 @@ class Graph:
         self.traced = None  # what records the ops of traced graphs (traced.Tracing), when one is installed
         self.listeners: list = []  # op(...) of the record's listeners: every eager op recorded
         self.last_exit = 0  # the op count at the latest exit: a gradient call looks for re-entries only after one
+        self.integer_exits = collections.deque(maxlen=256)  # integers an op made that left TensorFlow (cuts.py)
         # a variable's handle node -> a fingerprint of the value it was made from, and how often it was written since:
         # a variable made again at one line from the same value after the last one was updated restarts training
         self.first_value: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -256,10 +257,12 @@ class Graph:
                 item.into = name
 
     def exit(self, tensor, kind: str) -> None:
-        """Note that a tensor's value left TensorFlow (integer values too are indices, not a path: skipped)."""
-        if self.paused or self.off or tensor.dtype.is_integer or tensor.dtype.is_bool:
+        """Note that a tensor's value left TensorFlow (integers, indices and not a path, apart: integer_exits)."""
+        if self.paused or self.off or tensor.dtype.is_bool:
             return
-        frame = user_frame(3)
+        frame, node = user_frame(3), self.known(tensor) if tensor.dtype.is_integer else None
+        if tensor.dtype.is_integer:  # kept when an op recorded here made them (an argmax's tokens)
+            return self.integer_exits.append(Exit(self.seq, node, frame, kind)) if node and node.op else None
         self.seq += 1
         self.last_exit = self.seq
         self.log.append(Exit(self.seq, self.node_of(tensor, frame), frame, kind))

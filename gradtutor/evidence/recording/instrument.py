@@ -100,7 +100,7 @@ def install(record) -> None:
                            ("gradient", gradient), ("jacobian", jacobian), ("batch_jacobian", batch_jacobian)):
         setattr(tape_class, name, functools.wraps(saved[name])(function))
     _patch_exits(record, tensor_class, originals[-1][1])
-    graph_functions.patch(record, tf, observed)
+    graph_functions.patch(record, tf, observed, OBSERVERS)
     _patch_numpy(record, tensor_class)
     _patch_fast_path(record)
     traced.patch(record)

@@ -10,7 +10,7 @@ import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, hoist,
                                            import_tensorflow, overlap, release_after_last_use, scope_of)
-from gradtutor.explain.fix.by_cause import log_floor, zero
+from gradtutor.explain.fix.by_cause import division, log_floor, zero
 from gradtutor.explain.fix.by_cause.graph_gradients import tf_gradients_eager
 from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
 from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
@@ -103,6 +103,8 @@ def cannot_watch(c: Context) -> Repair:
         raise NoRepair("unconnected_zero")
     if how == "dtype":  # an integer tensor (pixels, counts): its float copy is watched, made just before
         return _float_copy(c)
+    if "KerasTensor" in c.finding.get("facts", {}).get("error", ""):
+        return _symbolic_watch(c)
     if "'Variable'" not in c.finding.get("facts", {}).get("error", ""):
         raise NoRepair("cannot_watch")
     for call in c.source.nodes_on(c.broke, ast.Call):
@@ -116,6 +118,28 @@ def cannot_watch(c: Context) -> Repair:
             return Repair([Edit(*c.source.span(call.args[0]), f"{argument}.value")], argument,
                           min(asked, default=None))
     raise NoRepair("pattern")
+
+
+def _symbolic_watch(c: Context) -> Repair:
+    """`tape.watch(layer.output)` of a symbolic Keras tensor (Grad-CAM's conv layer): it holds no value and cannot
+    be watched, and the values the model computes under the tape from it are recorded anyway: the watch line goes,
+    when the gradient call after it asks for something else (`convOutputs`, what the model returned)."""
+    statement = c.source.statement_at(c.broke)
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "watch"
+            and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and statement.lineno == statement.end_lineno):
+        raise NoRepair("cannot_watch")
+    if len(getattr(c.source.parents.get(statement), "body", ())) < 2:
+        raise NoRepair("cannot_watch")  # the block's only statement: nothing would be left in it
+    watched, tape = c.source.code(call.args[0]), call.func.value.id
+    asked = [n for n in ast.walk(c.source.tree) if isinstance(n, ast.Call) and n.lineno > call.lineno and len(n.args) > 1
+             and isinstance(n.func, ast.Attribute) and n.func.attr in GRADIENT_CALLS
+             and isinstance(n.func.value, ast.Name) and n.func.value.id == tape]
+    if not asked or watched in c.source.code(asked[0].args[1]):  # the gradient is asked of the Keras tensor itself
+        raise NoRepair("cannot_watch")
+    start = c.source.line_start(statement.lineno)
+    end = c.source.line_start(statement.lineno + 1) if statement.lineno < len(c.source.lines) else len(c.source.text)
+    return Repair([Edit(start, end, "")], c.source.code(asked[0].args[1]), asked[0].lineno)
 
 
 def _float_copy(c: Context) -> Repair:
@@ -153,7 +177,8 @@ def not_used(c: Context) -> Repair:
 def non_finite(c: Context) -> Repair:
     """`tf.where(c, f(x), y)` with a log, sqrt, exp or division in a branch → the operand guarded by a second where;
     with no such where, a sqrt, fractional pow, norm, angle or sinc at 0 gets a double where (by_cause/zero.py), a
-    log given 0 its operand floored (by_cause/log_floor.py). A NaN made by an overflow or by a value outside an
+    log given 0 its operand floored (by_cause/log_floor.py), a division by 0 made divide_no_nan (by_cause/division.py).
+    A NaN made by an overflow or by a value outside an
     op's domain (the finding's facts["how"], values.how_made) has none."""
     if (c.finding.get("facts") or {}).get("how") == "swapped":
         return Repair(zero.swapped_parameters(c), c.subject())
@@ -176,12 +201,14 @@ def non_finite(c: Context) -> Repair:
     try:
         return Repair(zero.double_where(c), c.subject())
     except NoRepair as refused:
-        if how != "zero":
+        if how not in ("zero", "given"):  # given: handed on after a step not seen made it, at this line's ops
             raise
-        try:  # a log given 0: its operand floored at Keras's epsilon
-            return Repair(log_floor.floored(c), c.subject())
-        except NoRepair:
-            raise refused from None  # why the double where was refused says more than "no log here"
+        for floor in (log_floor.floored, division.no_nan):  # a log given 0: its operand floored; a division by 0
+            try:
+                return Repair(floor(c), c.subject())
+            except NoRepair:
+                continue
+        raise refused from None  # why the double where was refused says more than "no log or division here"
 
 
 def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:

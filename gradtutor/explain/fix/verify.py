@@ -61,6 +61,7 @@ def _judge_central(item, error: float | None, all_zero: bool) -> None:
     """Eager values: verified when the central difference agrees (fix/central.py; no number: nothing against it).
     A call whose every gradient is zero is verified only when the central difference was measured and says zero
     is the target's slope there (a norm's or a sinc's at 0 behind a double where); unmeasured, it stays a guess."""
+    error = None if error is None else float(error)  # (a numpy number's comparisons give numpy bools: JSON refuses)
     item.fd_error = error
     if all_zero:
         item.verified = item.zero = error is not None and error <= TOLERANCE

@@ -11,9 +11,10 @@ from gradtutor.evidence.recording.frames import user_frame
 from gradtutor.evidence.recording.listening import caller
 
 
-def patch(record, tf, observed) -> None:
+def patch(record, tf, observed, observers=()) -> None:
     """tf.gradients (graph-only) and tf.numpy_function / py_func (Python on numpy arrays, no gradient), each handed
-    to the reading's wrapper; `observed(record, kind, asker, call)` is instrument's record of one gradient call."""
+    to the reading's wrapper; `observed(record, kind, asker, call)` is instrument's record of one gradient call, and
+    `observers` its list of those who see each gradient returned (instrument.OBSERVERS)."""
     reader = record.reader
     # tf.hessians is tf.gradients twice (gradients_impl calls its own, unpatched): called eagerly, it raises the same
     wrappers = {"gradients": reader.tf_gradients_wrapper, "hessians": reader.tf_gradients_wrapper,
@@ -26,7 +27,8 @@ def patch(record, tf, observed) -> None:
         record.originals.append((module, saved))
         for name, original in saved.items():
             wrapped = wrappers[name](record, original)
-            setattr(module, name, _graph_gradients(record, wrapped, observed) if name == "gradients" else wrapped)
+            setattr(module, name, _graph_gradients(record, wrapped, observed, observers) if name == "gradients"
+                    else wrapped)
     _patch_sessions(record)
 
 
@@ -37,7 +39,7 @@ def _tf1_graph() -> bool:
     return not tf.executing_eagerly() and not tf.compat.v1.executing_eagerly_outside_functions()
 
 
-def _graph_gradients(record, gradients, observed):
+def _graph_gradients(record, gradients, observed, observers=()):
     """tf.gradients in a graph being traced is a gradient call like a traced tape's: its None is seen now, its values
     by the same in-graph check (traced.Tracing.watch_gradients), so a compiled step's tf.gradients is observed.
     Called eagerly it raises, and the reading names that (checks.tf_gradients_wrapper)."""
@@ -56,6 +58,9 @@ def _graph_gradients(record, gradients, observed):
             _watch(record, "tf.gradients", tf.nest.flatten(ys), tf.nest.flatten(xs), list(result))
         elif traced is not None:
             traced.watch_gradients(user_frame(), list(result))
+            for observer in list(observers):  # as a traced tape's gradient is seen (explain's --fix re-run)
+                observer(record, kwargs.get("ys", args[0] if args else None),
+                         kwargs.get("xs", args[1] if len(args) > 1 else None), result)
         return result
 
     return observed_gradients
