@@ -576,3 +576,15 @@ def test_a_watch_of_a_symbolic_keras_tensor_goes_when_the_gradient_is_asked_of_a
         assert not plan.manual and "watch" not in plan.patched and "        conv, scores = model(image)" in plan.patched
     else:
         assert [(m.cause, m.reason) for m in plan.manual] == [("cannot-watch", "cannot_watch")] and plan.diff == ""
+
+
+@pytest.mark.parametrize("how", ["overflow", "half_overflow", "half_cast", "domain", "grew", "data"])
+def test_a_nan_whose_repair_is_a_choice_is_said_by_hand_in_words_of_its_own(tmp_path, how):
+    """Every way a NaN was made that has no guard (values.how_made, unexplained's explosion) has its own reason,
+    shown without an error: an exploding gradient's (`grew`) once had no words, and --fix stopped on it."""
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\nw = tf.Variable(1.0)\ny = tf.exp(w)\n")
+    plan = plans.make(str(script), [{"file": str(script), "line": 3, "call": "gradient", "cause": "non-finite",
+                                     "broke_at": {"file": str(script), "line": 3, "code": ""}, "facts": {"how": how}}])
+    assert [(m.cause, m.reason) for m in plan.manual] == [("non-finite", how)] and plan.diff == ""
+    assert "by hand" in show.lines(plan)[0]
