@@ -26,7 +26,7 @@ import numpy as np
 
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.reading import paths
-from gradtutor.evidence.reading.values import kept_value
+from gradtutor.evidence.reading.values import clip_mask, kept_value
 from gradtutor.evidence.recording.tapes import tf_object
 from gradtutor.protocol import Cause
 
@@ -60,14 +60,10 @@ def partly_clipped(graph, op, target):
     reads are the clipped ones (a log of a probability clipped at 1e-8, masked to the labelled class). A clip with
     nothing clipped, or whose clipped elements the target does not read, is no evidence (`values.evidence_at` takes
     a clip clipped everywhere without the probe)."""
-    if op.values is None or op.type not in ("ClipByValue", "Maximum", "Minimum"):
+    clipped = clip_mask(op.type, op.values[0]) if op.values is not None else None
+    bounds = [kept_value(t) for t in op.values[0][1:3]] if clipped is not None else ()
+    if clipped is None or any(b.size != 1 or b.dtype.kind != "f" for b in bounds):  # scalar float bounds only
         return None
-    kept = [kept_value(t) for t in op.values[0][:3]]  # tf.clip_by_value runs as Minimum, then Maximum
-    if len(kept) < 2 or any(v is None or v.dtype.kind != "f" for v in kept) or any(v.size != 1 for v in kept[1:]):
-        return None
-    x, bound = kept[0], kept[1]
-    clipped = (x < bound) | (x > kept[2]) if op.type == "ClipByValue" else x < bound if op.type == "Maximum" \
-        else x > bound
     return Cause.SATURATION if clipped.any() and depends(graph, op, target) is True else None
 
 

@@ -37,7 +37,7 @@ def evidence_at(op) -> Cause | None:
     if out.size and not np.isfinite(out).all():
         return Cause.NON_FINITE
     # clipped everywhere: a crossentropy clipping probabilities to [eps, 1 - eps] (Minimum(Maximum(x, low), high))
-    if out.size and op.type in ("ClipByValue", "Maximum", "Minimum") and _clipped_all(op.type, inputs):
+    if out.size and (clipped := clip_mask(op.type, inputs)) is not None and clipped.all():
         return Cause.SATURATION
     if op.type in symptoms.RELUS:
         return Cause.DEAD_RELU if symptoms.dead(op.type, out) else None
@@ -258,17 +258,17 @@ def _below_one(zero_base, exponent) -> bool:
     return bool((exponent[zero_base].real < 1).any())
 
 
-def _clipped_all(op_type, inputs) -> bool:
-    """Every element of a clip_by_value's input lies outside its bounds, or a scalar bound of maximum(x, bound) /
-    minimum(x, bound) wins for every element of x: the slope is zero everywhere."""
-    values = [kept_value(t) for t in inputs[:3]]
-    if any(v is None for v in values) or not values or not values[0].size or values[0].dtype.kind != "f":
-        return False
+def clip_mask(op_type, inputs):
+    """Where a clip's float input lies outside its bounds, its slope 0 there: clip_by_value's, or a maximum's or
+    minimum's with a scalar bound (tf.clip_by_value runs as both); None for another op or values not kept."""
+    values = [kept_value(t) for t in inputs[:3]] if op_type in ("ClipByValue", "Maximum", "Minimum") else []
+    if len(values) < 2 or any(v is None for v in values) or not values[0].size or values[0].dtype.kind != "f":
+        return None
     if op_type == "ClipByValue" and len(values) == 3:
-        return bool(((values[0] < values[1]) | (values[0] > values[2])).all())
-    if len(values) != 2 or values[1].size != 1:
-        return False
-    return bool((values[0] < values[1]).all() if op_type == "Maximum" else (values[0] > values[1]).all())
+        return (values[0] < values[1]) | (values[0] > values[2])
+    if op_type != "ClipByValue" and len(values) == 2 and values[1].size == 1:  # a maximum or minimum
+        return values[0] < values[1] if op_type == "Maximum" else values[0] > values[1]
+    return None
 
 
 # the smallest normal number of each half dtype: below it a value keeps fewer bits, and products of it with the

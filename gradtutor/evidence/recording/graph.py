@@ -1,11 +1,10 @@
 """What ran: every eager op with the tensors that fed it, where each tensor was made and where one left TensorFlow.
 
-One `Graph` is filled by TensorFlow's eager op callback (framework/op_callbacks.py),
-which sees each op's inputs and outputs. Tensors are known by `id()` checked against a
-weak reference (an id is reused once its tensor dies); each node points to the op that
-made it, and each op to its input nodes, so a target's history can be walked back
-after the tensors themselves are gone. Values are kept only for the few op types an
-analysis reads (ReLU, sigmoid, sqrt, …) and only while a tape records.
+One `Graph` is filled by TensorFlow's eager op callback (framework/op_callbacks.py), which sees each op's inputs and
+outputs. Tensors are known by `id()` checked against a weak reference (an id is reused once its tensor dies); each
+node points to the op that made it, and each op to its input nodes, so a target's history can be walked back after
+the tensors themselves are gone. Values are kept only for the few op types an analysis reads (ReLU, sigmoid, sqrt,
+…) and only while a tape records.
 """
 from __future__ import annotations
 
@@ -231,8 +230,7 @@ class Graph:
         self.nodes = {key: node for key, node in self.nodes.items() if node.ref() is not None}
 
     def add_step(self, op_type, inputs, outputs, frame, input_nodes=None) -> Op:
-        """A step gradtutor adds itself (a gradient call), or an op of a traced graph: outputs depend on inputs
-        (given as tensors, or as their nodes already)."""
+        """A step gradtutor adds itself (a gradient call), or a traced graph's op: outputs depend on inputs (tensors or nodes)."""
         self.seq += 1
         if input_nodes is None:
             input_nodes = tuple(self.node_of(t, frame) for t in inputs)
@@ -248,8 +246,7 @@ class Graph:
         return op
 
     def went_into(self, frame, name: str) -> None:
-        """A numpy index function ran at the user's line `frame`: the values that left TensorFlow at that line went
-        into it (np.argmax(logits.numpy())), whatever array numpy was given."""
+        """A numpy index function ran at the user's line `frame`: the values that left TensorFlow there went into it."""
         for index, item in enumerate(reversed(self.log)):
             if index >= RECENT_EXITS:
                 return
@@ -260,9 +257,12 @@ class Graph:
         """Note that a tensor's value left TensorFlow (integers, indices and not a path, apart: integer_exits)."""
         if self.paused or self.off or tensor.dtype.is_bool:
             return
-        frame, node = user_frame(3), self.known(tensor) if tensor.dtype.is_integer else None
-        if tensor.dtype.is_integer:  # kept when an op recorded here made them (an argmax's tokens)
-            return self.integer_exits.append(Exit(self.seq, node, frame, kind)) if node and node.op else None
+        if tensor.dtype.is_integer:  # kept apart when an op recorded here made them (an argmax's tokens)
+            node = self.known(tensor)
+            if node is not None and node.op is not None:
+                self.integer_exits.append(Exit(self.seq, node, user_frame(3), kind))
+            return
+        frame = user_frame(3)
         self.seq += 1
         self.last_exit = self.seq
         self.log.append(Exit(self.seq, self.node_of(tensor, frame), frame, kind))
