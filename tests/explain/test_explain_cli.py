@@ -62,6 +62,17 @@ def test_a_script_that_exits_3_and_asks_for_no_gradient(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
 
 
+def test_explains_own_flag_after_the_script_goes_to_the_script_and_is_said(tmp_path):
+    """`explain train.py --fix` passes --fix on to train.py, as `python train.py --fix` would; one line says so and
+    shows the order explain reads (a script of its own that takes --json still gets it)."""
+    (tmp_path / "train.py").write_text("import sys\nprint('args', sys.argv[1:])\n")
+    done = explain(tmp_path, "train.py", "--fix", "--epochs", "2")
+    assert done.returncode == 0 and done.stdout.splitlines()[0] == "args ['--fix', '--epochs', '2']"
+    assert done.stderr.strip().splitlines()[-1] == (
+        "gradtutor explain: --fix after train.py goes to train.py as its own argument, as with python; for "
+        "explain's own, put it before the script: gradtutor explain --fix train.py")
+
+
 def test_json_is_all_of_stdout_and_the_scripts_own_output_goes_to_stderr(tmp_path):
     (tmp_path / "helper.py").write_text("def square(x):\n    return x * x\n")
     (tmp_path / "train.py").write_text(

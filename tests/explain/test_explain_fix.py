@@ -588,3 +588,111 @@ def test_a_nan_whose_repair_is_a_choice_is_said_by_hand_in_words_of_its_own(tmp_
                                      "broke_at": {"file": str(script), "line": 3, "code": ""}, "facts": {"how": how}}])
     assert [(m.cause, m.reason) for m in plan.manual] == [("non-finite", how)] and plan.diff == ""
     assert "by hand" in show.lines(plan)[0]
+
+
+@pytest.mark.parametrize("written, made", [
+    ('keras.layers.Dense(8, activation="relu")', 'keras.layers.Dense(8, activation="leaky_relu")'),
+    ("keras.layers.Dense(8, activation='relu')", "keras.layers.Dense(8, activation='leaky_relu')"),
+    ("keras.layers.Dense(8, activation=tf.nn.relu)", "keras.layers.Dense(8, activation=tf.nn.leaky_relu)"),
+    ("keras.layers.Dense(8, activation=keras.activations.relu)",
+     "keras.layers.Dense(8, activation=keras.activations.leaky_relu)"),
+    ("tf.nn.relu(tf.matmul(x, w))", "tf.nn.leaky_relu(tf.matmul(x, w))"),
+    ("keras.layers.ReLU()", "keras.layers.LeakyReLU()"),
+    ('keras.layers.Activation("relu")', 'keras.layers.Activation("leaky_relu")'),
+])
+def test_a_dead_relu_becomes_a_leaky_one_on_the_line_where_the_units_died(tmp_path, written, made):
+    """Only the ReLU of the break line changes: another layer's ReLU, on the next line, is left as it was."""
+    out = patched(tmp_path, f"""
+        import keras
+        import tensorflow as tf
+        x, w = tf.ones((2, 3)), tf.Variable(tf.ones((3, 8)))
+        layer = {written}
+        other = keras.layers.Dense(8, activation="relu")
+        """, "dead-relu", 4)
+    assert out.splitlines()[3:5] == [f"layer = {made}", 'other = keras.layers.Dense(8, activation="relu")']
+
+
+def by_hand(tmp_path, code: str, cause: str, line: int, **facts) -> list[tuple[str, str]]:
+    """The (cause, reason) of each finding left by hand, for a script whose finding broke at `line`; no patch."""
+    script = tmp_path / "train.py"
+    script.write_text(code)
+    plan = plans.make(str(script), [{"file": str(script), "line": line, "call": "gradient", "cause": cause,
+                                     "broke_at": {"file": str(script), "line": line, "code": ""}, "facts": facts}])
+    assert plan.diff == "" and plan.items == []
+    return [(m.cause, m.reason) for m in plan.manual]
+
+
+@pytest.mark.parametrize("written", ["relu(h)", "keras.layers.ReLU(max_value=6.0)", "keras.layers.Dense(8)"])
+def test_a_relu_this_does_not_rewrite_keeps_the_by_hand_reason(tmp_path, written):
+    code = f"from tensorflow.nn import relu\nimport keras\nh = 1.0\nlayer = {written}\n"
+    assert by_hand(tmp_path, code, "dead-relu", 4) == [("dead-relu", "dead_relu")]
+
+
+@pytest.mark.parametrize("written, made", [
+    ("opt = keras.optimizers.SGD(learning_rate=1.0)", "opt = keras.optimizers.SGD(learning_rate=1.0, clipnorm=1.0)"),
+    ("opt = tf.keras.optimizers.Adam()", "opt = tf.keras.optimizers.Adam(clipnorm=1.0)"),
+    ("opt = SGD(0.5)", "opt = SGD(0.5, clipnorm=1.0)"),
+    ('model.compile(loss="mse", optimizer="sgd")',
+     'model.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(clipnorm=1.0))'),
+    ('model.compile("RMSprop", "mse")', 'model.compile(tf.keras.optimizers.RMSprop(clipnorm=1.0), "mse")'),
+])
+def test_exploding_gradients_get_the_scripts_one_optimizer_clipped(tmp_path, written, made):
+    out = patched(tmp_path, f"""
+        import keras
+        import tensorflow as tf
+        from keras.optimizers import SGD
+        model = keras.Sequential([keras.layers.Dense(1)])
+        {written}
+        """, "non-finite", 5, how="grew")
+    assert out.splitlines()[4] == made
+
+
+@pytest.mark.parametrize("written", [
+    "a = keras.optimizers.SGD(0.1)\nb = keras.optimizers.Adam()",  # two: which one trains the exploding weights?
+    "a = keras.optimizers.SGD(0.1, clipnorm=5.0)",  # clipped already: how far is a choice
+    "a = tf.compat.v1.train.GradientDescentOptimizer(0.1)",  # not Keras's: no clipnorm argument
+])
+def test_exploding_gradients_without_one_optimizer_to_clip_are_left_by_hand(tmp_path, written):
+    code = f"import keras\nimport tensorflow as tf\n{written}\n"
+    assert by_hand(tmp_path, code, "non-finite", 3, how="grew") == [("non-finite", "grew")]
+
+
+@pytest.mark.parametrize("written, made", [
+    ("w = tf.Variable(2)", "w = tf.Variable(2.0)"),
+    ("w = tf.Variable([1, -2, 3], name='w')", "w = tf.Variable([1.0, -2.0, 3.0], name='w')"),
+    ("w = tf.Variable(tf.zeros(3), dtype=tf.int32)", "w = tf.Variable(tf.zeros(3), dtype=tf.float32)"),
+    ('w = layer.add_weight(shape=(3,), dtype="int64")', 'w = layer.add_weight(shape=(3,), dtype="float32")'),
+])
+def test_a_variable_made_integer_is_made_float(tmp_path, written, made):
+    out = patched(tmp_path, f"""
+        import keras
+        import tensorflow as tf
+        layer = keras.layers.Dense(1)
+        {written}
+        """, "integer-path", 4)
+    assert out.splitlines()[3] == made
+
+
+@pytest.mark.parametrize("written", ["w = tf.Variable(0)\nw.assign_add(1)",  # a counter: an integer is its type
+                                     "w = tf.cast(tf.Variable(2.0), tf.int32)",  # a cast: a choice of model
+                                     "w = tf.Variable(np.arange(3))"])  # a value it cannot read
+def test_an_integer_path_not_made_by_a_variable_keeps_the_by_hand_reason(tmp_path, written):
+    code = f"import numpy as np\nimport tensorflow as tf\n{written}\n"
+    assert by_hand(tmp_path, code, "integer-path", 3) == [("integer-path", "integer_path")]
+
+
+@pytest.mark.parametrize("gradients, verified", [([["ok"]], True), ([["nonfinite"]], False), ([["none"]], False)])
+def test_another_cause_found_once_the_repaired_one_is_gone_is_said_beside_the_verdict(tmp_path, gradients, verified):
+    """A NaN repaired, the re-run finds a saturation at the same call: the patch is judged by the gradients there (a
+    central difference that agrees), and the other cause is said; gradients still None or NaN are not verified."""
+    script, plan = _plan_for(tmp_path, verified=False)
+    line = plan.moved(plan.items[0].line)
+    other = {"file": str(script), "line": line, "cause": "saturation", "broke_at": {"line": 2}}
+    verify.judge(plan, {"script_exit": 0, "findings": [other], "gradients": {str(line): gradients},
+                        "central": {str(line): 1e-6}}, str(script))
+    item = plan.items[0]
+    assert item.verified is verified
+    if verified:
+        assert "saturation at line 2" in show.verification(item) and show.as_dict(plan)["patches"][0]["another"]
+    else:
+        assert item.why == "still_found" and "saturation" in show.verification(item)

@@ -31,6 +31,14 @@ REFUSALS = (
      "symbolic_to_numpy"),
     ("AttributeError", r"'(Symbolic)?Tensor' object has no attribute 'numpy'", Cause.LEAVES_TENSORFLOW,
      "symbolic_numpy_method"),
+    # a TF1 optimizer's minimize/compute_gradients given a loss tensor in eager mode: it must compute the loss under
+    # its own tape, and a tensor computed before it asked is outside every tape
+    ("RuntimeError", r"`loss` passed to Optimizer\.compute_gradients should be a function when eager execution",
+     Cause.OUTSIDE_TAPE, "loss_not_callable"),
+    # a tensor called as a function: the loss (or model output) was computed once, before the tape, where the code
+    # meant a function for the tape to run
+    ("TypeError", r"'([\w.]+\.)?(EagerTensor|Tensor|SymbolicTensor|ResourceVariable)' object is not callable",
+     Cause.OUTSIDE_TAPE, "tensor_called"),
 )
 
 

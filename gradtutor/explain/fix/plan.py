@@ -28,6 +28,7 @@ class Item:
     compiled_steps: int = 0  # verified from the in-graph checks of this many compiled steps (a traced gradient)
     zero: bool = False  # verified all zero: central differences measured zero as the target's slope there
     call: str = "gradient"  # the finding's call: a gradient call, or "raised" / "watch" (a line that asks no gradient)
+    after: dict | None = None  # another cause the re-run found at the same call once this one was gone: cause, line
 
 
 @dataclass
@@ -106,7 +107,8 @@ def make(script: str, findings: list[dict], text: str | None = None) -> Plan:
             plan.manual.append(Manual(finding["cause"], finding.get("line"), repairs.MANUAL[finding["cause"]],
                                       {"line": broke.get("line")}))
             continue
-        if not _same_file(finding.get("file"), script) or (broke and not _same_file(broke.get("file"), script)):
+        asked_here = _same_file(finding.get("file"), script) or finding["cause"] in repairs.AT_BREAK_LINE and broke
+        if not asked_here or (broke and not _same_file(broke.get("file"), script)):
             where = broke.get("file") if broke and not _same_file(broke.get("file"), script) else finding.get("file")
             plan.manual.append(Manual(finding["cause"], finding.get("line"), "elsewhere",
                                       {"file": os.path.basename(where or "?")}))

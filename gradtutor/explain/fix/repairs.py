@@ -2,7 +2,7 @@
 
 Each repair rewrites the smallest span that removes the cause, in the user's own names (the tape's `as` name,
 the sources' expression, the file's tensorflow/numpy aliases). Code a repair does not recognise raises NoRepair
-(context.py); a cause whose repair is a modelling choice (an argmax, a saturated or dead activation) has none.
+(context.py); a cause whose repair is a modelling choice (a saturated activation) has none.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, hoist,
                                            import_tensorflow, overlap, release_after_last_use, scope_of)
-from gradtutor.explain.fix.by_cause import division, log_floor, zero
+from gradtutor.explain.fix.by_cause import activations, clipping, division, integers, log_floor, zero
 from gradtutor.explain.fix.by_cause.graph_gradients import tf_gradients_eager
 from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
 from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
@@ -19,7 +19,10 @@ from gradtutor.explain.fix.source import Edit, Source, names_in
 from gradtutor.explain.fix.by_cause.variables import variable_replaced
 from gradtutor.protocol import Cause
 
-MANUAL = {Cause.INTEGER_PATH: "integer_path", Cause.SATURATION: "saturation", Cause.DEAD_RELU: "dead_relu"}
+MANUAL = {Cause.SATURATION: "saturation"}
+# repairs that read only the break line (a layer's activation, a variable's making), not the tape or its call: made
+# wherever the tape is (under fit, in Keras's train_step) when the path broke in the script
+AT_BREAK_LINE = {Cause.INTEGER_PATH, Cause.DEAD_RELU}
 UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "reciprocal", "xlogy")
 
 
@@ -182,6 +185,8 @@ def non_finite(c: Context) -> Repair:
     op's domain (the finding's facts["how"], values.how_made) has none."""
     if (c.finding.get("facts") or {}).get("how") == "swapped":
         return Repair(zero.swapped_parameters(c), c.subject())
+    if (c.finding.get("facts") or {}).get("how") == "grew":  # exploding: the optimizer clips them (by_cause/clipping)
+        return Repair(clipping.clipped(c), c.subject())
     for where in c.source.nodes_on(c.broke, ast.Call):
         if not (c.is_tf(where, "where") and len(where.args) == 3):
             continue
@@ -196,7 +201,7 @@ def non_finite(c: Context) -> Repair:
         if edits and not overlap(edits):
             return Repair(edits, c.subject())
     how = (c.finding.get("facts") or {}).get("how")
-    if how in ("overflow", "half_overflow", "half_cast", "domain", "grew", "data"):  # not a NaN at 0: the double where would repair what did not break
+    if how in ("overflow", "half_overflow", "half_cast", "domain", "data"):  # not a NaN at 0: the double where would repair what did not break
         raise NoRepair(how)
     try:
         return Repair(zero.double_where(c), c.subject())
@@ -223,6 +228,16 @@ def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:
     return [n for n in found if not any(o is not n and o in set(ast.walk(n)) for o in found)]
 
 
+def integer_path(c: Context) -> Repair:
+    """A variable made integer on the break line made float32 (by_cause/integers.py); a cast or argmax: by hand."""
+    return Repair(integers.floated(c), c.subject())
+
+
+def dead_relu(c: Context) -> Repair:
+    """The ReLU on the break line made leaky (by_cause/activations.py)."""
+    return Repair(activations.leaky(c), c.subject())
+
+
 def leaves(c: Context) -> Repair:
     """A `tf.numpy_function` / `tf.py_function` on the break line is called directly with its body in TensorFlow ops;
     any other step that leaves TensorFlow is rewritten where it is."""
@@ -233,7 +248,7 @@ REPAIRS = {Cause.UNWATCHED: unwatched, Cause.OUTSIDE_TAPE: outside_tape, Cause.T
            Cause.STOP_GRADIENT: stop_gradient, Cause.VARIABLE_REPLACED: variable_replaced,
            Cause.CANNOT_WATCH: cannot_watch, Cause.NOT_USED: not_used, Cause.SOFTMAX_SUM: softmax_sum,
            Cause.TF_GRADIENTS_EAGER: tf_gradients_eager, Cause.LEAVES_TENSORFLOW: leaves,
-           Cause.NON_FINITE: non_finite}
+           Cause.NON_FINITE: non_finite, Cause.DEAD_RELU: dead_relu, Cause.INTEGER_PATH: integer_path}
 
 
 def repair(source: Source, finding: dict) -> Repair:

@@ -21,6 +21,8 @@ def verification(item) -> str:
             if item.compiled_steps else say(f"fix.report.{kind}", subject=item.subject)
         if item.fd_error is not None:
             text += "; " + say("fix.report.central", error=f"{item.fd_error:.1e}")
+        if item.after:
+            text += "; " + say("fix.report.another", **item.after)
         return text
     return say("fix.report.not_verified", why=say(f"fix.why.{item.why}", **item.why_params))
 
@@ -65,7 +67,7 @@ def as_dict(plan: Plan) -> dict:
             "patches": [{"cause": item.cause, "line": item.line, "broke_line": item.broke_line,
                          "subject": item.subject, "verified": item.verified,
                          "verification": verification(item), "fd_error": item.fd_error,
-                         "compiled_steps": item.compiled_steps} for item in plan.items],
+                         "compiled_steps": item.compiled_steps, "another": item.after} for item in plan.items],
             "manual": [{"cause": m.cause, "line": m.line, "reason": m.reason,
                         "why": say(f"fix.none.{m.reason}", **m.params)} for m in plan.manual]}
 

@@ -38,23 +38,34 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
         still = [f for f in rerun.get("findings", []) if f.get("line") == line and f.get("file") == copy
                  and (f.get("cause"), f.get("symptom")) != ("not-known", "zeros")]
         calls = rerun.get("gradients", {}).get(str(line), [])
+        bad = next((s for call in calls for s in call if s in ("none", "nonfinite")), None)
+        # another cause found there once this one is gone (a saturation behind a NaN): this patch is judged by the
+        # gradients like any other, and the other cause is said beside its verdict; one whose gradients are still
+        # None or NaN is repaired in the next round (rounds)
+        other = [f for f in still if f["cause"] != item.cause]
+        item.after = _after(other[0]) if other and len(other) == len(still) and not bad else None
         if rerun.get("died"):
             item.why = "died"
         elif line is None:
             item.why = "moved"
-        elif still:
+        elif still and item.after is None:
             item.why, item.why_params["cause"] = "still_found", still[0]["cause"]
         elif not calls and item.call in ASKS_NO_GRADIENT:
             _judge_whole_run(item, rerun, copy)
         elif not calls:
             item.why = "not_reached"
-        elif bad := next((s for call in calls for s in call if s in ("none", "nonfinite")), None):
+        elif bad:
             item.why = bad
         elif any("traced" in call for call in calls):
             _judge_compiled(item, rerun.get("compiled", {}).get(str(line)) or {})
         else:
             _judge_central(item, rerun.get("central", {}).get(str(line)),
                            any(all(s == "zero" for s in call) for call in calls))
+
+
+def _after(finding: dict) -> dict:
+    """Another cause the re-run found at the repaired call: its id and the patched copy's line where it broke."""
+    return {"cause": finding["cause"], "line": (finding.get("broke_at") or {}).get("line") or finding.get("line")}
 
 
 def _judge_central(item, error: float | None, all_zero: bool) -> None:
