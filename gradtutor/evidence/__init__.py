@@ -214,8 +214,12 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
 
 
 def exact_zeros(record: Record) -> list[dict]:
-    """All-zero gradients the evidence shows are the true slope (terms of the source that cancel: checks.py,
-    probe.cancels), each {file, line, sources, at}: not findings, but what was seen, said beside the all-clear."""
+    """What was seen and is said beside the all-clear, not findings: all-zero gradients the evidence shows are the
+    true slope (terms of the source that cancel: checks.py, probe.cancels), each {file, line, sources, at}; and
+    the call sites whose every gradient was tiny on some call (symptoms.TINY), each {file, line, kind, calls,
+    tiny: True}: a model at its minimum gives that, and so does one that stopped learning, and with no cause named
+    the report says neither "fine" nor a cause (gradtutor.explain.findings_view)."""
+    from gradtutor.evidence.observations import RETURNS_GRADIENTS, TINY
     from gradtutor.evidence.recording.frames import where
 
     found: dict = {}
@@ -223,7 +227,12 @@ def exact_zeros(record: Record) -> list[dict]:
         if cause[2].get("why") == "terms cancel":
             entry = found.setdefault((file, line), {"file": file, "line": line, "sources": [], "at": where(cause[1])})
             entry["sources"].append(name)
-    return list(found.values())
+    tiny: dict = {}  # one line of the user's code once (a fit line's compiled step and its eager replay)
+    for site in record.observations.sites.values():
+        if site.kind in RETURNS_GRADIENTS and site.file and site.statuses and set(site.statuses) == {TINY}:
+            tiny.setdefault((site.file, site.line), {"file": site.file, "line": site.line, "kind": site.kind,
+                                                     "calls": site.calls, "tiny": True})
+    return list(found.values()) + list(tiny.values())
 
 
 __all__ = ["Reader", "Record", "analyse", "exact_zeros", "reader", "recording", "report"]

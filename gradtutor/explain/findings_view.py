@@ -80,16 +80,23 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
         out.append(say(found, count=len(findings), ended=ended, guide=say("explain.report.guide"), **named))
     elif not gradient_calls and not unobserved:  # asked, though never seen: the "?" line says so
         out.append(say(f"explain.report.{block}no_gradient", ended=ended, **named))
+    elif not unobserved and any(seen.get("tiny") for seen in exact):  # finite and not zero, but not known fine
+        finite = f"explain.report.{block}finite_{'one' if gradient_calls == 1 else 'many'}"
+        out.append(f"[yellow]?[/yellow] {say(finite, count=gradient_calls, ended=ended, **named)}")
     elif not unobserved:
         fine = f"explain.report.{block}fine_{'one' if gradient_calls == 1 else 'many'}"
         out.append(f"[green]✓[/green] {say(fine, count=gradient_calls, ended=ended, **named)}")
-    for zero in exact:  # seen, and not a problem: said, so the all-clear does not hide it
+    for zero in exact:  # seen, and not a finding: said, so the all-clear does not hide it
         out.append("  " + escape(_exact(zero)))
     return out
 
 
 def _exact(zero: dict) -> str:
-    """An all-zero gradient shown to be its true value (gradtutor.evidence.exact_zeros), in one sentence."""
+    """An all-zero gradient shown to be its true value, or a site whose every gradient was tiny
+    (gradtutor.evidence.exact_zeros), in one sentence."""
+    if zero.get("tiny"):
+        return say("explain.report.tiny", where=f"{_short(zero['file'])}:{zero['line']}",
+                   kind=CALLS.get(zero["kind"], zero["kind"]), calls=zero["calls"])
     at = zero["at"] or {}
     return say("explain.report.exact", sources=", ".join(zero["sources"]), where=f"{_short(zero['file'])}:{zero['line']}",
                at=f"{_short(at.get('file'))}:{at.get('line', '?')}", code=at.get("code", ""))
@@ -117,12 +124,14 @@ def as_json(findings: list[dict], script_exit: int, **extra) -> str:
 def as_html(findings: list[dict], gradient_calls: int = 1, unobserved=(), exact=()) -> str:
     """The report as HTML; an all-zero gradient shown to be exact is said below it, as in the text report."""
     zeros = "".join(f"<p style='color:#57606a'>{html.escape(_exact(zero))}</p>" for zero in exact)
-    return _html(findings, gradient_calls, unobserved) + zeros
+    return _html(findings, gradient_calls, unobserved, any(seen.get("tiny") for seen in exact)) + zeros
 
 
-def _html(findings: list[dict], gradient_calls: int, unobserved) -> str:
+def _html(findings: list[dict], gradient_calls: int, unobserved, tiny: bool = False) -> str:
     if not findings and unobserved:
         return f"<p style='color:#9a6700'>? {html.escape(_unobserved(unobserved))}</p>"
+    if not findings and tiny and gradient_calls:  # finite and not zero, but not known to be fine: no ✓
+        return f"<p style='color:#9a6700'>? {html.escape(say('explain.html.finite'))}</p>"
     if not findings:
         text = say("explain.html.fine") if gradient_calls else say("explain.html.no_gradient")
         return f"<p style='color:#1a7f37'>✓ {html.escape(text)}</p>"

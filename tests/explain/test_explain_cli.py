@@ -73,6 +73,17 @@ def test_explains_own_flag_after_the_script_goes_to_the_script_and_is_said(tmp_p
         "explain's own, put it before the script: gradtutor explain --fix train.py")
 
 
+def test_gradients_all_below_tiny_get_no_all_clear_but_the_line_they_were_seen_at(tmp_path):
+    """A weight next to a kink or a minimum: its gradient 2e-8 is finite and not zero, and not known to be fine."""
+    (tmp_path / "train.py").write_text("import tensorflow as tf\nw = tf.Variable(1e-8)\n"
+                                       "with tf.GradientTape() as tape:\n    y = w * w\nprint(tape.gradient(y, w))\n")
+    done = explain(tmp_path, "train.py")
+    shown = done.stdout.splitlines()
+    assert done.returncode == 0 and not any(line.startswith("✓") for line in shown)
+    assert shown[-2].startswith("? every gradient train.py asked for came back finite and not all zero")
+    assert shown[-1].startswith("  ~ train.py:5 (tape.gradient): every gradient was below 1e-6")
+
+
 def test_json_is_all_of_stdout_and_the_scripts_own_output_goes_to_stderr(tmp_path):
     (tmp_path / "helper.py").write_text("def square(x):\n    return x * x\n")
     (tmp_path / "train.py").write_text(

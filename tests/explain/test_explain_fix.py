@@ -696,3 +696,22 @@ def test_another_cause_found_once_the_repaired_one_is_gone_is_said_beside_the_ve
         assert "saturation at line 2" in show.verification(item) and show.as_dict(plan)["patches"][0]["another"]
     else:
         assert item.why == "still_found" and "saturation" in show.verification(item)
+
+
+@pytest.mark.parametrize("written, made", [
+    ("angle = tf.acos(cos)", "angle = tf.acos(tf.clip_by_value(cos, -1 + 1e-7, 1 - 1e-7))"),
+    ("angle = tf.math.asin(cos * 1.0)", "angle = tf.math.asin(tf.clip_by_value(cos * 1.0, -1 + 1e-7, 1 - 1e-7))"),
+    ("angle = keras.ops.arccos(cos)", "angle = keras.ops.arccos(tf.clip_by_value(cos, -1 + 1e-7, 1 - 1e-7))"),
+])
+def test_an_inverse_cosine_given_one_gets_its_operand_clipped_inside_its_edges(tmp_path, written, made):
+    """acos at ±1 (two vectors that point the same way): the slope is infinite there, and the operand is kept 1e-7
+    inside, as a log's is floored at 1e-7; NumPy's arccos (a value that left TensorFlow) is not touched."""
+    out = patched(tmp_path, f"""
+        import keras
+        import tensorflow as tf
+        cos = tf.constant([1.0, 0.5])
+        {written}
+        """, "non-finite", 4, how="edge")
+    assert out.splitlines()[3] == made
+    code = "import numpy as np\nimport tensorflow as tf\ncos = 1.0\nangle = np.arccos(cos)\n"
+    assert by_hand(tmp_path, code, "non-finite", 4, how="edge") == [("non-finite", "non_finite")]

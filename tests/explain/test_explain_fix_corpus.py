@@ -77,8 +77,6 @@ BY_HAND = {
     "notused_layer_output_overwritten.py": "not-used: a later line computes from the input again; which value it should read is a choice",
     "notused_eager_value_overwritten.py": "not-used: a later line computes from the input again; which value it should read is a choice",
     "softmax_loop_sums_every_class.py": "softmax-sum: every class's score is added up; which class to explain is a choice",
-    "nonfinite_acos_aligned.py": "non-finite: acos at 1 has no slope; clipping the cosine changes the loss, by how much is a choice",
-    "compiled_fn_acos_aligned.py": "non-finite: acos at 1 has no slope; clipping the cosine changes the loss, by how much is a choice",
     # the compiled twins of the scripts above (tests/explain/corpus/compiled_*.py): the same decision, compiled
     "compiled_fit_untracked_variable_list.py": "not-used: raw tf.Variables the layer does not track; make them weights",
     "compiled_fn_untracked_variable.py": "not-used: a raw tf.Variable the model does not track; make it a weight",

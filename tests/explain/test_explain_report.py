@@ -85,6 +85,21 @@ def test_an_exact_zero_is_said_beside_the_all_clear_with_where_its_terms_cancel(
     assert "exactly 0" not in report.as_html([], 2)
 
 
+def test_gradients_that_were_all_tiny_withhold_the_all_clear_and_name_the_line():
+    """Finite and not zero, yet every gradient of a call below 1e-6: a model at its minimum, or one stuck (a ReLU at
+    its kink) — no cause is named and nothing is called fine; the exact zero beside it is still said."""
+    tiny = {"file": "train.py", "line": 35, "kind": "compiled", "calls": 2000, "tiny": True}
+    zero = {"file": "train.py", "line": 20, "sources": ["b"], "at": {"file": "train.py", "line": 19, "code": "y"}}
+    shown = report.lines([], "train.py", 0, 2001, exact=[zero, tiny])
+    assert shown[0].startswith("[yellow]?[/yellow]") and "fine" not in shown[0].replace("not known to be fine", "")
+    assert "finite and not all zero" in shown[0] and "exactly 0" in shown[1]
+    assert "train.py:35" in shown[2] and "below 1e-6" in shown[2] and "cause is not known" in shown[2]
+    html = report.as_html([], 2001, exact=[tiny])
+    assert "✓" not in html and "below 1e-6" in html
+    block = report.lines([], None, 0, 1, exact=[tiny])  # a notebook's block: no script named
+    assert block[0].startswith("[yellow]?[/yellow]") and "the code asked for" in block[0]
+
+
 def test_a_frozen_or_outer_tape_line_is_labelled_as_what_it_is():
     frozen = dict(FINDING, cause="frozen-python-state", facts={"how": "alias"})
     outer = dict(FINDING, cause="unwatched", facts={"how": "outer"})

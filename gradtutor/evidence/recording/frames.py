@@ -76,10 +76,30 @@ def converted_from(filename: str, line: int):
         for stack in ([mine] if mine else []) + [s for s in list(stacks.values()) if s is not mine]:
             origin = stack[-1].get_effective_source_map().get((filename, line))
             if origin is not None:
-                return (origin[0], origin[1])
+                return (origin[0], _realigned(stack, origin[0], origin[1]))
     except Exception:  # noqa: BLE001 - TensorFlow's internals changed: the frame is not mapped
         return None
     return None
+
+
+def _realigned(stack, filename: str, line: int) -> int:
+    """The line autograph's map names, moved down to where its own copy of the line's text really is: autograph
+    reads a function's source back from its tokens, which drop a backslash continuation's line break, so every
+    line after one is mapped a line too high (`loss = a \\ + b` then `tape.gradient(…)` named at `+ b`)."""
+    import linecache
+
+    said = next((origin.source_code_line for mapper in reversed(stack)
+                 for loc, origin in (getattr(mapper, "_source_map", None) or {}).items()
+                 if origin.loc.filename == filename and origin.loc.lineno == line), None)
+    if not said or not said.strip() or linecache.getline(filename, line).strip() == said.strip():
+        return line
+    for below in range(line + 1, line + 1 + MAX_CONTINUED):
+        if linecache.getline(filename, below).strip() == said.strip():
+            return below
+    return line
+
+
+MAX_CONTINUED = 20  # the backslash continuations looked past above a mapped line
 
 
 def user_frame_object(depth: int = 2):

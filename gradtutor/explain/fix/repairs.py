@@ -206,9 +206,9 @@ def non_finite(c: Context) -> Repair:
     try:
         return Repair(zero.double_where(c), c.subject())
     except NoRepair as refused:
-        if how not in ("zero", "given"):  # given: handed on after a step not seen made it, at this line's ops
+        if how not in ("zero", "given", "edge"):  # given: handed on after a step not seen made it; edge: acos at ±1
             raise
-        for floor in (log_floor.floored, division.no_nan):  # a log given 0: its operand floored; a division by 0
+        for floor in (log_floor.floored, division.no_nan):  # a log given 0 (acos given 1): its operand kept inside
             try:
                 return Repair(floor(c), c.subject())
             except NoRepair:
