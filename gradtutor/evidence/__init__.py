@@ -200,6 +200,7 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
     from gradtutor.evidence.reading import subtle, unexplained
 
     added = unexplained.findings(record)  # first: an error it tells with a cause rule's finding changes that finding
+    added = subtle.data_given(record, added)  # a NaN not seen made, where fit was given arrays that held one
     # gradients that came back fine from a compiled function computing with another variable or a stale Python value
     ruled = analyse(record)
     added += subtle.swapped_variables(record)

@@ -30,6 +30,7 @@ class Trained(NamedTuple):
     y: Any
     weights: list | None  # the model's weights before that call (None: too large to copy)
     data: Any = None  # a tf.data pipeline of known size, whose first batch is taken only after the program
+    nonfinite: dict | None = None  # the arrays it was given hold NaN or inf: {part, rows, first} (nonfinite_rows)
 
 
 def first_rows(kept: Trained) -> tuple[Any, Any]:
@@ -98,7 +99,8 @@ def _keeping(record, name, method):
         x, y = _arrays(x), _arrays(y)  # a model of several inputs is given a list (or a dict) of arrays
         if x is None or y is None or rows(x) != rows(y):
             return
-        record.trained[id(model)] = Trained(model, name, user_frame(), *_first(x, y), weights)
+        record.trained[id(model)] = Trained(model, name, user_frame(), *_first(x, y), weights,
+                                            nonfinite=nonfinite_rows(x, y))
 
     @functools.wraps(method)
     def train(model, x=None, y=None, *args, **kwargs):
@@ -108,6 +110,21 @@ def _keeping(record, name, method):
         return method(model, x, y, *args, **kwargs)
 
     return train
+
+
+def nonfinite_rows(x, y) -> dict | None:
+    """Where the arrays fit was given hold NaN or inf, read once when fit is called (one pass over float arrays):
+    {part: "x" or "y", rows: how many of its rows hold one, first: the first such row}; None when all are finite.
+    A NaN in the data reaches the gradients of the step that trains on its row, with no op seen making it."""
+    for part, data in (("x", x), ("y", y)):
+        bad = None
+        for array in data.values() if isinstance(data, dict) else data if isinstance(data, (list, tuple)) else [data]:
+            if array.dtype.kind in "fc" and array.ndim:
+                rows_bad = ~np.isfinite(array).reshape(len(array), -1).all(axis=1)
+                bad = rows_bad if bad is None else bad | rows_bad
+        if bad is not None and bad.any():
+            return {"part": part, "rows": int(bad.sum()), "first": int(np.argmax(bad))}
+    return None
 
 
 def _finite_dataset(data) -> bool:

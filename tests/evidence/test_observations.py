@@ -331,3 +331,19 @@ def test_an_errors_line_is_its_message_not_the_arguments_keras_lists_after_it(se
     assert seen.last_line(wrapped) == message
     plain = "\n".join(" ".join(rng.choice(words, size=int(rng.integers(1, 5)))) for _ in range(int(rng.integers(1, 4))))
     assert seen.last_line(RuntimeError(plain)) == plain.splitlines()[-1].strip()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_rows_of_fits_arrays_that_hold_nan_or_inf_are_counted_from_the_first(seed):
+    """fit_data.nonfinite_rows: which part (x before y), how many rows, and the first; integer arrays and a model's
+    several inputs (a list, a dict) too; None when every number is finite."""
+    from gradtutor.evidence.fit_data import nonfinite_rows
+
+    rng = np.random.default_rng(seed)
+    x, y = rng.normal(size=(20, 3)).astype("float32"), rng.normal(size=(20, 1))
+    assert nonfinite_rows(x, y) is None and nonfinite_rows([x, np.arange(20)], {"out": y}) is None
+    rows = sorted(rng.choice(20, size=int(rng.integers(1, 5)), replace=False))
+    bad = y.copy()
+    bad[rows, 0] = rng.choice([np.nan, np.inf, -np.inf], size=len(rows))
+    assert nonfinite_rows(x, bad) == {"part": "y", "rows": len(rows), "first": int(rows[0])}
+    assert nonfinite_rows({"a": x, "b": bad}, y) == {"part": "x", "rows": len(rows), "first": int(rows[0])}

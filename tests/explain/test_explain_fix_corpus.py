@@ -59,6 +59,8 @@ BY_HAND = {
     "notused_unconnected_head.py": "not-used: the other head's variables; which head a step trains is a choice",
     "outside_build_concat_weights.py": "outside-tape: a tensor made once in build(); making it in call() rewrites the layer",
     "outside_build_noisy_dense.py": "outside-tape: noise drawn once in build(); drawing it in call() rewrites the layer",
+    "nonfinite_fit_density_map_zero_sum.py": "non-finite: NaN targets made by a 0 / 0 in NumPy; which rows to drop "
+                                             "or what to divide by is a choice",
     "outside_tensor_called_in_tape.py": "outside-tape: a tensor called as a function; which function to make of its "
                                         "computation is a choice",
     "outside_v1_optimizer_loss_tensor.py": "outside-tape: a TF1 optimizer given a loss tensor; the loss's whole "

@@ -14,7 +14,7 @@ import weakref
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.recording.tapes import tf_object
 from gradtutor.evidence.symptoms import SATURATING, saturated_elements
-from gradtutor.evidence.reading.unexplained import finding_at
+from gradtutor.evidence.reading.unexplained import finding_at, said_values
 from gradtutor.evidence.reading.values import kept_value
 from gradtutor.messages import say
 from gradtutor.protocol import Cause, Symptom
@@ -220,4 +220,25 @@ def unfrozen_untrained(record) -> list[dict]:
         out.append(finding_at((file, line, "compiled"), Cause.FROZEN_PYTHON_STATE, Symptom.VALUES, (file, line),
                               message, say("finding.unexplained.fix_unfrozen"), 1,
                               {"how": "trainable", "weights": str(len(names)), "calls": str(calls)}))
+    return out
+
+
+def data_given(record, findings: list[dict]) -> list[dict]:
+    """A NaN or inf whose birth no op showed (not known), at the line of a fit or train_on_batch whose arrays held NaN
+    or inf when it was called (fit_data.nonfinite_rows): the data carried it in, a non-finite finding (how=data) at
+    that line in its place. Where the data came from is not known here: the message says which part and rows."""
+    given = {kept.frame: (kept.call, kept.nonfinite) for kept in record.trained.values() if kept.nonfinite}
+    out = []
+    for found in findings:
+        held = given.get((found["file"], found["line"]))
+        if held is None or found["cause"] != Cause.NOT_KNOWN or found["symptom"] != Symptom.NONFINITE:
+            out.append(found)
+            continue
+        call, facts = held
+        site = record.observations.sites.get((found["call"], found["file"], found["line"]))
+        values = said_values(site, site.bad(), "nonfinite") if site is not None else found["message"]
+        message = say("finding.unexplained.data_given", values=values, call=call, **facts)
+        out.append(finding_at((found["file"], found["line"], found["call"]), Cause.NON_FINITE, Symptom.NONFINITE,
+                              (found["file"], found["line"]), message, say("cause.non-finite.data_fix"),
+                              found["count"], dict(found["facts"], how="data", **facts)))
     return out

@@ -117,7 +117,7 @@ def _not_known(record, site, replayed) -> dict:
     """`replayed`: the eager site of the same line when a compiled step was run again eagerly, else None."""
     bad = site.bad()
     worst = max((status for _, status in bad), key=seen.WORSE.get)
-    values = _values(site, bad, worst)
+    values = said_values(site, bad, worst)
     probed = _probed(record, site, [index for index, status in bad if status == seen.ZEROS])
     causes = ", ".join(str(c) for c in RULED_OUT[worst])
     fix = say(f"finding.unexplained.fix_{worst}")
@@ -198,7 +198,7 @@ def _probed(record, site, zeros: list[int]) -> str:
     return PROBED[False] if found and all(moved is False for moved in found) else PROBED[None]
 
 
-def _values(site, bad, worst) -> str:
+def said_values(site, bad, worst) -> str:
     """What a site's gradients were seen to be: which went wrong, how, their dtype, how many calls were seen."""
     which = join([_which(index, len(site.statuses)) for index, status in bad if status == worst])
     dtypes = sorted({site.dtypes[index] for index, _ in bad if site.dtypes[index]})
@@ -219,14 +219,14 @@ def _underflow(record, site) -> dict | None:
     if not sized and shown:  # the path ran in half precision, and run again in float32 the target moves
         _, made, dtype = shown[0]
         moved = len(shown) < len(found) and say("finding.unexplained.underflow_shown", shown=len(shown), count=len(found))
-        message = say("finding.unexplained.underflow_path", values=_values(site, bad, seen.ZEROS), dtype=dtype,
+        message = say("finding.unexplained.underflow_path", values=said_values(site, bad, seen.ZEROS), dtype=dtype,
                       shown=moved or "")
         return _finding(site, Cause.UNDERFLOW, Symptom.ZEROS, made or (site.file, site.line), message,
                         wording.fix(Cause.UNDERFLOW), len(bad), {"half": dtype, "probe": "moves in float32"})
     if not sized:
         return None
     size, made, dtype = max(sized, key=lambda one: one[0])
-    message = say("finding.unexplained.underflow", values=_values(site, bad, seen.ZEROS), target=f"{size:.3g}",
+    message = say("finding.unexplained.underflow", values=said_values(site, bad, seen.ZEROS), target=f"{size:.3g}",
                   dtype=dtype)
     return _finding(site, Cause.UNDERFLOW, Symptom.ZEROS, made or (site.file, site.line), message,
                     wording.fix(Cause.UNDERFLOW), len(bad), {"target": f"{size:.3g}", "half": dtype})
@@ -252,7 +252,7 @@ def _frozen_read(record, site):
 def _frozen(site, read, now) -> dict:
     bad = site.bad()
     worst = max((status for _, status in bad), key=seen.WORSE.get)
-    values = _values(site, bad, worst)
+    values = said_values(site, bad, worst)
     message = say("finding.unexplained.frozen", values=values, name=read.name, traced=repr(read.value),
                   now=repr(now), read_line=read.line)
     facts = {"name": read.name, "traced": repr(read.value), "now": repr(now), "statuses": ",".join(site.statuses)}
