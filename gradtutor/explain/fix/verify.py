@@ -2,9 +2,10 @@
 
 The copy runs as the script did (same arguments, same working directory, the script's own
 folder still importable), under the same instrumentation; the user's file is only read.
-A repaired finding is verified when the re-run finds nothing at its gradient call and every
+A repaired finding is verified when the re-run finds nothing of its cause at its gradient call and every
 gradient asked there came back: none None, all finite, and not every one of them all zero unless the
-central difference measured zero to be the target's true slope there (fix/central.py).
+central difference measured zero to be the target's true slope there (fix/central.py). Another cause the re-run
+finds at that call once this one is gone (a saturation behind a NaN) is said beside the verdict (Item.after).
 A gradient asked inside a traced tf.function is a symbol with no value: it is verified only
 from what the compiled analysis knows — not None when traced, and the in-graph checks of
 every compiled step it ran in (gradtutor/evidence/recording/compiled/traced.py) saw no NaN/inf and not all zeros.
