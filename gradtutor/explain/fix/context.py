@@ -137,6 +137,25 @@ def drop_argument(source: Source, call: ast.Call, argument: ast.AST) -> Edit:
     return Edit(start, end, "")
 
 
+def renamed(source: Source, node: ast.Attribute, name: str) -> Edit:
+    """`owner.attr` → `owner.name`: only the last name of the chain changes (tf.nn.relu → tf.nn.leaky_relu)."""
+    end = source.span(node)[1]
+    return Edit(end - len(node.attr), end, name)
+
+
+def restrung(source: Source, node: ast.Constant, text: str) -> Edit:
+    """A string literal given new text in the quotes it was written with ("relu" → "leaky_relu")."""
+    start, end = source.span(node)
+    quote = source.text[start]
+    return Edit(start, end, f"{quote}{text}{quote}")
+
+
+def called_name(call: ast.Call) -> str | None:
+    """The name a call is made by: `SGD` of `keras.optimizers.SGD(…)` and of `SGD(…)`; None for anything else."""
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
 def overlap(edits: list[Edit]) -> bool:
     ordered = sorted(edits, key=lambda e: e.start)
     return any(a.end > b.start for a, b in zip(ordered, ordered[1:]))

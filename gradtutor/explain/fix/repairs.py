@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, hoist,
-                                           import_tensorflow, overlap, release_after_last_use, scope_of)
+                                           import_tensorflow, overlap, release_after_last_use, renamed, scope_of)
 from gradtutor.explain.fix.by_cause import activations, clipping, division, integers, log_floor, zero
 from gradtutor.explain.fix.by_cause.graph_gradients import tf_gradients_eager
 from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
@@ -172,8 +172,7 @@ def not_used(c: Context) -> Repair:
     edits = []
     for node in ast.walk(scope):  # the optimizer's zip(grads, model.variables) too: the pairs must stay aligned
         if isinstance(node, ast.Attribute) and node.attr == sources.attr and c.source.code(node) == named:
-            start, end = c.source.span(node)
-            edits.append(Edit(end - len(node.attr), end, "trainable_variables"))
+            edits.append(renamed(c.source, node, "trainable_variables"))
     return Repair(edits, c.subject().replace(named, named[:-len(sources.attr)] + "trainable_variables"))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import Context, NoRepair
+from gradtutor.explain.fix.context import Context, NoRepair, renamed, restrung
 from gradtutor.explain.fix.source import Edit
 
 RELU_FUNCTIONS = ("relu",)  # tf.nn.relu, keras.activations.relu, keras.ops.relu: each module has its leaky_relu
@@ -41,9 +41,9 @@ def _call(c: Context, call: ast.Call) -> list[Edit]:
     if not isinstance(func, ast.Attribute):
         return []
     if func.attr in RELU_FUNCTIONS and len(call.args) == 1 and not call.keywords:  # tf.nn.relu(h), ops.relu(h)
-        return _attribute(c, func, "leaky_relu")
+        return [renamed(c.source, func, "leaky_relu")]
     if func.attr == "ReLU" and not call.args and not call.keywords:  # a layer: keras.layers.ReLU()
-        return _attribute(c, func, "LeakyReLU")
+        return [renamed(c.source, func, "LeakyReLU")]
     if func.attr in ACTIVATION_LAYERS and len(call.args) == 1:
         return _named(c, call.args[0])
     return []
@@ -52,15 +52,7 @@ def _call(c: Context, call: ast.Call) -> list[Edit]:
 def _named(c: Context, value: ast.AST) -> list[Edit]:
     """An activation given as "relu" or as the function tf.nn.relu / keras.activations.relu."""
     if isinstance(value, ast.Constant) and value.value == "relu":
-        start, end = c.source.span(value)
-        quote = c.source.text[start]
-        return [Edit(start, end, f"{quote}leaky_relu{quote}")]
+        return [restrung(c.source, value, "leaky_relu")]
     if isinstance(value, ast.Attribute) and value.attr == "relu":
-        return _attribute(c, value, "leaky_relu")
+        return [renamed(c.source, value, "leaky_relu")]
     return []
-
-
-def _attribute(c: Context, node: ast.Attribute, name: str) -> list[Edit]:
-    """`owner.attr` → `owner.name`: only the last name of the chain changes."""
-    end = c.source.span(node)[1]
-    return [Edit(end - len(node.attr), end, name)]

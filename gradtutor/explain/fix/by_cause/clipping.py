@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import Context, NoRepair, root
+from gradtutor.explain.fix.context import Context, NoRepair, called_name, root
 from gradtutor.explain.fix.source import Edit
 
 CLIP = "clipnorm=1.0"
@@ -35,9 +35,7 @@ def _made(c: Context, node: ast.AST) -> Edit | None:
     """`…optimizers.SGD(…)` (or `SGD(…)` imported from Keras): `, clipnorm=1.0` before its closing parenthesis."""
     if not isinstance(node, ast.Call):
         return None
-    func = node.func
-    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-    if name not in OPTIMIZERS.values() or not _from_keras(c, func):
+    if called_name(node) not in OPTIMIZERS.values() or not _from_keras(c, node.func):
         return None
     if any(keyword.arg in CLIPPED or keyword.arg is None for keyword in node.keywords):
         raise NoRepair("grew")  # already clipped (or given **kwargs that may clip): how far is a choice

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import Context, NoRepair
+from gradtutor.explain.fix.context import Context, NoRepair, called_name, renamed, restrung
 from gradtutor.explain.fix.source import Edit
 
 MAKERS = ("Variable", "add_weight", "add_variable")
@@ -24,8 +24,7 @@ def floated(c: Context) -> list[Edit]:
     with an integer dtype or an integer initial value."""
     edits = []
     for call in c.source.nodes_on(c.broke, ast.Call):
-        func = call.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+        name = called_name(call)
         if name not in MAKERS or call.lineno > c.broke:
             continue
         dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
@@ -52,12 +51,9 @@ def _counted(c: Context, call: ast.Call) -> bool:
 def _dtype(c: Context, value: ast.AST) -> list[Edit]:
     """`tf.int32` → `tf.float32`, `"int32"` → `"float32"`, `np.int64` → `np.float32` (the module as written)."""
     if isinstance(value, ast.Constant) and value.value in INTEGERS:
-        start, end = c.source.span(value)
-        quote = c.source.text[start]
-        return [Edit(start, end, f"{quote}float32{quote}")]
+        return [restrung(c.source, value, "float32")]
     if isinstance(value, ast.Attribute) and value.attr in INTEGERS:
-        end = c.source.span(value)[1]
-        return [Edit(end - len(value.attr), end, "float32")]
+        return [renamed(c.source, value, "float32")]
     return []
 
 

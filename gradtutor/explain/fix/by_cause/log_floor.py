@@ -27,31 +27,23 @@ EDGED = ("acos", "asin", "atanh", "arccos", "arcsin", "arctanh")  # infinite slo
 def floored(c: Context) -> list[Edit]:
     """The edits flooring every log's operand on the break line (not NumPy's: its value left TensorFlow already), or
     with no log there clipping every acos, asin or atanh operand inside ±1; NoRepair when there is none."""
-    edits = []
-    for call in c.source.nodes_on(c.broke, ast.Call):
-        func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr == "log" and len(call.args) == 1 and not call.keywords):
-            continue
-        owner, operand = root(func), call.args[0]
-        if isinstance(owner, ast.Name) and owner.id == c.np or c.is_tf(operand, "maximum", "clip_by_value"):
-            continue
-        code = c.source.code(operand)
-        edits.append(Edit(*c.source.span(operand), f"{c.tf}.maximum({code}, {EPSILON})"))
-    return edits or _inside_edges(c)
-
-
-def _inside_edges(c: Context) -> list[Edit]:
-    """The edits clipping every acos, asin or atanh operand on the break line inside ±(1 - 1e-7) (not NumPy's)."""
-    edits = []
-    for call in c.source.nodes_on(c.broke, ast.Call):
-        func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr in EDGED and len(call.args) == 1 and not call.keywords):
-            continue
-        owner, operand = root(func), call.args[0]
-        if isinstance(owner, ast.Name) and owner.id == c.np or c.is_tf(operand, "clip_by_value"):
-            continue
-        code = c.source.code(operand)
-        edits.append(Edit(*c.source.span(operand), f"{c.tf}.clip_by_value({code}, -1 + {EPSILON}, 1 - {EPSILON})"))
+    edits = _operands(c, ("log",), ("maximum", "clip_by_value"), f"{c.tf}.maximum({{}}, {EPSILON})") or \
+        _operands(c, EDGED, ("clip_by_value",), f"{c.tf}.clip_by_value({{}}, -1 + {EPSILON}, 1 - {EPSILON})")
     if not edits:
         raise NoRepair("non_finite")
     return edits  # (tensorflow is imported by repairs.repair when the script imports only Keras)
+
+
+def _operands(c: Context, names, guarded, form: str) -> list[Edit]:
+    """The edits putting the operand of every one-argument call of one of `names` on the break line into `form`, but
+    NumPy's (its value left TensorFlow already) and an operand already guarded by one of the `guarded` tf ops."""
+    edits = []
+    for call in c.source.nodes_on(c.broke, ast.Call):
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in names and len(call.args) == 1 and not call.keywords):
+            continue
+        owner, operand = root(func), call.args[0]
+        if isinstance(owner, ast.Name) and owner.id == c.np or c.is_tf(operand, *guarded):
+            continue
+        edits.append(Edit(*c.source.span(operand), form.format(c.source.code(operand))))
+    return edits
