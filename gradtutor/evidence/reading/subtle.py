@@ -225,8 +225,9 @@ def unfrozen_untrained(record) -> list[dict]:
 
 def data_given(record, findings: list[dict]) -> list[dict]:
     """A NaN or inf whose birth no op showed (not known), at the line of a fit or train_on_batch whose arrays held NaN
-    or inf when it was called (fit_data.nonfinite_rows): the data carried it in, a non-finite finding (how=data) at
-    that line in its place. Where the data came from is not known here: the message says which part and rows."""
+    or inf when it was called (fit_data.nonfinite_rows): most likely the data carried it in, a non-finite finding
+    (how=data) at that line in its place. Which row reached the step, and where the data came from, is not checked:
+    the message says which part and rows, and "most likely"."""
     given = {kept.frame: (kept.call, kept.nonfinite) for kept in record.trained.values() if kept.nonfinite}
     out = []
     for found in findings:
