@@ -20,7 +20,7 @@ SATURATED = 1e-6
 SATURATING = frozenset({"Sigmoid", "Tanh", "Softmax"})
 RELUS = frozenset({"Relu", "Relu6"})
 TINY = 1e-6  # a gradient whose largest element is below this is only reported when the evidence names a cause
-# an all-zero gradient on a half-precision path whose target, run again in float32, moved too little to tell
+# an all-zero gradient on a half-precision path whose target, run again in a wider float, moved too little to tell
 UNSHOWN = "unshown"
 
 

@@ -142,7 +142,7 @@ def _read(record, info, call, frame, target, sources, result, zero_fill) -> None
             record.zero_probes[key] = moved
             made = record.graph.known(flat_targets[0])  # the target's line: where to scale it or compute in float32
             made = made.frame if made is not None else None
-            if half:  # run again in float32 the target moves: the path's half precision rounded it to 0 (or unshown)
+            if half:  # in a wider float the target moves: half precision rounded the gradient to 0 (or unshown)
                 record.underflows[key] = (None if moved else UNSHOWN, made, half)
             join = None if moved or half else probe.cancels(record.graph, info, flat_targets, source)
             if join is not None:  # terms of the source that cancel (a WGAN critic's output bias): zero is exact

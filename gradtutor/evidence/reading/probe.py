@@ -35,6 +35,9 @@ FLAT = 1e-4  # a slope of the target below this (relative to the target's size, 
 RELATIVE_FLAT = 1e-5  # a change over the step below this share of the target is flat
 ABSOLUTE_FLAT = 1e-12  # and below this, whatever the target's size (a target at exactly 0)
 HALF = frozenset({"float16", "bfloat16"})  # a source or target of these is not probed (see source_moves)
+WIDE = ("float64", "float32")  # what a half-precision path is run again in: the first whose kernels all exist
+NARROWER = {"float64": HALF | {"float32"}, "float32": HALF}
+WIDE_FLAT = 1e-10  # RELATIVE_FLAT for a replay in float64, whose rounding is about 1e-16 of the target
 MAX_OPS = 500  # a longer path is not replayed (its cost would not be bounded); the evidence stands alone
 
 
@@ -72,8 +75,9 @@ def source_moves(graph, info, targets, source) -> tuple[bool | None, str | None]
     a source has no limit to move away from), False when it stays flat, None when the ops between cannot be run
     again. The source's value enters the target where it was recorded: the tensor itself, or each read of the
     variable. A path that ran in float16 or bfloat16 (mixed precision: float32 variables cast on the way) is run
-    again in float32, where a small move does not round away; half is then that dtype: a target that moves in
-    float32 while the gradient came back exactly 0 is evidence of underflow."""
+    again in float64, where a small move does not round away (after eight sigmoids a kernel moves a float32 loss by
+    less than float32 resolves); half is then that dtype: a target that moves in the wide replay while the gradient
+    came back exactly 0 is evidence of underflow."""
     start = _start(graph, targets, source, info)
     chain = start and _chain(graph, set(start[1]), min(node.seq for node in start[1]) - 1, start[0])
     if chain is None or not start:
@@ -167,22 +171,24 @@ def _kept_output(node):
 def _moves(graph, chain, starts, value, direction, target, widen=False, relative=False, hold=frozenset()) \
         -> bool | None:
     """Replay the chain with every start node moved by a half and a full step along `direction`: does the target's
-    sum move? (widen: every half-precision op runs in float32.)"""
+    sum move? (widen: every float op runs in float64, or in float32 where a kernel has no float64 one.)"""
     step = STEP * max(1.0, float(np.abs(value).max()))
-    dtype = starts[0].dtype
-    try:
-        with graph.pausing():
-            base, half, full = (_replay(chain, {node: value + t * step * direction for node in starts}, dtype, target,
-                                        widen, hold) for t in (0.0, 0.5, 1.0))
-    except Exception:  # noqa: BLE001 - an op that cannot run again: no probe, the evidence stands alone
-        return None
+    for wide in (WIDE if widen else (None,)):
+        try:
+            with graph.pausing():
+                base, half, full = (_replay(chain, {node: value + t * step * direction for node in starts}, target,
+                                            wide, hold) for t in (0.0, 0.5, 1.0))
+            break
+        except Exception:  # noqa: BLE001 - an op that cannot run again: no probe, the evidence stands alone
+            base = half = full = None
     if base is None or half is None or full is None or not np.isfinite([base, half, full]).all():
         return None
     # Richardson: twice the slope over the half step minus the slope over the full step cancels the
     # term of second order, so a target at its minimum (only curvature moves it) reads as flat
     slope = 2 * (half - base) / (0.5 * step) - (full - base) / step
     # relative (the source itself, source_moves): the change over the step, weighed against the target's own size
-    # (a loss of 1e-7 moving by 1e-11 moves), far above float32's rounding of it (about 1e-7 of it), with a floor for
+    # (a loss of 1e-7 moving by 1e-11 moves), far above the rounding of it (about 1e-7 of it in float32, 1e-16 in
+    # float64: a half-precision path run in float64 shows a slope that float32 would round away), with a floor for
     # a target at 0
     if not relative:  # an op's output (depends): the slope against the target's size, at least 1
         if abs(slope) > FLAT * max(1.0, abs(base)):
@@ -190,22 +196,8 @@ def _moves(graph, chain, starts, value, direction, target, widen=False, relative
         # flat only where that can be measured: a target so large (a squared error of 6e9) that float32 rounds away
         # what a slope of 1 moves it over the step says nothing either way
         return None if np.spacing(np.float32(abs(base))) >= step else False
-    return bool(abs(slope) * step > max(RELATIVE_FLAT * abs(base), ABSOLUTE_FLAT))
-
-
-# DataType enums of float16 and bfloat16, and the attributes that hold an op's value types (T, Cast's SrcT and DstT)
-HALF_ENUMS = frozenset({19, 14})
-FLOAT32_ENUM = 1
-TYPE_ATTRS = frozenset({"T", "SrcT", "DstT", "dtype", "Tout", "out_type", "U"})
-
-
-def _widened(attrs):
-    """An op's attrs (name, value, name, value, …) with every half-precision value type made float32."""
-    attrs = list(attrs)
-    for i in range(0, len(attrs) - 1, 2):
-        if attrs[i] in TYPE_ATTRS and attrs[i + 1] in HALF_ENUMS:
-            attrs[i + 1] = FLOAT32_ENUM
-    return tuple(attrs)
+    share = WIDE_FLAT if wide == "float64" else RELATIVE_FLAT
+    return bool(abs(slope) * step > max(share * abs(base), ABSOLUTE_FLAT))
 
 
 def _into_range(op, value):
@@ -252,21 +244,23 @@ def _chain(graph, starts: set, after: int, target, hold=False):
     return chain if target in moved else None
 
 
-def _replay(chain, moved: dict, dtype, target, widen=False, hold=frozenset()):
+def _replay(chain, moved: dict, target, wide=None, hold=frozenset()):
     """Run the chain again with each node of `moved` replaced by its value; the sum of the new target (what
-    tape.gradient differentiates), or None. widen: float16 and bfloat16 values and type attributes become float32.
+    tape.gradient differentiates), or None. wide: the float every narrower float value and type attribute becomes.
     hold: nodes whose recorded values are kept (one term of a sum moved alone)."""
     import tensorflow as tf
     from tensorflow.python.eager import context, execute
 
     ctx = context.context()
-    new = {node: tf.constant(value, dtype=dtype) for node, value in moved.items()}
+    narrow = NARROWER.get(wide, frozenset())
+    new = {node: tf.constant(value, dtype=wide if node.dtype.name in narrow else node.dtype)
+           for node, value in moved.items()}
     for op in chain:  # quick_execute records nothing on a tape (the op wrappers call record_gradient)
         inputs = [tensor if node in hold else new.get(node, tensor) for node, tensor in zip(op.inputs, op.values[0])]
         attrs = op.attrs
-        if widen:
-            inputs = [tf.cast(t, tf.float32) if t.dtype.name in HALF else t for t in inputs]
-            attrs = _widened(attrs)
+        if wide:
+            inputs = [tf.cast(t, wide) if t.dtype.name in narrow else t for t in inputs]
+            attrs = opfacts.widened_attrs(op.type, attrs, narrow, wide)
         outputs = execute.quick_execute(op.type, len(op.outputs), inputs, attrs, ctx)
         new.update(zip(op.outputs, outputs))
     result = new.get(target)

@@ -208,22 +208,22 @@ def said_values(site, bad, worst) -> str:
 
 def _underflow(record, site) -> dict | None:
     """Every wrong gradient of the site is all zero, with a target below its half dtype's range (values.below_half_range)
-    or a half-precision path whose target, run again in float32, moved (for one of them at least; the others too
-    little to tell): underflow, at the line that computed the target. None otherwise."""
+    or a half-precision path whose target, run again in a wider float, moved (for one of them at least; the others too
+    little to tell, or first seen tiny and so not probed): underflow, at the line that computed the target."""
     bad = site.bad()
     found = [record.underflows.get(((site.file, site.line), index)) for index, _ in bad]
-    if not bad or any(status != seen.ZEROS for _, status in bad) or None in found:
+    if not bad or any(status != seen.ZEROS for _, status in bad):
         return None
-    sized = [one for one in found if one[0] not in (None, UNSHOWN)]
-    shown = [one for one in found if one[0] is None]
-    if not sized and shown:  # the path ran in half precision, and run again in float32 the target moves
+    sized = [one for one in found if one is not None and one[0] not in (None, UNSHOWN)]
+    shown = [one for one in found if one is not None and one[0] is None]
+    if not sized and shown:  # the path ran in half precision, and run again in a wider float the target moves
         _, made, dtype = shown[0]
         moved = len(shown) < len(found) and say("finding.unexplained.underflow_shown", shown=len(shown), count=len(found))
         message = say("finding.unexplained.underflow_path", values=said_values(site, bad, seen.ZEROS), dtype=dtype,
                       shown=moved or "")
         return _finding(site, Cause.UNDERFLOW, Symptom.ZEROS, made or (site.file, site.line), message,
-                        wording.fix(Cause.UNDERFLOW), len(bad), {"half": dtype, "probe": "moves in float32"})
-    if not sized:
+                        wording.fix(Cause.UNDERFLOW), len(bad), {"half": dtype, "probe": "moves in a wider float"})
+    if not sized or None in found:
         return None
     size, made, dtype = max(sized, key=lambda one: one[0])
     message = say("finding.unexplained.underflow", values=said_values(site, bad, seen.ZEROS), target=f"{size:.3g}",

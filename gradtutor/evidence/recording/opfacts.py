@@ -59,3 +59,22 @@ def widens_to_float64(inputs, outputs) -> bool:
     fed = [getattr(t, "dtype", None) for t in inputs or ()]
     return any(d is not None and d.name == "float64" for d in made) and \
         any(d is not None and d.is_floating and d.name in ("float32", "float16", "bfloat16") for d in fed)
+
+
+def widened_attrs(op_type: str, attrs: tuple, narrow: frozenset, wide: str) -> tuple:
+    """An op's attrs (name, value, name, value, …) with every type attr of a dtype named in `narrow` made `wide`: the
+    op run again in a wider float (the op's definition says which attrs are types). A replay that widens its inputs
+    the same way then rounds far below what it measures."""
+    from tensorflow.python.framework import dtypes, op_def_registry
+
+    enums = {getattr(dtypes, name).as_datatype_enum for name in narrow}
+    into = getattr(dtypes, wide).as_datatype_enum
+    kinds = {attr.name: attr.type for attr in op_def_registry.get(op_type).attr}
+    out = list(attrs)
+    for i in range(0, len(out) - 1, 2):
+        kind = kinds.get(out[i])
+        if kind == "type" and out[i + 1] in enums:
+            out[i + 1] = into
+        elif kind == "list(type)":
+            out[i + 1] = [into if t in enums else t for t in out[i + 1]]
+    return tuple(out)

@@ -27,6 +27,7 @@ HELD = ("StopGradient", "PreventGradient")  # their output is a constant to the 
 # the rounding of a replayed value: within NOISE machine epsilons of the magnitudes it was summed from (a chain of
 # ops each rounding once, its errors adding up): below that, a central difference cannot tell a slope from zero
 NOISE = 16
+NARROW = frozenset({"float32"})  # what the replay widens to float64
 
 
 def error(graph, target, sources, gradients) -> float | None:
@@ -175,7 +176,7 @@ def _run(chain, start_values: dict, target, wide: bool):
         attrs = op.attrs
         if wide:
             inputs = [tf.cast(t, tf.float64) if t.dtype == tf.float32 else t for t in inputs]
-            attrs = _widened(op.type, attrs)
+            attrs = opfacts.widened_attrs(op.type, attrs, NARROW, "float64")
         outputs = execute.quick_execute(op.type, len(op.outputs), inputs, attrs, ctx)
         new.update(zip(op.outputs, outputs))
     result = new.get(target)
@@ -184,19 +185,3 @@ def _run(chain, start_values: dict, target, wide: bool):
     value = np.asarray(kept_value(result), dtype=np.float64)
     eps = float(np.finfo(np.float64 if wide else target.dtype.as_numpy_dtype).eps)
     return float(np.sum(value)), float(np.sum(np.abs(value))), eps
-
-
-def _widened(op_type: str, attrs: tuple) -> tuple:
-    """The op's attrs with every float32 type attr made float64 (the op's definition says which attrs are types)."""
-    from tensorflow.python.framework import dtypes, op_def_registry
-
-    kinds = {attr.name: attr.type for attr in op_def_registry.get(op_type).attr}
-    wide, narrow = dtypes.float64.as_datatype_enum, dtypes.float32.as_datatype_enum
-    out = list(attrs)
-    for i in range(0, len(out), 2):
-        kind = kinds.get(out[i])
-        if kind == "type" and out[i + 1] == narrow:
-            out[i + 1] = wide
-        elif kind == "list(type)":
-            out[i + 1] = [wide if t == narrow else t for t in out[i + 1]]
-    return tuple(out)

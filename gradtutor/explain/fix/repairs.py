@@ -10,13 +10,13 @@ import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, hoist,
                                            import_tensorflow, overlap, release_after_last_use, renamed, scope_of)
-from gradtutor.explain.fix.by_cause import activations, clipping, division, integers, log_floor, zero
+from gradtutor.explain.fix.by_cause import activations, division, integers, log_floor, optimizer, zero
 from gradtutor.explain.fix.by_cause.graph_gradients import tf_gradients_eager
 from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
 from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
 from gradtutor.explain.fix.by_cause.outside import outside_tape
 from gradtutor.explain.fix.source import Edit, Source, names_in
-from gradtutor.explain.fix.by_cause.variables import variable_replaced
+from gradtutor.explain.fix.by_cause.variables import frozen_toggled, variable_replaced
 from gradtutor.protocol import Cause
 
 MANUAL = {Cause.SATURATION: "saturation"}
@@ -30,8 +30,8 @@ def unwatched(c: Context) -> Repair:
     """`tape.watch(SOURCES)` as the first line of the `with` block (after the line that made them, if it is in the
     block); `watch_accessed_variables=False` dropped."""
     why = c.finding.get("facts", {}).get("why")
-    if why == "frozen":  # `trainable = False`: when to unfreeze is a choice
-        raise NoRepair("frozen")
+    if why == "frozen":  # `trainable = False`: unfrozen around the step that asks for the layer's gradients
+        return Repair(frozen_toggled(c), c.subject())
     call, tape = c.gradient_call()
     if why == "not trainable" and isinstance(call.args[1], ast.Attribute):
         return not_used(c)  # model.variables holds the non-trainable ones (BatchNormalization's moving mean)
@@ -57,6 +57,25 @@ def softmax_sum(c: Context) -> Repair:
     if call.lineno <= block.end_lineno:
         raise NoRepair("pattern")
     return Repair(hoist(c, call, block, block.body[-1], f"{c.tf}.reduce_max({{}}, axis=-1)"), c.subject())
+
+
+def no_gradient_op(c: Context) -> Repair:
+    """A tape's target that is an argmax (`top = tf.argmax(p, axis=-1)`, Grad-CAM's class): the top class's score,
+    `tf.reduce_max(p, axis=-1)`, whose gradient is the one meant (1 at the argmax). Only when the name is read by the
+    gradient call alone: an argmax also used as an index keeps its integer, and every other op is changed by hand."""
+    call, _ = c.gradient_call()
+    made = c.source.statement_at(c.broke)
+    value = made.value if isinstance(made, ast.Assign) and len(made.targets) == 1 else None
+    target = call.args[0]
+    if not (c.is_tf(value, "argmax") and isinstance(made.targets[0], ast.Name) and isinstance(target, ast.Name)
+            and target.id == made.targets[0].id):
+        raise NoRepair("no_repair")
+    axis = value.args[1:2] + [k for k in value.keywords if k.arg == "axis"]
+    reads = [n for n in ast.walk(scope_of(c, call)) if isinstance(n, ast.Name) and n.id == target.id
+             and isinstance(n.ctx, ast.Load) and n is not target]
+    if reads or not axis or any(k.arg not in ("axis", "name") for k in value.keywords):
+        raise NoRepair("pattern")  # used as an index too, or no axis given (argmax's default axis is 0)
+    return Repair([renamed(c.source, value.func, "reduce_max")], c.subject())
 
 
 def tape_reused(c: Context) -> Repair:
@@ -164,6 +183,8 @@ def _float_copy(c: Context) -> Repair:
 
 def not_used(c: Context) -> Repair:
     """`model.variables` (which holds non-trainable state) → `model.trainable_variables`, wherever the step names it."""
+    if c.finding.get("facts", {}).get("why") == "frozen":  # fit or train_on_batch of a layer frozen before its step
+        return Repair(frozen_toggled(c), c.subject())
     call, _ = c.gradient_call()
     sources = call.args[1]
     if not (isinstance(sources, ast.Attribute) and sources.attr in ("variables", "weights")):
@@ -184,8 +205,8 @@ def non_finite(c: Context) -> Repair:
     op's domain (the finding's facts["how"], values.how_made) has none."""
     if (c.finding.get("facts") or {}).get("how") == "swapped":
         return Repair(zero.swapped_parameters(c), c.subject())
-    if (c.finding.get("facts") or {}).get("how") == "grew":  # exploding: the optimizer clips them (by_cause/clipping)
-        return Repair(clipping.clipped(c), c.subject())
+    if (c.finding.get("facts") or {}).get("how") == "grew":  # exploding: the optimizer clips them (by_cause/optimizer)
+        return Repair(optimizer.clipped(c), c.subject())
     for where in c.source.nodes_on(c.broke, ast.Call):
         if not (c.is_tf(where, "where") and len(where.args) == 3):
             continue
@@ -237,6 +258,11 @@ def dead_relu(c: Context) -> Repair:
     return Repair(activations.leaky(c), c.subject())
 
 
+def underflow(c: Context) -> Repair:
+    """The optimizer loss-scaled and the target scaled inside the tape (by_cause/optimizer.py)."""
+    return Repair(optimizer.loss_scaled(c), c.subject())
+
+
 def leaves(c: Context) -> Repair:
     """A `tf.numpy_function` / `tf.py_function` on the break line is called directly with its body in TensorFlow ops;
     any other step that leaves TensorFlow is rewritten where it is."""
@@ -247,7 +273,8 @@ REPAIRS = {Cause.UNWATCHED: unwatched, Cause.OUTSIDE_TAPE: outside_tape, Cause.T
            Cause.STOP_GRADIENT: stop_gradient, Cause.VARIABLE_REPLACED: variable_replaced,
            Cause.CANNOT_WATCH: cannot_watch, Cause.NOT_USED: not_used, Cause.SOFTMAX_SUM: softmax_sum,
            Cause.TF_GRADIENTS_EAGER: tf_gradients_eager, Cause.LEAVES_TENSORFLOW: leaves,
-           Cause.NON_FINITE: non_finite, Cause.DEAD_RELU: dead_relu, Cause.INTEGER_PATH: integer_path}
+           Cause.NON_FINITE: non_finite, Cause.DEAD_RELU: dead_relu, Cause.INTEGER_PATH: integer_path,
+           Cause.UNDERFLOW: underflow, Cause.NO_GRADIENT_OP: no_gradient_op}
 
 
 def repair(source: Source, finding: dict) -> Repair:

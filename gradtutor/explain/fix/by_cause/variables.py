@@ -1,4 +1,5 @@
-"""The repair of `variable-replaced`: the variable the tape watches is kept, and changed in place.
+"""How the script holds its weights: a variable the tape watches kept and changed in place (`variable-replaced`),
+a layer frozen by `trainable = False` made trainable around the step that trains it (`frozen_toggled`).
 
 Three shapes, each read from the code at the break line:
   - `w = tf.Variable(w0)` inside a loop body, made again every pass from a value the loop never
@@ -85,3 +86,60 @@ def _running_total(c: Context, statement: ast.AugAssign) -> list[Edit] | None:
     if name not in targets or name in sources:
         return None
     return [Edit(*c.source.span(creation.func), f"{c.tf}.convert_to_tensor")]
+
+
+TRAINS = ("fit", "train_on_batch")  # a Keras step that trains the model it is called on
+READS = ("trainable_variables", "trainable_weights")  # what a step of one's own trains
+
+
+def frozen_toggled(c: Context) -> list[Edit]:
+    """`LAYER.trainable = True` before the statements that train the layer frozen on the break line, and `= False`
+    after them, so the freeze holds everywhere else (a GAN's combined model). Those statements: the one at the
+    finding's line (a `LAYER.train_on_batch`, or the gradient call asking for `LAYER.trainable_variables`, with its
+    tape's `with` block) and the statements right after it that train the layer too (its apply_gradients, a second
+    train_on_batch). Keras 3 reads `trainable` when it makes a step, so the flag is set before the first of them."""
+    frozen = c.source.statement_at(c.broke)
+    if not (isinstance(frozen, ast.Assign) and len(frozen.targets) == 1 and isinstance(frozen.targets[0], ast.Attribute)
+            and frozen.targets[0].attr == "trainable" and isinstance(frozen.value, ast.Constant)
+            and frozen.value.value is False):
+        raise NoRepair("frozen")
+    layer = c.source.code(frozen.targets[0].value)
+    first = c.source.statement_at(c.line)
+    if first is None or not _trains(c, first, layer):
+        raise NoRepair("frozen")
+    tape = next((call.func.value.id for call in ast.walk(first) if isinstance(call, ast.Call)
+                 and isinstance(call.func, ast.Attribute) and call.func.attr in GRADIENT_CALLS
+                 and isinstance(call.func.value, ast.Name)), None)
+    body = _body_of(c, first)
+    if tape is not None:  # the tape's block comes first: the flag is read when the block runs the layer
+        block = c.tape_block(tape)[0]
+        first = block if block in body and body.index(block) < body.index(first) else first
+    if frozen.lineno >= first.lineno or first not in body:
+        raise NoRepair("frozen")
+    last = first
+    for statement in body[body.index(first) + 1:]:
+        if not _trains(c, statement, layer):
+            break
+        last = statement
+    indent, newline = c.source.indent(first.lineno), c.source.newline
+    before = c.source.line_start(first.lineno)
+    after = c.source.line_start(last.end_lineno + 1) if last.end_lineno < len(c.source.lines) else len(c.source.text)
+    return [Edit(before, before, f"{indent}{layer}.trainable = True{newline}"),
+            Edit(after, after, f"{indent}{layer}.trainable = False{newline}")]
+
+
+def _trains(c: Context, statement: ast.stmt, layer: str) -> bool:
+    """Does the statement train the layer: `LAYER.fit(…)`, `LAYER.train_on_batch(…)`, or read its trainables?"""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Attribute) and node.attr in READS + TRAINS and c.source.code(node.value) == layer:
+            return True
+    return False
+
+
+def _body_of(c: Context, statement: ast.stmt) -> list:
+    """The list of statements the statement is one of (a loop's body, the module's)."""
+    parent = c.source.parents.get(statement)
+    for field in ("body", "orelse", "finalbody"):
+        if statement in getattr(parent, field, ()):
+            return getattr(parent, field)
+    return []
