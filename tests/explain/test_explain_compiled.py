@@ -255,3 +255,34 @@ def test_a_step_that_takes_its_own_batch_or_prints_is_not_run_twice(seed, capfd)
     [finding] = evidence.analyse(record)
     assert finding["symptom"] == "nonfinite" and finding["facts"]["first_step"] == str(bad)
     assert finding["facts"]["rerun"] == "next"
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_replayed_call_leaves_the_programs_numbers_as_a_plain_run_has_them(seed):
+    """The call after a late NaN is run eagerly on a copy of the state to look into it, and then compiled, as it would
+    have run: a replay kept in its place would skip the compiled random op's draw there, and every later draw (and
+    the weights, through eager kernels' other rounding) would differ from the plain run's."""
+    late = int(np.random.default_rng(seed).integers(monitors.DENSE_READS + 2, 4 * monitors.DENSE_READS))
+
+    def run():
+        tf.random.set_seed(seed)
+        w = tf.Variable([(late - 1) / 16] * 2)  # 0 at step `late`: sqrt'(0) is inf
+
+        @tf.function
+        def step():
+            noise = tf.random.uniform([2])  # the program's own draw, made before the checks' ops
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(tf.sqrt(w))
+            grads = tape.gradient(loss, [w])
+            w.assign_sub(tf.fill([2], 1 / 16))
+            return noise, grads[0]
+
+        return [step() for _ in range(late + monitors.MAX_GAP + 4)], w.numpy()
+
+    plain, plain_w = run()
+    with evidence.recording() as record:
+        seen, seen_w = run()
+    [finding] = evidence.analyse(record)
+    assert (finding["cause"], finding["facts"]["first_step"]) == ("non-finite", str(late))
+    assert [n.numpy().tolist() for n, _ in seen] == [n.numpy().tolist() for n, _ in plain]
+    assert np.array_equal(seen_w, plain_w)

@@ -1,5 +1,5 @@
 # source: https://github.com/keras-team/keras/issues/15479 (underflow_mixed_float16_deep_sigmoid.py with its step compiled by @tf.function, as the report's loop was)
-# expect: cause=underflow line=24
+# expect: cause=underflow line=25
 import keras
 import numpy as np
 import tensorflow as tf
@@ -13,6 +13,7 @@ labels = (features[:, :2].sum(axis=1, keepdims=True) > 0).astype("float32")
 
 stack = [keras.layers.Dense(48, activation="sigmoid") for _ in range(10)]
 model = keras.Sequential([keras.Input(shape=(12,))] + stack + [keras.layers.Dense(1, dtype="float32")])
+keras.mixed_precision.set_global_policy("float32")  # the layers keep the policy they were made with
 loss_fn = keras.losses.BinaryCrossentropy(from_logits=True)
 optimizer = keras.optimizers.SGD(learning_rate=0.05)
 

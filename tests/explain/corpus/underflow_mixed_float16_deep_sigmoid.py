@@ -1,5 +1,5 @@
 # source: https://github.com/keras-team/keras/issues/15479 (under the mixed_float16 policy every gradient of a deep model came back zeros, while the same model in float32 trained; here the depth is a stack of sigmoid layers, whose slopes of at most 1/4 shrink the backward pass's float16 values below the smallest subnormal before they reach the first kernel)
-# expect: cause=underflow line=23
+# expect: cause=underflow line=24
 import keras
 import numpy as np
 import tensorflow as tf
@@ -13,6 +13,7 @@ labels = (features[:, :2].sum(axis=1, keepdims=True) > 0).astype("float32")
 
 stack = [keras.layers.Dense(48, activation="sigmoid") for _ in range(10)]
 model = keras.Sequential([keras.Input(shape=(12,))] + stack + [keras.layers.Dense(1, dtype="float32")])
+keras.mixed_precision.set_global_policy("float32")  # the layers keep the policy they were made with
 loss_fn = keras.losses.BinaryCrossentropy(from_logits=True)
 optimizer = keras.optimizers.SGD(learning_rate=0.05)
 

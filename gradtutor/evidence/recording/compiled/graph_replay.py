@@ -1,8 +1,10 @@
 """A compiled call run again eagerly to find a cause (traced.Tracing asks for it), and `tf.gradients` during it.
 
 A call whose in-graph checks got worse runs again eagerly under the full recording: at once from the values it
-started with (`from_kept`, snapshot.py), or as the function's next call (`replay`), or, for fit's last step that no
-later call ran again, as Keras's train_step on the rows fit was given (fit_data.step_again). Its findings say the
+started with (`from_kept`, snapshot.py), or as the function's next call (`beside`: on a copy of the state, the
+compiled call run after it as it would have been; `replay` in its place when the state cannot be put back), or,
+for fit's last step that no later call ran again, as Keras's train_step on the rows fit was given
+(fit_data.step_again). Its findings say the
 step the symptom first appeared at, and how it was run again.
 
 tf.gradients works only in a graph, so run eagerly it raises. During the replay it is answered by a persistent
@@ -67,6 +69,26 @@ def from_kept(tracing, function, call, args, kwargs, state, kept) -> None:
     finally:
         with tracing.record.graph.pausing():
             snapshot.put_back(after)
+
+
+def beside(tracing, function, call, args, kwargs, state) -> bool:
+    """Run this call eagerly on a copy of the state, then put the values back for the compiled call to run as it
+    would have: eager kernels round otherwise than the compiled graph's fused ones, so a replay kept in place of
+    the call changes the program's numbers from that step on (a loss that stays finite plainly went NaN). False
+    when the state cannot be put back (a function with effects beyond its variables): then it is replayed in place."""
+    if state.handles is None or not snapshot.replayable(args, kwargs):
+        return False
+    try:
+        with tracing.record.graph.pausing():
+            before = snapshot.take(state.handles)
+    except Exception:  # noqa: BLE001 - a variable that cannot be read: replayed in place, as before
+        return False
+    try:
+        quietly(tracing, function, call, args, kwargs, state)
+    finally:
+        with tracing.record.graph.pausing():
+            snapshot.put_back(before, shaped_as=snapshot.take(state.handles))
+    return True
 
 
 def quietly(tracing, *args, **kwargs) -> None:

@@ -151,7 +151,8 @@ class Tracing:
         self.traced_calls.clear()
         try:
             if state.replay_from is not None and _can_run_eagerly(function):
-                return graph_replay.replay(self, function, call, args, kwargs, state)
+                if not graph_replay.beside(self, function, call, args, kwargs, state):
+                    return graph_replay.replay(self, function, call, args, kwargs, state)
             quiet = sampling.unlogged_call(self.record, state.calls)
             if state.calls <= monitors.DENSE_READS:  # (after a step every line costs: the caches are cold)
                 self._keep_values(state, function, args, kwargs)
