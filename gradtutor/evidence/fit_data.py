@@ -142,7 +142,7 @@ def _finite_dataset(data) -> bool:
 def step_again(record, function, first: int):
     """For a compiled function that is a kept model's train function: a call that runs its train_step eagerly on the
     kept rows (from the weights it started with, if the symptom was first seen at step 1), or None."""
-    kept = _model_of(record, function)
+    kept = model_of(record, function)
     if kept is None or not hasattr(kept.model, "train_step"):
         return None
 
@@ -167,7 +167,7 @@ def step_again(record, function, first: int):
     return run
 
 
-def _model_of(record, function) -> Trained | None:
+def model_of(record, function) -> Trained | None:
     """The kept model whose training step this compiled function is: Keras makes it from a closure over the model
     (TensorFlowTrainer._make_function), found among the closures of its Python function, a few deep."""
     found = [getattr(function, "_python_function", None)]

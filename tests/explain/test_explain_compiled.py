@@ -286,3 +286,28 @@ def test_a_replayed_call_leaves_the_programs_numbers_as_a_plain_run_has_them(see
     assert (finding["cause"], finding["facts"]["first_step"]) == ("non-finite", str(late))
     assert [n.numpy().tolist() for n, _ in seen] == [n.numpy().tolist() for n, _ in plain]
     assert np.array_equal(seen_w, plain_w)
+
+
+def test_a_compiled_step_given_numpy_arrays_is_replayed_with_them_as_the_tensors_it_received():
+    """Run eagerly, a NumPy argument would stay an array, which Keras refuses beside a tensor in one call; the replay
+    gives the code what its trace received, so the late NaN is explained at its line (and the program never raises)."""
+    late = monitors.DENSE_READS + 3
+    w = tf.Variable([(late - 1) / 16] * 2)
+    first, second = tf.keras.Input((3,)), tf.keras.Input((1,))
+    critic = tf.keras.Model([first, second], tf.keras.layers.Dense(1)(tf.keras.layers.Concatenate()([first, second])))
+
+    @tf.function
+    def step(states):
+        with tf.GradientTape() as tape:
+            value = critic([states, tf.ones((4, 1))])  # an argument beside a tensor, as DDPG's critic is called
+            loss = tf.reduce_sum(tf.sqrt(w)) + 0.0 * tf.reduce_sum(value)
+        grads = tape.gradient(loss, [w])
+        w.assign_sub(tf.fill([2], 1 / 16))
+        return grads
+
+    with evidence.recording() as record:
+        for _ in range(late + monitors.MAX_GAP + 2):
+            step(np.ones((4, 3), np.float32))
+    [finding] = evidence.analyse(record)
+    assert (finding["cause"], finding["facts"]["first_step"]) == ("non-finite", str(late))
+    assert finding["broke_at"]["code"].startswith("loss = tf.reduce_sum(tf.sqrt(w))")

@@ -151,17 +151,20 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
     """A Python number or bool a compiled function read when traced and asked gradients after, changed by the program
     since without a new trace (recording.compiled.python_state): the graph still computes with the old value (a loss
     weight annealed from 0.0 to 1.0 after a warm-up), so gradients that look fine are the old formula's. A finding
-    at the function's gradient call, unless one already names that read (reading.unexplained, for a None or a zero).
+    at the function's gradient call (for the program's code a Keras step runs, its loss's call: at the fit line),
+    unless one already names that read (reading.unexplained, for a None or a zero).
     Likewise a random draw its Python made (np.random.rand for a dropout mask): made once, when traced, it is a
     constant of the graph, and every later call computed with the same values."""
     said = {(f["file"], (f["broke_at"] or {}).get("line")) for f in found if f["cause"] == Cause.FROZEN_PYTHON_STATE}
     sites = [site for site in record.observations.sites.values() if site.kind != "trace" and site.line]
     out = []
-    for noted in record.python_state.values():
-        asked = [site for site in sites if site.file == noted.file and noted.first <= site.line <= noted.last]
+    for noted in (one for top in record.python_state.values() for one in (top, *top.inner)):
+        asked = [site for site in sites if (site.file, site.line) == noted.at] if noted.at else \
+            [site for site in sites if site.file == noted.file and noted.first <= site.line <= noted.last]
         for read, now in noted.changed.values():
             # read on the way to a gradient it asks for; an optimizer's learning-rate function, on the way to its update
-            site = asked[0] if read.name in noted.indirect and asked else _first_asked(asked, read.line)
+            # (code a Keras step runs, its loss's call: at the fit line that runs it)
+            site = asked[0] if (read.name in noted.indirect or noted.at) and asked else _first_asked(asked, read.line)
             if site is None or (noted.file, read.line) in said:
                 continue
             traced, shown = (_object(read.value), _object(now)) if read.held else (repr(read.value), repr(now))

@@ -121,6 +121,10 @@ def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
         if run is not None:  # after the program, no user line is on the stack: the fit call stands for it
             frames.OUTSIDE[0] = run.at
             return run()
+        # NumPy arrays given to a tf.function reach its code as tensors (its trace's inputs); run eagerly they would
+        # stay arrays, which Keras refuses beside tensors in one call (`model([array, tensor])`)
+        with contextlib.suppress(Exception):  # a structure nest cannot walk: given as it is
+            args, kwargs = tf.nest.map_structure(_as_given, (args, kwargs))
         with tf_gradients_on_a_tape(args, kwargs):  # a graph-only tf.gradients answered eagerly
             return call(function, *args, **kwargs)
     finally:
@@ -133,3 +137,11 @@ def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
                 finding["facts"].update(rerun=kind)
                 if first >= 0:
                     finding["facts"]["first_step"] = str(first)
+
+
+def _as_given(value):
+    """What the compiled function's code received for an argument: a NumPy array as a tensor, the rest as it is."""
+    import numpy as np
+    import tensorflow as tf
+
+    return tf.convert_to_tensor(value) if isinstance(value, np.ndarray) else value

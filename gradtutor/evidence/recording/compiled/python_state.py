@@ -24,7 +24,8 @@ from __future__ import annotations
 import dis
 import inspect
 
-from gradtutor.evidence.recording.frames import user_frame
+from gradtutor.evidence import fit_data
+from gradtutor.evidence.recording.frames import is_user_file, user_frame
 
 MAX_READS = 16  # a step reading more Python scalars than this is noted by its first ones only (the cost of a call)
 
@@ -50,7 +51,8 @@ class Read:
 class Traced:
     """A function's reads as its latest trace saw them, and each one's first change since: name -> (read, now)."""
 
-    __slots__ = ("file", "first", "last", "reads", "changed", "aliases", "swapped", "draws", "calls", "indirect")
+    __slots__ = ("file", "first", "last", "reads", "changed", "aliases", "swapped", "draws", "calls", "indirect",
+                 "inner", "at")
 
     def __init__(self, file, first, last, reads, aliases=(), draws=()):
         self.file, self.first, self.last, self.reads = file, first, last, reads
@@ -60,6 +62,8 @@ class Traced:
         self.draws = list(draws)  # (np.random.rand, line): a random draw its Python made once, when traced
         self.calls = 0  # calls since, that ran the graph with that draw
         self.indirect: set = set()  # names read by a function the step's code hands to an optimizer (not its own)
+        self.inner: list = []  # a Keras step's: the reads of the program's own code it runs (_keras_step_reads)
+        self.at = None  # (file, line) of the fit call that runs this code (an inner one's), where it is said
 
 
 def after_call(record, function, traced_now: bool, args=(), kwargs=None) -> None:
@@ -76,10 +80,38 @@ def traced(record, function, args=(), kwargs=None) -> None:
         noted = _reads(function, args, kwargs or {})
     except Exception:  # noqa: BLE001 - a function whose code cannot be read is not looked into
         noted = None
+    inner = _keras_step_reads(record, function)
+    if inner:
+        noted = noted or Traced("", 0, 0, [])
+        noted.inner = inner
     if noted is None:
         record.python_state.pop(id(function), None)
     else:
         record.python_state[id(function)] = noted
+
+
+def _keras_step_reads(record, function) -> list[Traced]:
+    """For Keras's train function (fit's, train_on_batch's), the program's own code it runs when traced: the loss given
+    to compile (its `call`, or the function), the model's `call` and `train_step` where the program defines them. What
+    they read from `self` (an annealing weight a callback sets) is frozen into the step alike, said at the fit line."""
+    kept = fit_data.model_of(record, function)
+    if kept is None or kept.frame is None:
+        return []
+    model, found = kept.model, []
+    loss = getattr(model, "loss", None)
+    for code in (getattr(loss, "call", None), getattr(loss, "fn", None), loss if inspect.isfunction(loss) else None,
+                 getattr(model, "call", None), getattr(model, "train_step", None)):
+        filename = getattr(getattr(inspect.unwrap(code), "__code__", None), "co_filename", None) if code else None
+        if filename is None or not is_user_file(filename):
+            continue
+        try:
+            noted = _reads(code)
+        except Exception:  # noqa: BLE001 - code that cannot be read is not looked into
+            continue
+        if noted is not None and noted.reads:
+            noted.at = (kept.frame[0], kept.frame[1])
+            found.append(noted)
+    return found
 
 
 def called(record, function, args=(), kwargs=None) -> None:
@@ -96,6 +128,12 @@ def called(record, function, args=(), kwargs=None) -> None:
             given = (kwargs or {}).get(key, read.value)
         if given is not read.value and read.name not in noted.swapped and _variable(given):
             noted.swapped[read.name] = (read, given, user_frame(3))
+    for one in (noted, *noted.inner):
+        _changes(one)
+
+
+def _changes(noted: Traced) -> None:
+    """Each read of `noted` whose value is another now, noted once (its first new value)."""
     if len(noted.changed) == len(noted.reads):
         return
     for read in noted.reads:
@@ -124,7 +162,8 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
     given = {id(value): key for key, value in [*enumerate(args), *(kwargs or {}).items()] if _variable(value)}
     aliases: list = []
     this = code.co_varnames[0] if owner is not None and code.co_argcount else None
-    draws, source = [], None  # source: the random module (or generator) named just before, awaiting what it draws
+    # source: the random module (or generator) named just before, awaiting what it draws; held: an object just read
+    draws, source, held = [], None, None
     indirect: list = []
     for instruction in dis.get_instructions(code):
         line = instruction.positions.lineno or line if instruction.positions else line
@@ -141,6 +180,11 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
             read = Read(cells[name], name, "closure", cells[name].cell_contents, line)
         elif instruction.opname == "LOAD_ATTR" and this and previous == ("LOAD_FAST", this) and name not in seen:
             read = Read(owner, name, "attribute", getattr(owner, name, None), line)
+        elif instruction.opname == "LOAD_ATTR" and held is not None and name not in seen:  # self.a.b: a's b
+            read = Read(held, name, "attribute", getattr(held, name, None), line)
+        # an object of the program's read by name (a callback the loss was given, a global config): its own numbers
+        # are read through it, one deep
+        held = read.value if read is not None and _plain(read.value) else None
         previous = (instruction.opname, name)
         if read is not None and id(read.value) in given and name not in seen:
             seen.add(name)
@@ -187,6 +231,14 @@ def _rate_function(value):
     optimizer calls it while the step is traced, so what it reads is frozen as the step's own reads are."""
     rate = getattr(value, "_learning_rate", None) if hasattr(value, "apply_gradients") else None
     return rate if inspect.isfunction(rate) else None
+
+
+def _plain(value) -> bool:
+    """An object of the program's own class (a callback, a config): not a number, a module, a class or a model."""
+    file = getattr(inspect.getmodule(type(value)), "__file__", None)
+    return not (file is None or not is_user_file(file) or _scalar(value) or inspect.ismodule(value)
+                or inspect.isclass(value) or inspect.isroutine(value) or _variable(value)
+                or hasattr(value, "trainable_variables"))
 
 
 def _filled(cell) -> bool:

@@ -7,6 +7,11 @@ their predictions, so the value and the slope stay finite.
 Values change only where the operand is below 1e-7, where the log was below -16 (or -inf) and its slope above 1e7.
 The double where (zero.py) does not fit a log: its value at 0 is -inf itself, not a finite value to keep.
 
+The log of a sigmoid or a softmax is not floored but computed from the logits, as the library's own stable op does
+(its value is the same wherever the log was finite, and finite, with a slope that is not 0, where it was -inf):
+
+    tf.math.log(tf.nn.sigmoid(z)) → tf.math.log_sigmoid(z)      K.log(K.softmax(z)) → K.log_softmax(z)
+
 An acos, asin or atanh given ±1 (the angle between two vectors that point the same way: a cosine similarity of
 exactly 1) has an infinite slope there: its operand is clipped the same epsilon inside ±1, where the angle changes
 by at most 5e-4 radians and the slope stays below about 2e3.
@@ -21,13 +26,15 @@ from gradtutor.explain.fix.context import Context, NoRepair, root
 from gradtutor.explain.fix.source import Edit
 
 EPSILON = "1e-7"  # keras.config.epsilon()'s default, the clip of Keras's own cross-entropies
+STABLE = {"sigmoid": "log_sigmoid", "softmax": "log_softmax"}  # log(f(z)) computed from z (tf: tf.math, tf.nn)
+TF_HOME = {"log_sigmoid": "math", "log_softmax": "nn"}
 EDGED = ("acos", "asin", "atanh", "arccos", "arcsin", "arctanh")  # infinite slope at ±1 (keras.ops: arc…)
 
 
 def floored(c: Context) -> list[Edit]:
     """The edits flooring every log's operand on the break line (not NumPy's: its value left TensorFlow already), or
     with no log there clipping every acos, asin or atanh operand inside ±1; NoRepair when there is none."""
-    edits = _operands(c, ("log",), ("maximum", "clip_by_value"), f"{c.tf}.maximum({{}}, {EPSILON})") or \
+    edits = _stable(c) or _operands(c, ("log",), ("maximum", "clip_by_value"), f"{c.tf}.maximum({{}}, {EPSILON})") or \
         _operands(c, EDGED, ("clip_by_value",), f"{c.tf}.clip_by_value({{}}, -1 + {EPSILON}, 1 - {EPSILON})")
     if not edits:
         raise NoRepair("non_finite")
@@ -46,4 +53,24 @@ def _operands(c: Context, names, guarded, form: str) -> list[Edit]:
         if isinstance(owner, ast.Name) and owner.id == c.np or c.is_tf(operand, *guarded):
             continue
         edits.append(Edit(*c.source.span(operand), form.format(c.source.code(operand))))
+    return edits
+
+
+def _stable(c: Context) -> list[Edit]:
+    """The edits computing every `log(sigmoid(z))` or `log(softmax(z, …))` on the break line from z: the inner call
+    renamed (log_sigmoid, log_softmax; tf's under tf.math and tf.nn) and put in the log's place."""
+    edits = []
+    for call in c.source.nodes_on(c.broke, ast.Call):
+        inner = call.args[0] if len(call.args) == 1 and not call.keywords else None
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "log" and isinstance(inner, ast.Call)
+                and isinstance(inner.func, ast.Attribute) and inner.func.attr in STABLE):
+            continue
+        owners = {root(call.func), root(inner.func)}
+        if any(isinstance(owner, ast.Name) and owner.id == c.np for owner in owners):
+            continue  # NumPy's: its value left TensorFlow already
+        name = STABLE[inner.func.attr]
+        func = f"{c.tf}.{TF_HOME[name]}.{name}" if c.is_tf(inner, inner.func.attr) else \
+            f"{c.source.code(inner.func.value)}.{name}"
+        start, end = c.source.span(inner.func)
+        edits.append(Edit(*c.source.span(call), func + c.source.text[end:c.source.span(inner)[1]]))
     return edits
