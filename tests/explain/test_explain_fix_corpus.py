@@ -83,11 +83,17 @@ BY_HAND = {
                                       "at the default loss scale; how far to scale it is a choice",
     "compiled_fit_mixed_float16_train_step.py": "underflow: a train_step override applying with self.optimizer, "
                                                 "which compile made; wrapping it means changing compile's argument too",
+    "underflow_float16_mean_count_overflow.py": "underflow: a float16 mean over more than 65504 values divides by an "
+                                                "infinite count, which no loss scale undoes; computing the loss in "
+                                                "float32 is a rewrite of it",
     # the compiled twins of the scripts above (tests/explain/corpus/compiled_*.py): the same decision, compiled
     "compiled_fit_untracked_variable_list.py": "not-used: raw tf.Variables the layer does not track; make them weights",
     "compiled_fn_untracked_variable.py": "not-used: a raw tf.Variable the model does not track; make it a weight",
     "compiled_fit_build_concat.py": "outside-tape: a tensor made once in build(); making it in call() rewrites the layer",
     "compiled_fit_untracked_variable.py": "not-used: a raw tf.Variable the layer does not track; make it a weight",
+    "compiled_fn_float16_mean_count_overflow.py": "underflow: a float16 mean over more than 65504 values divides by "
+                                                  "an infinite count, which no loss scale undoes; computing the loss "
+                                                  "in float32 is a rewrite of it",
     "compiled_fn_float16_underflow.py": "underflow: a float16 variable updated by hand, with no optimizer to scale "
                                         "the loss; a float32 variable or a scale of one's own is a choice",
     "compiled_fn_sqrt_zero.py": "non-finite: sqrt(c * x) with c at 0, its slope truly infinite; keeping c from 0 is a choice",

@@ -173,8 +173,7 @@ def _breaks(steps, info, graph=None, around=None):
     for node, reach in steps:
         if reach.via is not None:
             return (Cause.STATE_BREAKS_PATH, reach.via[1].frame) if reach.via[0] == "state" else _left(reach.via[1])
-        if reach.op is not None and (any(out.dtype.name == "variant" for out in reach.op.outputs)
-                                     or "Dataset" in reach.op.type):
+        if reach.op is not None and opfacts.holds_state(reach.op.type, reach.op.outputs):
             return Cause.STATE_BREAKS_PATH, reach.op.frame  # into a tf.data dataset, or through one (Dataset.reduce)
     # a step no tape recorded cuts every tape's path (a sum built after each `with`, a replica's step): the tape
     # asked is the wrong one only when every step was recorded, some by another tape

@@ -78,12 +78,14 @@ def source_moves(graph, info, targets, source) -> tuple[bool | None, str | None]
     again in float64, where a small move does not round away (after eight sigmoids a kernel moves a float32 loss by
     less than float32 resolves); half is then that dtype: a target that moves in the wide replay while the gradient
     came back exactly 0 is evidence of underflow."""
-    start = _start(graph, targets, source, info)
+    start = _start(graph, targets, source, info, half_ok=True)
     chain = start and _chain(graph, set(start[1]), min(node.seq for node in start[1]) - 1, start[0])
     if chain is None or not start:
         return None, None
     target, starts, value = start
     half = next((out.dtype.name for op in chain for out in op.outputs if out.dtype.name in HALF), None)
+    if half is None and (target.dtype.name in HALF or starts[0].dtype.name in HALF):
+        return None, None  # a float16 source read directly: nothing to widen on the way, and a small move rounds away
     return _moves(graph, chain, starts, value, _direction(value), target, widen=half is not None, relative=True), half
 
 
@@ -113,10 +115,10 @@ def cancels(graph, info, targets, source):
     return join if all(alone) else None
 
 
-def _start(graph, targets, source, info):
+def _start(graph, targets, source, info, half_ok=False):
     """(the target's node, the nodes the source's value enters by, that value), or None when it cannot be moved. A read
     of the variable the tape did not record (a target computed before the tape from it too) is a constant to the
-    gradient, and stays one here."""
+    gradient, and stays one here. half_ok: a float16 target or source too (the replay then widens the path)."""
     import tensorflow as tf
 
     source = tf_object(source)
@@ -124,7 +126,7 @@ def _start(graph, targets, source, info):
     if len(nodes) != 1 or nodes[0] is None:
         return None  # several targets are summed by the tape: not replayed
     target = nodes[0]
-    if target.dtype.name in HALF or source.dtype.name in HALF:
+    if not half_ok and (target.dtype.name in HALF or source.dtype.name in HALF):
         return None  # a small move rounds away in half precision (values.below_half_range speaks for these)
     if isinstance(source, tf.Variable):
         starts = _reads(graph.known(source.handle), target)

@@ -53,6 +53,17 @@ def gradient_kind(op_type: str) -> str:
     return "ok" if function is not None else "none"
 
 
+# variant values a gradient goes through (a compiled loop's TensorLists, a Keras RNN's; the loop op, linked through its
+# body by compiled.links), unlike a tf.data dataset's or iterator's
+DIFFERENTIABLE_VARIANTS = ("TensorList", "IdentityN", "Identity", "While", "StatelessWhile")
+
+
+def holds_state(op_type: str, outputs) -> bool:
+    """Is the op's value state a gradient does not go through: a tf.data dataset or iterator (a variant value)?"""
+    return "Dataset" in op_type or not op_type.startswith(DIFFERENTIABLE_VARIANTS) and any(
+        getattr(out, "dtype", None) is not None and out.dtype.name == "variant" for out in outputs)
+
+
 def widens_to_float64(inputs, outputs) -> bool:
     """An op that made float64 out of a narrower float (a cast, or float32 meeting a float64 constant)."""
     made = [getattr(t, "dtype", None) for t in outputs or ()]

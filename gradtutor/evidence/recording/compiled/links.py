@@ -1,10 +1,12 @@
 """A `tf.function` called inside a trace, or called eagerly under a tape, runs as one call op: its ops are linked
-through it, so that a path (and a cut) inside the called function is seen as if its ops were inline."""
+through it, so that a path (and a cut) inside the called function is seen as if its ops were inline. A while_loop
+traced in a function (a Keras RNN's loop over time steps) runs as one While op, linked through its body alike."""
 from __future__ import annotations
 
 from gradtutor.evidence.recording.frames import user_frame
 
 CALLS = ("PartitionedCall", "StatefulPartitionedCall")  # the one op a function call runs as
+LOOPS = ("While", "StatelessWhile")  # the one op a traced while_loop runs as
 
 
 def link_nested(tracing, result) -> None:
@@ -60,3 +62,22 @@ def link_eager_call(tracing, function, args, kwargs, result, before) -> None:
 def _is_call(op_type: str) -> bool:
     """The op a function call runs as: a call op, or under a tape the function's forward half (__forward_f_12)."""
     return op_type in CALLS or op_type.startswith(("__forward_", "__inference_"))
+
+
+def link_while(graph, op, operation) -> None:
+    """A While op just recorded (`op`, of the graph `operation` is in): its body's loop inputs are linked to the op's
+    inputs, and its outputs to the body's outputs, so a path from a weight the body reads (an LSTM's kernel, captured
+    by the body) goes through the loop's ops to the target, as the gradient does, not through the op's handle input
+    (which would read as a write to state)."""
+    try:
+        body = operation.graph._get_function(operation.get_attr("body").name).graph
+    except Exception:  # noqa: BLE001 - no body to look into: the op stays one step
+        return
+    outputs = [graph.known(t) for t in body.outputs]
+    if len(outputs) != len(op.outputs) or any(node is None for node in outputs):
+        return
+    for placeholder, given in zip(body.inputs, op.inputs):
+        node = graph.known(placeholder)
+        if node is not None and node.op is not None and node.op.type == "Placeholder":
+            node.op.type, node.op.inputs = "Identity", (given,)
+    op.type, op.inputs = "IdentityN", tuple(outputs)

@@ -45,7 +45,9 @@ class Tracing:
         frame = user_frame()
         if type(op_type) is bytes:
             op_type = op_type.decode()
-        graph.add_step(op_type, (), outputs, frame, [self.node_of(graph, t, frame) for t in inputs])
+        step = graph.add_step(op_type, (), outputs, frame, [self.node_of(graph, t, frame) for t in inputs])
+        if op_type in links.LOOPS and outputs:
+            links.link_while(graph, step, outputs[0].op)
         read = self.outermost(inputs[0]) if op_type == "ReadVariableOp" and inputs and self.current else None
         if read is not None:
             self.current.reads.add(id(read))

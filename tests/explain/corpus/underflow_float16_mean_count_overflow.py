@@ -1,0 +1,30 @@
+# source: https://github.com/tensorflow/tensorflow/issues/56890 (tf.reduce_mean in float16 over 232*304 values: the count of elements is above float16's largest number, 65504; here a per-pixel loss of a mixed-precision model averaged in float16, whose gradient divides by that infinite count and is exactly 0)
+# expect: cause=underflow line=22
+import keras
+import numpy as np
+import tensorflow as tf
+
+keras.mixed_precision.set_global_policy("mixed_float16")
+keras.utils.set_random_seed(12)
+inputs = keras.Input((64, 64, 3))
+refined = keras.layers.Conv2D(3, 3, padding="same")(keras.layers.Conv2D(4, 3, padding="same", activation="relu")(inputs))
+model = keras.Model(inputs, keras.layers.Add()([inputs, refined]))
+keras.mixed_precision.set_global_policy("float32")  # the layers keep the policy they were made with
+optimizer = keras.optimizers.Adam(1e-3)
+rng = np.random.default_rng(12)
+clean = rng.random((6, 64, 64, 3)).astype("float32")  # 73728 values a batch: more than float16's 65504
+noisy = clean + rng.normal(0.0, 0.05, clean.shape).astype("float32")
+
+
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        restored = model(x, training=True)
+        loss = tf.reduce_mean(tf.square(restored - tf.cast(y, restored.dtype)))  # averaged in float16
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss, grads
+
+
+for step in range(2):
+    loss, grads = train_step(noisy, clean)
+    print(step, float(loss), [float(tf.reduce_max(tf.abs(g))) for g in grads])
