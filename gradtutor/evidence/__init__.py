@@ -216,7 +216,8 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
 
 def exact_zeros(record: Record) -> list[dict]:
     """What was seen and is said beside the all-clear, not findings: all-zero gradients the evidence shows are the
-    true slope (terms of the source that cancel: checks.py, probe.cancels), each {file, line, sources, at}; and
+    true slope (terms of the source that cancel, or a stationary point: checks.py, probe.exact_zero), each {file,
+    line, sources, why, at}; and
     the call sites whose every gradient was tiny on some call (symptoms.TINY), each {file, line, kind, calls,
     tiny: True}: a model at its minimum gives that, and so does one that stopped learning, and with no cause named
     the report says neither "fine" nor a cause (gradtutor.explain.findings_view)."""
@@ -225,8 +226,10 @@ def exact_zeros(record: Record) -> list[dict]:
 
     found: dict = {}
     for ((file, line), _), (cause, name) in record.excused.items():
-        if cause[2].get("why") == "terms cancel":
-            entry = found.setdefault((file, line), {"file": file, "line": line, "sources": [], "at": where(cause[1])})
+        why = cause[2].get("why")
+        if why in ("terms cancel", "stationary"):
+            entry = found.setdefault((file, line, why), {"file": file, "line": line, "sources": [], "why": why,
+                                                         "at": where(cause[1])})
             entry["sources"].append(name)
     tiny: dict = {}  # one line of the user's code once (a fit line's compiled step and its eager replay)
     for site in record.observations.sites.values():

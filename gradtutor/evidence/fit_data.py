@@ -168,7 +168,14 @@ def step_again(record, function, first: int):
 
 
 def model_of(record, function) -> Trained | None:
-    """The kept model whose training step this compiled function is: Keras makes it from a closure over the model
+    """The kept model whose training step this compiled function is (trained_model), or None."""
+    model = trained_model(function, lambda value: id(value) in record.trained)
+    kept = record.trained.get(id(model)) if model is not None else None
+    return kept if kept is not None and kept.model is model else None
+
+
+def trained_model(function, wanted=lambda value: hasattr(value, "train_step") and hasattr(value, "optimizer")):
+    """The Keras model whose training step this compiled function is: Keras makes it from a closure over the model
     (TensorFlowTrainer._make_function), found among the closures of its Python function, a few deep."""
     found = [getattr(function, "_python_function", None)]
     for inner in found:  # grows as it is read
@@ -179,9 +186,8 @@ def model_of(record, function) -> Trained | None:
                 value = cell.cell_contents
             except ValueError:  # a cell not filled yet
                 continue
-            kept = record.trained.get(id(value))
-            if kept is not None and kept.model is value:
-                return kept
+            if wanted(value):
+                return value
             if callable(value) and getattr(value, "__closure__", None):
                 found.append(value)
     return None

@@ -77,4 +77,7 @@ def _causes_first(found: list[dict]) -> list[dict]:
     lines: dict = {}
     for finding in found:
         lines.setdefault((finding["file"], finding["line"]), []).append(finding)
-    return [f for group in lines.values() for f in sorted(group, key=rank)]
+    ordered = [f for group in lines.values() for f in sorted(group, key=rank)]
+    # a source that held a NaN when a later call was run again may hold it because an earlier step's update made the
+    # weights it is computed from NaN: after the findings that saw where a NaN was made
+    return sorted(ordered, key=lambda f: f["facts"].get("how") == "source" and f["facts"].get("rerun") == "next")

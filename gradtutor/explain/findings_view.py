@@ -98,7 +98,8 @@ def _exact(zero: dict) -> str:
         return say("explain.report.tiny", where=f"{_short(zero['file'])}:{zero['line']}",
                    kind=CALLS.get(zero["kind"], zero["kind"]), calls=zero["calls"])
     at = zero["at"] or {}
-    return say("explain.report.exact", sources=", ".join(zero["sources"]), where=f"{_short(zero['file'])}:{zero['line']}",
+    key = "explain.report.exact_stationary" if zero.get("why") == "stationary" else "explain.report.exact"
+    return say(key, sources=", ".join(zero["sources"]), where=f"{_short(zero['file'])}:{zero['line']}",
                at=f"{_short(at.get('file'))}:{at.get('line', '?')}", code=at.get("code", ""))
 
 

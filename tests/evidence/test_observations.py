@@ -180,6 +180,24 @@ def test_the_optimizer_given_a_reported_none_joins_that_finding(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_a_source_that_held_a_nan_at_a_later_call_comes_after_the_finding_that_saw_a_nan_made(seed):
+    """Run again at the call after the bad step, a gradient penalty's interpolation is NaN because the step before
+    made the generator's weights NaN: the sqrt that made the first NaN is what the reader needs first."""
+    rng = np.random.default_rng(seed)
+    source_line, made_line, other_line = (int(n) for n in rng.choice(np.arange(1, 300), 3, replace=False))
+
+    def finding(line, how, rerun="next", cause="non-finite"):
+        return {"file": "g.py", "line": line, "call": "gradient", "cause": cause, "message": f"at {line}", "count": 1,
+                "broke_at": {"file": "g.py", "line": line + 1, "code": "x"}, "facts": {"how": how, "rerun": rerun}}
+
+    kept = root_causes.one_per_root_cause([finding(source_line, "source"), finding(made_line, "given"),
+                                           finding(other_line, None, cause="not-known")])
+    assert [f["line"] for f in kept] == [made_line, other_line, source_line]
+    same_call = root_causes.one_per_root_cause([finding(source_line, "source", rerun="same"), finding(made_line, "zero")])
+    assert [f["line"] for f in same_call] == [source_line, made_line]  # the very step run again: seen in order
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_a_cause_that_lives_at_one_place_is_one_finding_for_every_gradient_call_it_reached(seed):
     rng = np.random.default_rng(seed)
     first, second, other, broke = (int(n) for n in rng.choice(np.arange(1, 300), 4, replace=False))

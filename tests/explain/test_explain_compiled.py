@@ -311,3 +311,26 @@ def test_a_compiled_step_given_numpy_arrays_is_replayed_with_them_as_the_tensors
     [finding] = evidence.analyse(record)
     assert (finding["cause"], finding["facts"]["first_step"]) == ("non-finite", str(late))
     assert finding["broke_at"]["code"].startswith("loss = tf.reduce_sum(tf.sqrt(w))")
+
+
+def test_what_a_step_run_again_to_look_into_it_prints_is_not_printed(capfd):
+    """fit's first step, whose gradients are all zero, is run again eagerly on its rows after the call; a tf.print in
+    the loss prints from TensorFlow's kernel, past sys.stdout: the program's output stays the plain run's."""
+    def run():
+        tf.keras.utils.set_random_seed(2)
+
+        def loss(y_true, y_pred):
+            tf.print("the loss ran")
+            return 0.0 * tf.reduce_mean(tf.square(y_true - y_pred))
+
+        model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss=loss)
+        model.fit(np.ones((8, 3), np.float32), np.ones((8, 1), np.float32), batch_size=4, epochs=1, verbose=0)
+
+    run()
+    plain = capfd.readouterr()
+    with evidence.recording() as record:
+        run()
+    seen = capfd.readouterr()
+    assert evidence.report(record)[0], "the zero gradients were not found"
+    assert (seen.out + seen.err).count("the loss ran") == (plain.out + plain.err).count("the loss ran") == 2

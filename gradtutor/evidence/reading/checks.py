@@ -135,7 +135,7 @@ def _read(record, info, call, frame, target, sources, result, zero_fill) -> None
             # program breaks on it (a clip_by_norm of None: unexplained.py)
             record.excused[key] = (cause, _name(source, index))
             continue
-        if cause is not None:
+        if cause is not None and not probe.cancels_beneath(record.graph, info, flat_targets, source, cause[0], found):
             record.add(call, frame, [_name(source, index)], cause[0], cause[1], found, cause[2])
         elif found == Symptom.ZEROS:  # no rule explains it: is zero the exact slope (reading.unexplained says which)?
             moved, half = probe.source_moves(record.graph, info, flat_targets, source)
@@ -144,9 +144,9 @@ def _read(record, info, call, frame, target, sources, result, zero_fill) -> None
             made = made.frame if made is not None else None
             if half:  # in a wider float the target moves: half precision rounded the gradient to 0 (or unshown)
                 record.underflows[key] = (None if moved else UNSHOWN, made, half)
-            join = None if moved or half else probe.cancels(record.graph, info, flat_targets, source)
-            if join is not None:  # terms of the source that cancel (a WGAN critic's output bias): zero is exact
-                record.excused[key] = ((Cause.NOT_KNOWN, join.frame, {"why": "terms cancel"}), _name(source, index))
+            exact = None if moved or half else probe.exact_zero(record.graph, info, flat_targets, source)
+            if exact is not None:  # terms that cancel (a WGAN critic's bias), a minimum (L2 at 0): zero is exact
+                record.excused[key] = ((Cause.NOT_KNOWN, exact[0].frame, {"why": exact[1]}), _name(source, index))
             if moved is None:  # in half precision the probe cannot tell; the target's own size can
                 tiny = values_of.below_half_range(flat_targets, gradient)
                 if tiny is not None:

@@ -28,7 +28,7 @@ from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading.values import clip_mask, kept_value
 from gradtutor.evidence.recording.tapes import tf_object
-from gradtutor.protocol import Cause
+from gradtutor.protocol import Cause, Symptom
 
 STEP = 1e-3  # relative to the op's largest output (at least 1)
 FLAT = 1e-4  # a slope of the target below this (relative to the target's size, at least 1) is flat
@@ -38,6 +38,7 @@ HALF = frozenset({"float16", "bfloat16"})  # a source or target of these is not 
 WIDE = ("float64", "float32")  # what a half-precision path is run again in: the first whose kernels all exist
 NARROWER = {"float64": HALF | {"float32"}, "float32": HALF}
 WIDE_FLAT = 1e-10  # RELATIVE_FLAT for a replay in float64, whose rounding is about 1e-16 of the target
+MAX_JOINS = 8  # joins of the source's terms tried for a cancellation, nearest the target first (each costs replays)
 MAX_OPS = 500  # a longer path is not replayed (its cost would not be bounded); the evidence stands alone
 
 
@@ -89,6 +90,29 @@ def source_moves(graph, info, targets, source) -> tuple[bool | None, str | None]
     return _moves(graph, chain, starts, value, _direction(value), target, widen=half is not None, relative=True), half
 
 
+def exact_zero(graph, info, targets, source):
+    """(the node to name, why) when an all-zero gradient that moved nothing at first order is the exact slope: the
+    op where the source's terms cancel ("terms cancel"), or the target itself when moving the source changes it at
+    second order only ("stationary": a minimum, as an L2 penalty at a weight of 0 is, or a saddle); None otherwise
+    (the target does not take the source at all: a factor of 0, a mask, a dead path)."""
+    join = cancels(graph, info, targets, source)
+    if join is not None:
+        return join, "terms cancel"
+    start = _start(graph, targets, source, info)
+    chain = start and _chain(graph, set(start[1]), min(node.seq for node in start[1]) - 1, start[0])
+    if not start or chain is None:
+        return None
+    target, starts, value = start
+    curved = _moves(graph, chain, starts, value, _direction(value), target, relative=True, second=True)
+    return (target, "stationary") if curved else None
+
+
+def cancels_beneath(graph, info, targets, source, cause, symptom) -> bool:
+    """A saturation named for an all-zero gradient whose source's terms cancel (a siamese net's shared output bias, in
+    the difference of its two outputs): zero is the exact slope whatever is clipped on the way, so no cause."""
+    return cause == Cause.SATURATION and symptom == Symptom.ZEROS and cancels(graph, info, targets, source) is not None
+
+
 def cancels(graph, info, targets, source):
     """The op where the source's terms cancel, or None: an all-zero gradient whose target takes the source through
     two or more terms joined by one op (a WGAN critic's mean(D(fake)) − mean(D(real)) and its output bias), each of
@@ -99,20 +123,21 @@ def cancels(graph, info, targets, source):
     if not start or not chain:
         return None
     target, starts, value = start
-    moved, join = set(starts), None
+    moved, joins = set(starts), []
     for op in chain:
-        if len({node for node in op.inputs if node in moved}) >= 2:
-            join = op  # the last op that joins terms of the source, nearest the target
+        terms = list(dict.fromkeys(node for node in op.inputs if node in moved))
+        if len(terms) >= 2:
+            joins.append((op, terms))  # an op that joins terms of the source
         moved.update(op.outputs)
-    if join is None:
-        return None
-    terms = list(dict.fromkeys(node for node in join.inputs if node in moved))
     direction = _direction(value)
-    if _moves(graph, chain, starts, value, direction, target, relative=True) is not False:
+    if not joins or _moves(graph, chain, starts, value, direction, target, relative=True) is not False:
         return None
-    alone = [_moves(graph, chain, starts, value, direction, target, relative=True,
-                    hold={other for other in terms if other is not term}) for term in terms]
-    return join if all(alone) else None
+    for join, terms in reversed(joins[-MAX_JOINS:]):  # nearest the target first (a loss adding up two terms of a
+        # siamese distance that already cancelled its bias, farther back, in the difference of the twins)
+        if all(_moves(graph, chain, starts, value, direction, target, relative=True,
+                      hold={other for other in terms if other is not term}) for term in terms):
+            return join
+    return None
 
 
 def _start(graph, targets, source, info, half_ok=False):
@@ -170,8 +195,8 @@ def _kept_output(node):
     return kept_value(values[1][node.op.outputs.index(node)])
 
 
-def _moves(graph, chain, starts, value, direction, target, widen=False, relative=False, hold=frozenset()) \
-        -> bool | None:
+def _moves(graph, chain, starts, value, direction, target, widen=False, relative=False, hold=frozenset(),
+           second=False) -> bool | None:
     """Replay the chain with every start node moved by a half and a full step along `direction`: does the target's
     sum move? (widen: every float op runs in float64, or in float32 where a kernel has no float64 one.)"""
     step = STEP * max(1.0, float(np.abs(value).max()))
@@ -199,7 +224,10 @@ def _moves(graph, chain, starts, value, direction, target, widen=False, relative
         # what a slope of 1 moves it over the step says nothing either way
         return None if np.spacing(np.float32(abs(base))) >= step else False
     share = WIDE_FLAT if wide == "float64" else RELATIVE_FLAT
-    return bool(abs(slope) * step > max(share * abs(base), ABSOLUTE_FLAT))
+    floor = max(share * abs(base), ABSOLUTE_FLAT)
+    if second:  # flat at first order, yet changed over the step: curvature alone (a minimum), far above rounding
+        return abs(slope) * step <= floor < min(abs(full - base), abs(half - base) * 4) / 16
+    return bool(abs(slope) * step > floor)
 
 
 def _into_range(op, value):

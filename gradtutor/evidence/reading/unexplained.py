@@ -240,8 +240,8 @@ def _frozen_read(record, site):
     and the value is something else now, which the graph never saw."""
     if not site.file or not any(status in (seen.NONE, seen.ZEROS) for _, status in site.bad()):
         return None
-    for noted in record.python_state.values():
-        if noted.file != site.file or not noted.first <= site.line <= noted.last:
+    for noted in (one for top in record.python_state.values() for one in (top, *top.inner)):  # (a Keras step's too)
+        if (noted.file != site.file or not noted.first <= site.line <= noted.last) and noted.at != (site.file, site.line):
             continue
         for read, now in noted.changed.values():
             if not read.value and now:  # 0 or False traced, something else since

@@ -62,6 +62,8 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
         else:
             _judge_central(item, rerun.get("central", {}).get(str(line)),
                            any(all(s == "zero" for s in call) for call in calls))
+        if item.verified and rerun.get("script_exit"):  # the gradient mended, the program still failing: no fix yet
+            item.verified, item.why = False, "exited"
 
 
 def _after(finding: dict) -> dict:

@@ -96,11 +96,37 @@ def quietly(tracing, *args, **kwargs) -> None:
     it prints, nor are its gradient calls counted; what it recorded stays."""
     tracing.depth, asked = tracing.depth + 1, tracing.record.gradient_calls
     try:
-        with contextlib.suppress(Exception), contextlib.redirect_stdout(io.StringIO()), \
+        with contextlib.suppress(Exception), _descriptors_silenced(), contextlib.redirect_stdout(io.StringIO()), \
                 contextlib.redirect_stderr(io.StringIO()):
             replay(tracing, *args, **kwargs)
     finally:
         tracing.depth, tracing.record.gradient_calls = tracing.depth - 1, asked
+
+
+@contextlib.contextmanager
+def _descriptors_silenced():
+    """Standard output and error silenced below Python too: a tf.print in the replayed step prints from TensorFlow's
+    kernel, past sys.stdout, and the program never printed that line."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    try:
+        saved, sink = [os.dup(1), os.dup(2)], os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # no descriptors to silence (an embedding host): Python's own streams are silenced still
+        yield
+        return
+    try:
+        os.dup2(sink, 1)
+        os.dup2(sink, 2)
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for descriptor in (*saved, sink):
+            os.close(descriptor)
 
 
 def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
@@ -121,12 +147,18 @@ def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
         if run is not None:  # after the program, no user line is on the stack: the fit call stands for it
             frames.OUTSIDE[0] = run.at
             return run()
-        # NumPy arrays given to a tf.function reach its code as tensors (its trace's inputs); run eagerly they would
-        # stay arrays, which Keras refuses beside tensors in one call (`model([array, tensor])`)
-        with contextlib.suppress(Exception):  # a structure nest cannot walk: given as it is
-            args, kwargs = tf.nest.map_structure(_as_given, (args, kwargs))
-        with tf_gradients_on_a_tape(args, kwargs):  # a graph-only tf.gradients answered eagerly
-            return call(function, *args, **kwargs)
+        try:
+            with tf_gradients_on_a_tape(args, kwargs):  # a graph-only tf.gradients answered eagerly
+                return call(function, *args, **kwargs)
+        except Exception:
+            # NumPy arrays given to a tf.function reach its code as tensors (its trace's inputs); run eagerly they stay
+            # arrays (whose NaN the recording then sees come in at the op that takes them), which Keras refuses beside
+            # tensors in one call (`model([array, tensor])`): run once more with them as the tensors they were
+            given = _as_given(args, kwargs)
+            if given is None:
+                raise
+            with tf_gradients_on_a_tape(*given):
+                return call(function, *given[0], **given[1])
     finally:
         record.replaying, record.observations.replayed_call, frames.OUTSIDE[0] = False, None, None
         record.observations.replay_kind = None
@@ -139,9 +171,17 @@ def replay(tracing, function, call, args, kwargs, state, again=False, run=None):
                     finding["facts"]["first_step"] = str(first)
 
 
-def _as_given(value):
-    """What the compiled function's code received for an argument: a NumPy array as a tensor, the rest as it is."""
+def _as_given(args, kwargs):
+    """(args, kwargs) with every NumPy array a tensor, as the compiled function's code received them; None when there
+    is none (or the structure cannot be walked)."""
     import numpy as np
     import tensorflow as tf
 
-    return tf.convert_to_tensor(value) if isinstance(value, np.ndarray) else value
+    try:
+        flat = tf.nest.flatten((args, kwargs))
+        if not any(isinstance(value, np.ndarray) for value in flat):
+            return None
+        return tf.nest.map_structure(lambda v: tf.convert_to_tensor(v) if isinstance(v, np.ndarray) else v,
+                                     (args, kwargs))
+    except Exception:  # noqa: BLE001 - a structure nest cannot walk: not given again
+        return None

@@ -94,10 +94,10 @@ def _keras_step_reads(record, function) -> list[Traced]:
     """For Keras's train function (fit's, train_on_batch's), the program's own code it runs when traced: the loss given
     to compile (its `call`, or the function), the model's `call` and `train_step` where the program defines them. What
     they read from `self` (an annealing weight a callback sets) is frozen into the step alike, said at the fit line."""
-    kept = fit_data.model_of(record, function)
-    if kept is None or kept.frame is None:
+    model, at = fit_data.trained_model(function), user_frame(3)  # traced within fit: the fit line is on the stack
+    if model is None or at is None:
         return []
-    model, found = kept.model, []
+    found = []
     loss = getattr(model, "loss", None)
     for code in (getattr(loss, "call", None), getattr(loss, "fn", None), loss if inspect.isfunction(loss) else None,
                  getattr(model, "call", None), getattr(model, "train_step", None)):
@@ -109,7 +109,7 @@ def _keras_step_reads(record, function) -> list[Traced]:
         except Exception:  # noqa: BLE001 - code that cannot be read is not looked into
             continue
         if noted is not None and noted.reads:
-            noted.at = (kept.frame[0], kept.frame[1])
+            noted.at = (at[0], at[1])
             found.append(noted)
     return found
 
