@@ -206,8 +206,9 @@ def test_no_all_clear_on_a_program_whose_plain_run_is_broken(results, plain):
     script) raised, explain reports a finding — unless the corpus calls the program correct, and then the plain
     run shows only a None or zero the program told TensorFlow it meant (a stop_gradient keeping a source out,
     unconnected_gradients=ZERO) and never broke on, or a zero explain showed to be the true slope and said so
-    beside the all-clear (terms that cancel: a WGAN critic's output bias). Any other zero nothing declared (a
-    loss weight of 0, an exact minimum) is a finding: the all-clear is only for gradients that are not all zero."""
+    beside the all-clear (terms that cancel: a WGAN critic's output bias, a siamese twin's; a stationary point: an
+    L2 penalty at a weight of 0, where the target moves at second order only). Any other zero nothing declared (a
+    loss weight of 0) is a finding: the all-clear is only for gradients that are not all zero, or shown exact."""
     expected = expectations()
     assert set(plain) == set(expected)
     broken = {name: _broken(row) for name, row in plain.items() if _broken(row)}

@@ -132,3 +132,28 @@ def test_an_argmax_used_otherwise_and_other_ops_without_gradient_are_left_by_han
     plan = plans.make(str(script), [{"file": str(script), "line": line, "call": "gradient", "cause": "no-gradient-op",
                                      "broke_at": {"file": str(script), "line": 3, "code": ""}}])
     assert (plan.diff, [(m.cause, m.reason) for m in plan.manual]) == ("", [("no-gradient-op", reason)])
+
+
+@pytest.mark.parametrize("update", ["b.assign_sub(0.1 * grads[1])",
+                                    "for p, g in zip([w, b], grads):\n    p.assign_sub(0.1 * g)"])
+def test_a_tensor_the_program_updates_in_place_is_made_a_variable_where_it_was_made(tmp_path, update):
+    code = "import tensorflow as tf\nw = tf.Variable(tf.ones([3]))\nb = tf.zeros([3])\n" \
+           "with tf.GradientTape() as tape:\n    loss = tf.reduce_sum(w * 2.0 + b)\n" \
+           f"grads = tape.gradient(loss, [w, b])\n{update}\n"
+    script = tmp_path / "train.py"
+    script.write_text(code)
+    plan = plans.make(str(script), [{"file": str(script), "line": 6, "call": "gradient", "cause": "unwatched",
+                                     "sources": ["b"], "broke_at": {"file": str(script), "line": 3, "code": ""},
+                                     "facts": {"why": "tensor"}}])
+    assert plan.patched.splitlines()[2] == "b = tf.Variable(tf.zeros([3]))" and "watch" not in plan.patched
+
+
+def test_a_tensor_never_updated_in_place_is_watched_as_before(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        x = tf.zeros([3])
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(x * x)
+        print(tape.gradient(y, x))
+        """, "unwatched", 5, broke=2, why="tensor").splitlines()
+    assert out[1] == "x = tf.zeros([3])" and out[3] == "    tape.watch(x)"

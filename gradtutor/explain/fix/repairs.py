@@ -16,7 +16,7 @@ from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
 from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
 from gradtutor.explain.fix.by_cause.outside import outside_tape
 from gradtutor.explain.fix.source import Edit, Source, names_in
-from gradtutor.explain.fix.by_cause.variables import frozen_toggled, variable_replaced
+from gradtutor.explain.fix.by_cause.variables import frozen_toggled, made_variable, variable_replaced
 from gradtutor.protocol import Cause
 
 MANUAL = {Cause.SATURATION: "saturation"}
@@ -32,6 +32,9 @@ def unwatched(c: Context) -> Repair:
     why = c.finding.get("facts", {}).get("why")
     if why == "frozen":  # `trainable = False`: unfrozen around the step that asks for the layer's gradients
         return Repair(frozen_toggled(c), c.subject())
+    made = made_variable(c) if why == "tensor" else None
+    if made:  # a tensor the program goes on to update in place as a weight: a tf.Variable, watched by the tape
+        return Repair(made, c.subject())
     call, tape = c.gradient_call()
     if why == "not trainable" and isinstance(call.args[1], ast.Attribute):
         return not_used(c)  # model.variables holds the non-trainable ones (BatchNormalization's moving mean)

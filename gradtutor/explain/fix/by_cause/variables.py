@@ -143,3 +143,39 @@ def _body_of(c: Context, statement: ast.stmt) -> list:
         if statement in getattr(parent, field, ()):
             return getattr(parent, field)
     return []
+
+
+ASSIGNS = ("assign", "assign_add", "assign_sub")
+
+
+def made_variable(c: Context) -> list[Edit] | None:
+    """A tensor the tape did not watch that the program then updates in place as a weight (`b1 = tf.zeros([512])`, and
+    `p.assign_sub(lr * g)` for each `p` of a list holding it): made a `tf.Variable` where it was made, so the tape
+    watches it and the update works (a `tape.watch` would mend the gradient, and the program would fail on the
+    update). None when the break line makes no such name."""
+    made = c.source.statement_at(c.broke)
+    names = set(c.finding.get("sources") or ())
+    if not (isinstance(made, ast.Assign) and len(made.targets) == 1 and isinstance(made.targets[0], ast.Name)
+            and made.targets[0].id in names and isinstance(made.value, ast.Call) and not c.is_tf(made.value, "Variable")):
+        return None
+    name = made.targets[0].id
+    if not any(_updated(node, name) for node in ast.walk(c.source.tree)):
+        return None
+    start, end = c.source.span(made.value)
+    return [Edit(start, start, f"{c.tf}.Variable("), Edit(end, end, ")")]
+
+
+def _updated(node: ast.AST, name: str) -> bool:
+    """Is `node` an in-place update of `name`: `name.assign_sub(…)`, or `p.assign_sub(…)` in a loop over a list that
+    names it (`for p, g in zip([w1, b1], grads)`)?"""
+    if _assigns(node, {name}):
+        return True
+    if not isinstance(node, ast.For) or not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.iter)):
+        return False
+    looped = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+    return any(_assigns(call, looped) for call in ast.walk(node))
+
+
+def _assigns(node: ast.AST, names: set) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ASSIGNS \
+        and isinstance(node.func.value, ast.Name) and node.func.value.id in names
