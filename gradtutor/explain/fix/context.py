@@ -109,7 +109,7 @@ def hoist(c: Context, call: ast.Call, block: ast.With, after: ast.stmt, form: st
     target = call.args[0]
     name = fresh(c, "target")
     end = after.end_lineno
-    at = c.source.line_start(end + 1) if end < len(c.source.lines) else len(c.source.text)
+    at = c.source.after_line(end)
     line = f"{c.source.indent(block.body[0].lineno)}{name} = {form.format(c.source.code(target))}{c.source.newline}"
     return [Edit(at, at, line), Edit(*c.source.span(target), name)]
 
@@ -164,9 +164,7 @@ def overlap(edits: list[Edit]) -> bool:
 def release_after_last_use(c: Context, block: ast.With, tape: str) -> list[Edit]:
     """`del TAPE` after the last statement beside the `with` block that uses the tape: a persistent tape holds every
     intermediate it recorded until it is deleted. None when that statement returns, or the name is used further on."""
-    parent = c.source.parents.get(block)
-    body = next((getattr(parent, name) for name in ("body", "orelse", "finalbody")
-                 if block in (getattr(parent, name, None) or [])), None)
+    body = body_of(c.source, block)
     uses = [s for s in body[body.index(block) + 1:] if _names(s, tape)] if body else []
     if not uses or isinstance(uses[-1], (ast.Return, ast.Raise)):
         return []
@@ -175,9 +173,17 @@ def release_after_last_use(c: Context, block: ast.With, tape: str) -> list[Edit]
     if later:
         return []
     end, newline = last.end_lineno, c.source.newline
-    at = c.source.line_start(end + 1) if end < len(c.source.lines) else len(c.source.text)
+    at = c.source.after_line(end)
     before = "" if c.source.text.endswith(("\n", "\r")) or at < len(c.source.text) else newline
     return [Edit(at, at, f"{before}{c.source.indent(last.lineno)}del {tape}{newline}")]
+
+
+def body_of(source: Source, statement: ast.stmt) -> list:
+    """The list of statements the statement is one of (a block's body, its else, its finally, the module's); [] when
+    it is none of them."""
+    parent = source.parents.get(statement)
+    return next((getattr(parent, name) for name in ("body", "orelse", "finalbody")
+                 if statement in (getattr(parent, name, None) or [])), [])
 
 
 def _names(node: ast.AST, name: str) -> bool:
@@ -189,5 +195,5 @@ def import_tensorflow(source: Source) -> Edit:
     writes a TensorFlow op into a script that imports only Keras and NumPy."""
     imports = [node for node in source.tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
     below = imports[-1].end_lineno if imports else 0
-    at = source.line_start(below + 1) if below < len(source.lines) else len(source.text)
+    at = source.after_line(below)
     return Edit(at, at, f"import tensorflow as tf{source.newline}")

@@ -49,7 +49,7 @@ def unwatched(c: Context) -> Repair:
     made = maker in block.body and isinstance(maker, ast.Assign) and names_in(maker.targets) & names_in([call.args[1]])
     first, after = (maker.lineno, maker.end_lineno + 1) if made else (block.body[0].lineno,) * 2
     line = f"{c.source.indent(first)}{tape}.watch({c.source.code(call.args[1])}){c.source.newline}"
-    at = c.source.line_start(after) if after <= len(c.source.lines) else len(c.source.text)
+    at = c.source.after_line(after - 1)
     return Repair([Edit(at, at, line)], c.subject())
 
 
@@ -163,7 +163,7 @@ def _symbolic_watch(c: Context) -> Repair:
     if not asked or watched in c.source.code(asked[0].args[1]):  # the gradient is asked of the Keras tensor itself
         raise NoRepair("cannot_watch")
     start = c.source.line_start(statement.lineno)
-    end = c.source.line_start(statement.lineno + 1) if statement.lineno < len(c.source.lines) else len(c.source.text)
+    end = c.source.after_line(statement.lineno)
     return Repair([Edit(start, end, "")], c.source.code(asked[0].args[1]), asked[0].lineno)
 
 

@@ -49,6 +49,10 @@ class Source:
     def line_start(self, lineno: int) -> int:
         return self._starts[lineno - 1]
 
+    def after_line(self, lineno: int) -> int:
+        """The offset just after line `lineno`: where the next line starts, or the end of the text after the last."""
+        return self.line_start(lineno + 1) if lineno < len(self.lines) else len(self.text)
+
     def indent(self, lineno: int) -> str:
         line = self.lines[lineno - 1]
         return line[:len(line) - len(line.lstrip(" \t"))]

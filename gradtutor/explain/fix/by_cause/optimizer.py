@@ -66,7 +66,7 @@ def loss_scaled(c: Context) -> list[Edit]:
     if optimizer is None:
         raise NoRepair("underflow")
     scaled = fresh(c, f"scaled_{target.id}")
-    at = c.source.line_start(made.end_lineno + 1) if made.end_lineno < len(c.source.lines) else len(c.source.text)
+    at = c.source.after_line(made.end_lineno)
     scale = f"{optimizer.targets[0].id}.scale_loss({target.id})"
     edits = [Edit(at, at, f"{c.source.indent(made.lineno)}{scaled} = {scale}{c.source.newline}"),
              Edit(*c.source.span(target), scaled)]

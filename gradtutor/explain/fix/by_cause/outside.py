@@ -68,7 +68,7 @@ def _before(c: Context, body: list, block: ast.With) -> list[Edit]:
         raise NoRepair("pattern")
     start = c.source.line_start(span[0].lineno)
     end = span[-1].end_lineno
-    stop = c.source.line_start(end + 1) if end < len(c.source.lines) else len(c.source.text)
+    stop = c.source.after_line(end)
     return [Edit(start, stop, ""), _insert(c, block, span, made)]
 
 
@@ -85,7 +85,7 @@ def _insert(c: Context, block: ast.With, span: list, made: set) -> Edit:
         raise NoRepair("pattern")
     first = block.body[len(watches)] if len(watches) < len(block.body) else None
     below = first.lineno if first is not None else watches[-1].end_lineno + 1
-    at = c.source.line_start(below) if below <= len(c.source.lines) else len(c.source.text)
+    at = c.source.after_line(below - 1)
     indent = c.source.indent(block.body[0].lineno)
     base, strings, lines = c.source.indent(span[0].lineno), c.source.multiline_strings(), []
     for lineno in range(span[0].lineno, span[-1].end_lineno + 1):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import GRADIENT_CALLS, Context, NoRepair, Repair, assigned, root
+from gradtutor.explain.fix.context import GRADIENT_CALLS, Context, NoRepair, Repair, assigned, body_of, root
 from gradtutor.explain.fix.source import Edit
 
 
@@ -110,7 +110,7 @@ def frozen_toggled(c: Context) -> list[Edit]:
     tape = next((call.func.value.id for call in ast.walk(first) if isinstance(call, ast.Call)
                  and isinstance(call.func, ast.Attribute) and call.func.attr in GRADIENT_CALLS
                  and isinstance(call.func.value, ast.Name)), None)
-    body = _body_of(c, first)
+    body = body_of(c.source, first)
     if tape is not None:  # the tape's block comes first: the flag is read when the block runs the layer
         block = c.tape_block(tape)[0]
         first = block if block in body and body.index(block) < body.index(first) else first
@@ -123,7 +123,7 @@ def frozen_toggled(c: Context) -> list[Edit]:
         last = statement
     indent, newline = c.source.indent(first.lineno), c.source.newline
     before = c.source.line_start(first.lineno)
-    after = c.source.line_start(last.end_lineno + 1) if last.end_lineno < len(c.source.lines) else len(c.source.text)
+    after = c.source.after_line(last.end_lineno)
     return [Edit(before, before, f"{indent}{layer}.trainable = True{newline}"),
             Edit(after, after, f"{indent}{layer}.trainable = False{newline}")]
 
@@ -134,15 +134,6 @@ def _trains(c: Context, statement: ast.stmt, layer: str) -> bool:
         if isinstance(node, ast.Attribute) and node.attr in READS + TRAINS and c.source.code(node.value) == layer:
             return True
     return False
-
-
-def _body_of(c: Context, statement: ast.stmt) -> list:
-    """The list of statements the statement is one of (a loop's body, the module's)."""
-    parent = c.source.parents.get(statement)
-    for field in ("body", "orelse", "finalbody"):
-        if statement in getattr(parent, field, ()):
-            return getattr(parent, field)
-    return []
 
 
 ASSIGNS = ("assign", "assign_add", "assign_sub")
