@@ -681,6 +681,50 @@ def test_an_integer_path_not_made_by_a_variable_keeps_the_by_hand_reason(tmp_pat
     assert by_hand(tmp_path, code, "integer-path", 3) == [("integer-path", "integer_path")]
 
 
+STRAIGHT_THROUGH = [  # (the line as written, {t} the drawn name, {tf} its alias) → the value it passes through
+    ("h = {tf}.round({t})", "h = {t} + {tf}.stop_gradient({tf}.round({t}) - {t})"),
+    ("h = {tf}.math.floor({t}) * 2.0", "h = ({t} + {tf}.stop_gradient({tf}.math.floor({t}) - {t})) * 2.0"),
+    ("h = {tf}.round({t} * 4.0)", "h = ({t} * 4.0) + {tf}.stop_gradient({tf}.round({t} * 4.0) - ({t} * 4.0))"),
+    ("h = keras.layers.Lambda(lambda {t}: {tf}.sign({t}))(x)",
+     "h = keras.layers.Lambda(lambda {t}: {t} + {tf}.stop_gradient({tf}.sign({t}) - {t}))(x)"),
+    ("h = {tf}.cast({t} > 0.5, {tf}.float32)", "h = {t} + {tf}.stop_gradient({tf}.cast({t} > 0.5, {tf}.float32) - {t})"),
+    ("h = {tf}.cast({t} >= cut, 'float32')", "h = {t} + {tf}.stop_gradient({tf}.cast({t} >= cut, 'float32') - {t})"),
+    ("h = keras.ops.round(self.{t})", "h = self.{t} + {tf}.stop_gradient(keras.ops.round(self.{t}) - self.{t})"),
+    ("{t} = {tf}.one_hot({tf}.argmax({t}, axis=-1), 4)",
+     "{t} = {t} + {tf}.stop_gradient({tf}.one_hot({tf}.argmax({t}, axis=-1), 4) - {t})"),
+]
+
+
+@pytest.mark.parametrize("cause", ["no-gradient-op", "integer-path"])
+@pytest.mark.parametrize("written, made", STRAIGHT_THROUGH)
+def test_a_rounding_threshold_or_one_hot_argmax_gets_a_straight_through_gradient(tmp_path, cause, written, made):
+    """The values stay what they were (x + (round(x) - x) is round(x)); the gradient passes as the identity."""
+    rng = random.Random(seed := random.randrange(2**32))
+    t, tf = rng.choice(["y_pred", "t", "scores", "hidden"]), rng.choice(["tf", "tensorflow", "T"])
+    out = patched(tmp_path, f"""
+        import keras
+        import tensorflow as {tf}
+        x, cut = None, 0.5
+        cut = 0.25
+        {written.format(t=t, tf=tf)}
+        """, cause, 5)
+    assert out.splitlines()[4] == made.format(t=t, tf=tf), seed
+
+
+@pytest.mark.parametrize("written", [
+    "h = tf.round(layer(x))",  # a call: read twice it would run the layer twice
+    "h = tf.cast(a > b, tf.float32)",  # a comparison of two computed values: which one passes is a choice
+    "h = tf.cast(t > 0.5, tf.int32)",  # an integer: the path stays cut after it
+    "h = tf.one_hot(tf.argmax(t), 4)",  # argmax's default axis is 0: not the one-hot's last axis
+    "h = tf.gather(t, tf.argmax(t, axis=-1))",  # an argmax used as an index
+    "h = tf.equal(tf.sign(t), tf.sign(x))",  # compared on the spot: the comparison cuts the path again
+])
+def test_a_step_the_straight_through_repair_does_not_recognise_keeps_the_by_hand_reason(tmp_path, written):
+    code = f"import tensorflow as tf\nt = a = b = x = layer = None\n{written}\n"
+    assert by_hand(tmp_path, code, "no-gradient-op", 3) == [("no-gradient-op", "no_repair")]
+    assert by_hand(tmp_path, code, "integer-path", 3) == [("integer-path", "integer_path")]
+
+
 @pytest.mark.parametrize("gradients, verified", [([["ok"]], True), ([["nonfinite"]], False), ([["none"]], False)])
 def test_another_cause_found_once_the_repaired_one_is_gone_is_said_beside_the_verdict(tmp_path, gradients, verified):
     """A NaN repaired, the re-run finds a saturation at the same call: the patch is judged by the gradients there (a
@@ -715,3 +759,95 @@ def test_an_inverse_cosine_given_one_gets_its_operand_clipped_inside_its_edges(t
     assert out.splitlines()[3] == made
     code = "import numpy as np\nimport tensorflow as tf\ncos = 1.0\nangle = np.arccos(cos)\n"
     assert by_hand(tmp_path, code, "non-finite", 4, how="edge") == [("non-finite", "non_finite")]
+
+
+@pytest.mark.parametrize("made, called, expected", [
+    ("mean_loss = keras.metrics.Mean()", "loss = mean_loss(per_example)", "mean_loss = keras.ops.mean"),
+    ("cc = keras.metrics.SparseCategoricalCrossentropy(from_logits=True)", "loss = cc(y, logits)",
+     "cc = keras.losses.SparseCategoricalCrossentropy(from_logits=True)"),
+    ("cc = tf.keras.metrics.LogCoshError()", "loss = cc(y, logits)", "cc = tf.keras.losses.LogCosh()"),
+])
+def test_a_keras_metric_called_as_a_loss_is_made_that_loss(tmp_path, made, called, expected):
+    """A metric keeps running totals in variables, which the tape does not follow: the loss of that name does not."""
+    out = patched(tmp_path, f"""
+        import keras
+        import tensorflow as tf
+        {made}
+        with tf.GradientTape() as tape:
+            {called}
+        """, "state-breaks-path", 5, 5)
+    assert out.splitlines()[2] == expected
+
+
+def test_a_value_assigned_to_a_variable_and_read_back_is_kept_a_tensor(tmp_path):
+    """The reads after the write use the value itself (the variable is still written); a later write ends them."""
+    rng = random.Random(seed := random.randrange(2**32))
+    variable = rng.choice(["buffer", "self.memory", "state"])
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        with tf.GradientTape() as tape:
+            {variable}.assign(x * 3.0)
+            y = {variable} * {variable}
+            {variable}.assign_add(y)
+            z = {variable} + 1.0
+        """, "state-breaks-path", 3, 3)
+    kept = variable.rpartition(".")[2] + "_value"
+    assert out.splitlines()[2:] == [f"    {kept} = x * 3.0", f"    {variable}.assign({kept})",
+                                    f"    y = {kept} * {kept}", f"    {variable}.assign_add(y)",
+                                    f"    z = {variable} + 1.0"], seed
+
+
+@pytest.mark.parametrize("written", [
+    "total.assign_add(x)\ny = total * 2.0",  # a sum kept in a variable: a tensor accumulator is a rewrite
+    "total.assign(x)",  # nothing reads it back
+    "m = keras.metrics.CosineSimilarity()\ny = m(a, b)",  # the loss of that name is the metric's negative
+])
+def test_state_this_does_not_rewrite_keeps_the_by_hand_reason(tmp_path, written):
+    code = f"import keras\nimport tensorflow as tf\ntotal = x = a = b = None\n{written}\n"
+    line = code.count("\n") - (1 if "\ny" in written else 0)
+    assert by_hand(tmp_path, code, "state-breaks-path", line) == [("state-breaks-path", "state")]
+
+
+FROZEN = [  # (where the number is first set, where the program changes it, the read the step froze) → the two lines
+    ("self.kl_weight = 0.0", "self.model.kl_weight = min(1.0, epoch * 0.5)", "loss = rec + self.kl_weight * kl",
+     "self.kl_weight = tf.Variable(0.0, trainable=False)", "self.model.kl_weight.assign(min(1.0, epoch * 0.5))"),
+    ("aux_weight = 0", "aux_weight += 0.25", "loss = a + aux_weight * b",
+     "aux_weight = tf.Variable(0.0, trainable=False)", "aux_weight.assign_add(0.25)"),
+    ("alpha = -1.5", "alpha *= 2", "loss = a + settings.alpha * b",
+     "alpha = tf.Variable(-1.5, trainable=False)", "settings.alpha.assign(settings.alpha * (2))"),
+]
+
+
+@pytest.mark.parametrize("first, changed, read, made, assigned", FROZEN)
+def test_a_frozen_python_number_becomes_a_variable_and_its_changes_assigns(tmp_path, first, changed, read, made,
+                                                                           assigned):
+    """The compiled step reads the variable anew at each call; every setting after the first assigns it."""
+    owner = first.startswith("alpha")  # a class attribute, changed and read through an instance
+    changer = changed.replace("alpha", "settings.alpha") if owner else changed
+    code = "\n".join(["import tensorflow as tf", *(["class Settings:", f"    {first}"] if owner else [first]),
+                      "def step(a, b, rec, kl, epoch):", "    global aux_weight", f"    {changer}", f"    {read}", ""])
+    out = patched(tmp_path, code, "frozen-python-state", code.count("\n"),
+                  name=first.split("=")[0].strip().rpartition(".")[2])
+    lines = out.splitlines()
+    assert lines[2 if owner else 1].strip() == made and lines[5 if owner else 4].strip() == assigned
+
+
+@pytest.mark.parametrize("first", ["weight = np.zeros(3)", "weight, other = 0.0, 1.0", "x = weight = 0.0"])
+def test_a_frozen_value_this_cannot_make_a_variable_keeps_the_by_hand_reason(tmp_path, first):
+    code = f"import numpy as np\nimport tensorflow as tf\n{first}\nloss = weight * 2.0\n"
+    assert by_hand(tmp_path, code, "frozen-python-state", 4, name="weight") == [("frozen-python-state",
+                                                                                 "frozen_state")]
+
+
+def test_a_local_of_the_same_name_is_not_the_frozen_global(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        weight = 0.5
+        def report():
+            weight = 3
+            return weight
+        loss = weight * 2.0
+        weight = 1.0
+        """, "frozen-python-state", 6, 6, name="weight")
+    assert out.splitlines()[1:] == ["weight = tf.Variable(0.5, trainable=False)", "def report():", "    weight = 3",
+                                    "    return weight", "loss = weight * 2.0", "weight.assign(1.0)"]

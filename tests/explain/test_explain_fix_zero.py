@@ -174,3 +174,31 @@ def test_the_patched_expressions_keep_every_value_and_give_a_finite_gradient(tmp
         finite = np.isfinite(before)
         assert np.array_equal(before[finite], after[finite]), (statement, seed)
         assert np.isfinite(gradient).all(), (statement, seed)
+
+
+KERAS_MATH = (("from keras import ops\n", "ops"), ("import keras\n", "keras.ops"),
+              ("from keras import backend as K\n", "K"), ("import keras.ops as kops\n", "kops"))
+
+
+@pytest.mark.unit
+def test_a_sqrt_spelled_by_keras_ops_or_its_backend_is_guarded_too(tmp_path):
+    """A siamese network's distance, written with keras.ops (or Keras 2's K): sum, square and maximum are read in
+    Keras's spelling to know the sqrt's input is at its minimum at 0."""
+    seed, tf, out, a, b = drawn()
+    imported, k = random.Random(seed).choice(KERAS_MATH)
+    got = patched_line(tmp_path, f"{out} = {k}.sqrt({k}.sum({k}.square({a} - {b}), axis=1, keepdims=True))", tf,
+                       before=imported)
+    s = "squared"
+    assert got == [f"    {s} = {k}.sum({k}.square({a} - {b}), axis=1, keepdims=True)",
+                   f"    {out} = {tf}.where({s} > 0, {k}.sqrt({tf}.where({s} > 0, {s}, {tf}.ones_like({s}))), "
+                   f"{tf}.zeros_like({s}))"], seed
+
+
+@pytest.mark.unit
+def test_a_keras_name_not_bound_to_its_math_module_is_not_read_as_it(tmp_path):
+    """`ops` bound to something else (a list of the user's ops) is not keras.ops: its sqrt is not the op."""
+    seed, tf, out, a, _ = drawn()
+    code = (f"import tensorflow as {tf}\nfrom myproject import ops\nwith {tf}.GradientTape() as tape:\n"
+            f"    {out} = ops.sqrt(ops.sum(ops.square({a})))\n")
+    plan = plan_for(tmp_path, code, 4)
+    assert plan.patched == code and [m.reason for m in plan.manual] == ["non_finite"], seed

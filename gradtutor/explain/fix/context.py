@@ -11,6 +11,10 @@ from dataclasses import dataclass, field
 from gradtutor.explain.fix.source import Edit, Source
 
 GRADIENT_CALLS = ("gradient", "jacobian", "batch_jacobian")
+# Keras's math modules (keras.ops, the backend Keras 2 code calls K) spell some of TensorFlow's ops otherwise
+KERAS_MATH = ("keras.ops", "keras.backend", "tensorflow.keras.backend", "tensorflow.keras.ops", "tf_keras.backend")
+KERAS_SPELLING = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "clip_by_value": "clip",
+                  "pow": "power"}
 
 
 class NoRepair(Exception):
@@ -36,6 +40,7 @@ class Context:
         self.broke = (finding.get("broke_at") or {}).get("line") or self.line
         self.tf = source.module_alias("tensorflow") or "tf"
         self.np = source.module_alias("numpy")
+        self.keras_math = {name for module in KERAS_MATH for name in source.names_bound_to(module)}
 
     def gradient_call(self) -> tuple[ast.Call, str]:
         for call in self.source.nodes_on(self.line, ast.Call):
@@ -71,6 +76,18 @@ class Context:
             return False
         owner = root(call.func)
         return isinstance(owner, ast.Name) and owner.id == self.tf
+
+    def is_math(self, call: ast.AST, *names: str) -> bool:
+        """is_tf, or the op called from Keras's math modules (`ops.sqrt`, `K.sum`, `keras.ops.square`)."""
+        if self.is_tf(call, *names):
+            return True
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+            return False
+        if call.func.attr not in {KERAS_SPELLING.get(name, name) for name in names}:
+            return False
+        owner = ast.unparse(call.func.value)
+        tf_keras = (f"{self.tf}.keras.ops", f"{self.tf}.keras.backend")
+        return owner in self.keras_math or owner in ("keras.ops", "keras.backend") + tf_keras
 
 
 def root(node: ast.AST) -> ast.AST:

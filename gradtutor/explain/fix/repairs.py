@@ -10,7 +10,7 @@ import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, hoist,
                                            import_tensorflow, overlap, release_after_last_use, renamed, scope_of)
-from gradtutor.explain.fix.by_cause import activations, division, integers, log_floor, optimizer, zero
+from gradtutor.explain.fix.by_cause import activations, discrete, floors, optimizer, state, zero
 from gradtutor.explain.fix.by_cause.graph_gradients import tf_gradients_eager
 from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
 from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
@@ -22,7 +22,8 @@ from gradtutor.protocol import Cause
 MANUAL = {Cause.SATURATION: "saturation"}
 # repairs that read only the break line (a layer's activation, a variable's making), not the tape or its call: made
 # wherever the tape is (under fit, in Keras's train_step) when the path broke in the script
-AT_BREAK_LINE = {Cause.INTEGER_PATH, Cause.DEAD_RELU}
+AT_BREAK_LINE = {Cause.INTEGER_PATH, Cause.DEAD_RELU, Cause.NO_GRADIENT_OP, Cause.STATE_BREAKS_PATH,
+                 Cause.FROZEN_PYTHON_STATE}
 UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "reciprocal", "xlogy")
 
 
@@ -63,22 +64,12 @@ def softmax_sum(c: Context) -> Repair:
 
 
 def no_gradient_op(c: Context) -> Repair:
-    """A tape's target that is an argmax (`top = tf.argmax(p, axis=-1)`, Grad-CAM's class): the top class's score,
-    `tf.reduce_max(p, axis=-1)`, whose gradient is the one meant (1 at the argmax). Only when the name is read by the
-    gradient call alone: an argmax also used as an index keeps its integer, and every other op is changed by hand."""
-    call, _ = c.gradient_call()
-    made = c.source.statement_at(c.broke)
-    value = made.value if isinstance(made, ast.Assign) and len(made.targets) == 1 else None
-    target = call.args[0]
-    if not (c.is_tf(value, "argmax") and isinstance(made.targets[0], ast.Name) and isinstance(target, ast.Name)
-            and target.id == made.targets[0].id):
-        raise NoRepair("no_repair")
-    axis = value.args[1:2] + [k for k in value.keywords if k.arg == "axis"]
-    reads = [n for n in ast.walk(scope_of(c, call)) if isinstance(n, ast.Name) and n.id == target.id
-             and isinstance(n.ctx, ast.Load) and n is not target]
-    if reads or not axis or any(k.arg not in ("axis", "name") for k in value.keywords):
-        raise NoRepair("pattern")  # used as an index too, or no axis given (argmax's default axis is 0)
-    return Repair([renamed(c.source, value.func, "reduce_max")], c.subject())
+    """A tape's target that is an argmax: its top score (_argmax_target); a rounding, threshold or one-hot argmax on
+    the way: a straight-through gradient (by_cause/discrete.py); every other op is changed by hand."""
+    try:
+        return Repair(discrete.argmax_target(c), c.subject())
+    except NoRepair as refused:  # an argmax target used as an index too says so, when nothing passes straight through
+        return Repair(discrete.straight_through(c, refused.reason), c.subject())
 
 
 def tape_reused(c: Context) -> Repair:
@@ -203,7 +194,7 @@ def not_used(c: Context) -> Repair:
 def non_finite(c: Context) -> Repair:
     """`tf.where(c, f(x), y)` with a log, sqrt, exp or division in a branch → the operand guarded by a second where;
     with no such where, a sqrt, fractional pow, norm, angle or sinc at 0 gets a double where (by_cause/zero.py), a
-    log given 0 its operand floored (by_cause/log_floor.py), a division by 0 made divide_no_nan (by_cause/division.py).
+    log given 0 its operand floored, a division by 0 made divide_no_nan (by_cause/floors.py).
     A NaN made by an overflow or by a value outside an
     op's domain (the finding's facts["how"], values.how_made) has none."""
     if (c.finding.get("facts") or {}).get("how") == "swapped":
@@ -231,7 +222,7 @@ def non_finite(c: Context) -> Repair:
     except NoRepair as refused:
         if how not in ("zero", "given", "edge"):  # given: handed on after a step not seen made it; edge: acos at ±1
             raise
-        for floor in (log_floor.floored, division.no_nan):  # a log given 0 (acos given 1): its operand kept inside
+        for floor in (floors.floored, floors.no_nan):  # a log given 0 (acos given 1): its operand kept inside
             try:
                 return Repair(floor(c), c.subject())
             except NoRepair:
@@ -252,8 +243,12 @@ def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:
 
 
 def integer_path(c: Context) -> Repair:
-    """A variable made integer on the break line made float32 (by_cause/integers.py); a cast or argmax: by hand."""
-    return Repair(integers.floated(c), c.subject())
+    """A variable made integer on the break line made float32; a threshold cast to float or a one-hot argmax given a
+    straight-through gradient (by_cause/discrete.py); any other cast or argmax: by hand."""
+    try:
+        return Repair(discrete.floated(c), c.subject())
+    except NoRepair:
+        return Repair(discrete.straight_through(c, "integer_path"), c.subject())
 
 
 def dead_relu(c: Context) -> Repair:
@@ -264,6 +259,17 @@ def dead_relu(c: Context) -> Repair:
 def underflow(c: Context) -> Repair:
     """The optimizer loss-scaled and the target scaled inside the tape (by_cause/optimizer.py)."""
     return Repair(optimizer.loss_scaled(c), c.subject())
+
+
+def state_breaks_path(c: Context) -> Repair:
+    """A Keras metric called as a loss made that loss; a value assigned to a variable and read back kept a tensor
+    (by_cause/state.py)."""
+    return Repair(state.kept_tensor(c), c.subject())
+
+
+def frozen_python_state(c: Context) -> Repair:
+    """The Python number a compiled step froze made a tf.Variable, each later setting an assign (by_cause/state.py)."""
+    return Repair(state.made_variable(c), c.subject())
 
 
 def leaves(c: Context) -> Repair:
@@ -277,7 +283,8 @@ REPAIRS = {Cause.UNWATCHED: unwatched, Cause.OUTSIDE_TAPE: outside_tape, Cause.T
            Cause.CANNOT_WATCH: cannot_watch, Cause.NOT_USED: not_used, Cause.SOFTMAX_SUM: softmax_sum,
            Cause.TF_GRADIENTS_EAGER: tf_gradients_eager, Cause.LEAVES_TENSORFLOW: leaves,
            Cause.NON_FINITE: non_finite, Cause.DEAD_RELU: dead_relu, Cause.INTEGER_PATH: integer_path,
-           Cause.UNDERFLOW: underflow, Cause.NO_GRADIENT_OP: no_gradient_op}
+           Cause.UNDERFLOW: underflow, Cause.NO_GRADIENT_OP: no_gradient_op,
+           Cause.STATE_BREAKS_PATH: state_breaks_path, Cause.FROZEN_PYTHON_STATE: frozen_python_state}
 
 
 def repair(source: Source, finding: dict) -> Repair:

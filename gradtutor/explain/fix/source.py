@@ -84,6 +84,19 @@ class Source:
         return None
 
 
+    def names_bound_to(self, module: str) -> set[str]:
+        """Every name the file binds to a module (`from keras import ops` → ops for keras.ops; `import keras.ops as
+        kops` → kops; `import keras.ops` → keras.ops)."""
+        found = set()
+        parent, _, last = module.rpartition(".")
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Import):
+                found |= {alias.asname or alias.name for alias in node.names if alias.name == module}
+            elif isinstance(node, ast.ImportFrom) and node.module == parent and not node.level:
+                found |= {alias.asname or alias.name for alias in node.names if alias.name == last}
+        return found
+
+
 def apply(text: str, edits: list[Edit]) -> str:
     """The text with the edits made (they must not overlap)."""
     out, at = [], 0

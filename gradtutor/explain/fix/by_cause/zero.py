@@ -58,7 +58,7 @@ def _rewrite(c: Context, node: ast.AST):
         return node.right, _around(c, node, node.right), "{} != 0", f"{tf}.ones_like({{}})", "x"
     if not isinstance(node, ast.Call) or not node.args:
         return None
-    if c.is_tf(node, "sqrt") or c.is_tf(node, "pow") and len(node.args) == 2 and _fractional(c, node.args[1]):
+    if c.is_math(node, "sqrt") or c.is_math(node, "pow") and len(node.args) == 2 and _fractional(c, node.args[1]):
         _at_minimum(c, node.args[0])
         stem = "squared" if "square" in c.source.code(node.args[0]) else "base"
         return node.args[0], _around(c, node, node.args[0]), "{} > 0", f"{tf}.zeros_like({{}})", stem
@@ -153,7 +153,7 @@ def _ancestors(c: Context, node: ast.AST, stop: ast.AST | None = None) -> list[a
 
 
 def _inside_where(c: Context, node: ast.AST) -> bool:
-    return any(c.is_tf(a, "where") for a in _ancestors(c, node))
+    return any(c.is_math(a, "where") for a in _ancestors(c, node))
 
 
 def _is_sinc(c: Context, call: ast.Call) -> bool:
@@ -168,7 +168,7 @@ def _is_sinc(c: Context, call: ast.Call) -> bool:
 def _odd_over_itself(c: Context, division: ast.BinOp) -> bool:
     """sin(x) / x (and the other ODD_SLOPE_ONE functions): 0/0 at 0, whose value there is 1."""
     top, x = division.left, division.right
-    return (isinstance(x, (ast.Name, ast.Attribute)) and c.is_tf(top, *ODD_SLOPE_ONE) and len(top.args) == 1
+    return (isinstance(x, (ast.Name, ast.Attribute)) and c.is_math(top, *ODD_SLOPE_ONE) and len(top.args) == 1
             and not top.keywords and c.source.code(top.args[0]) == c.source.code(x))
 
 
@@ -191,7 +191,7 @@ def _number(c: Context, node: ast.AST, depth: int) -> float | None:
         if left is None or right is None or isinstance(node.op, ast.Div) and right == 0:
             return None
         return ARITHMETIC[type(node.op)](left, right)
-    if c.is_tf(node, "constant", "cast", "convert_to_tensor") and node.args:
+    if c.is_math(node, "constant", "cast", "convert_to_tensor") and node.args:
         return _number(c, node.args[0], depth - 1)
     if isinstance(node, ast.Name):
         made = assigned(c, node)
@@ -221,18 +221,18 @@ def _minimum(c: Context, node: ast.AST, depth: int) -> bool:
         if isinstance(node.op, ast.Add):
             return _minimum(c, node.left, depth - 1) and _minimum(c, node.right, depth - 1)
         return False
-    if c.is_tf(node, *MINIMUM_AT_ZERO):
+    if c.is_math(node, *MINIMUM_AT_ZERO):
         return True
-    if c.is_tf(node, *POOLS) and node.args:  # an L2 pooling: sqrt(conv(x ** 2, window)); the re-run checks it
+    if c.is_math(node, *POOLS) and node.args:  # an L2 pooling: sqrt(conv(x ** 2, window)); the re-run checks it
         return _minimum(c, node.args[0], depth - 1)
-    if c.is_tf(node, "add", "add_n") and node.args:  # tf.add(a, b), tf.add_n([a, b]): a sum of minima
+    if c.is_math(node, "add", "add_n") and node.args:  # tf.add(a, b), tf.add_n([a, b]): a sum of minima
         terms = node.args[0].elts if isinstance(node.args[0], (ast.List, ast.Tuple)) else node.args
         return all(_minimum(c, term, depth - 1) for term in terms)
-    if c.is_tf(node, *REDUCTIONS) and node.args:
+    if c.is_math(node, *REDUCTIONS) and node.args:
         return _minimum(c, node.args[0], depth - 1)
-    if c.is_tf(node, "clip_by_value") and len(node.args) >= 2:
+    if c.is_math(node, "clip_by_value") and len(node.args) >= 2:
         return _number(c, node.args[1], 3) == 0
-    if c.is_tf(node, "maximum") and len(node.args) == 2:
+    if c.is_math(node, "maximum") and len(node.args) == 2:
         return 0 in (_number(c, node.args[0], 3), _number(c, node.args[1], 3))
     return False
 

@@ -1,4 +1,8 @@
-"""A log given 0 on the break line (a probability's log in a hand-written cross-entropy: log(y_pred), log(1 - y_pred)
+"""An op given the point where it fails, on the break line, its operand kept away from that point (or the op made
+one that is finite there): a log given 0 is floored, an acos given ±1 clipped inside, a division by 0 made
+divide_no_nan.
+
+A log given 0 on the break line (a probability's log in a hand-written cross-entropy: log(y_pred), log(1 - y_pred)
 once a sigmoid has rounded to exactly 0 or 1): its operand floored at Keras's epsilon, as Keras's own losses clip
 their predictions, so the value and the slope stay finite.
 
@@ -17,6 +21,16 @@ exactly 1) has an infinite slope there: its operand is clipped the same epsilon 
 by at most 5e-4 radians and the slope stays below about 2e3.
 
     tf.math.acos(c) → tf.math.acos(tf.clip_by_value(c, -1 + 1e-7, 1 - 1e-7))
+
+A division by 0 on the break line (a cosine similarity of an all-zero vector, a mean over an empty mask: 0 / 0)
+made `tf.math.divide_no_nan`, TensorFlow's own division that is 0 where the divisor is 0, with a gradient that is
+finite there too:
+
+    return prod / (a_norm * b_norm)  →  return tf.math.divide_no_nan(prod, a_norm * b_norm)
+
+Values change only where the divisor is 0, where the quotient was inf or NaN. Tried only when the NaN was made by
+an op given the point where its slope is infinite (values.how_made's 'zero'), or handed on by one the recording saw
+after the step that made it ('given'), and the double where did not fit; the re-run and central differences judge.
 """
 from __future__ import annotations
 
@@ -28,6 +42,7 @@ from gradtutor.explain.fix.source import Edit
 EPSILON = "1e-7"  # keras.config.epsilon()'s default, the clip of Keras's own cross-entropies
 STABLE = {"sigmoid": "log_sigmoid", "softmax": "log_softmax"}  # log(f(z)) computed from z (tf: tf.math, tf.nn)
 TF_HOME = {"log_sigmoid": "math", "log_softmax": "nn"}
+DIVIDES = ("divide", "truediv", "realdiv", "div")  # tf.divide, tf.math.truediv, tf.realdiv: (x, y)
 EDGED = ("acos", "asin", "atanh", "arccos", "arcsin", "arctanh")  # infinite slope at ±1 (keras.ops: arc…)
 
 
@@ -73,4 +88,26 @@ def _stable(c: Context) -> list[Edit]:
             f"{c.source.code(inner.func.value)}.{name}"
         start, end = c.source.span(inner.func)
         edits.append(Edit(*c.source.span(call), func + c.source.text[end:c.source.span(inner)[1]]))
+    return edits
+
+def no_nan(c: Context) -> list[Edit]:
+    """The edits making every division on the break line divide_no_nan; NoRepair when it has none (or they nest)."""
+    statement = c.source.statement_at(c.broke)
+    if statement is None:
+        raise NoRepair("non_finite")
+    edits, spans = [], []
+    for node in ast.walk(statement):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            numerator, divisor = node.left, node.right
+        elif c.is_tf(node, *DIVIDES) and len(node.args) == 2 and not node.keywords:
+            numerator, divisor = node.args
+        else:
+            continue
+        if node.lineno != c.broke or isinstance(divisor, ast.Constant):
+            continue  # a division by a number is not a division by 0
+        spans.append(c.source.span(node))
+        edits.append(Edit(*spans[-1], f"{c.tf}.math.divide_no_nan({c.source.code(numerator)}, "
+                                      f"{c.source.code(divisor)})"))
+    if not edits or any(a[0] < b[0] < a[1] for a in spans for b in spans):  # nested divisions: by hand
+        raise NoRepair("non_finite")
     return edits
