@@ -851,3 +851,27 @@ def test_a_local_of_the_same_name_is_not_the_frozen_global(tmp_path):
         """, "frozen-python-state", 6, 6, name="weight")
     assert out.splitlines()[1:] == ["weight = tf.Variable(0.5, trainable=False)", "def report():", "    weight = 3",
                                     "    return weight", "loss = weight * 2.0", "weight.assign(1.0)"]
+
+
+def test_weights_unfrozen_between_two_fits_get_the_scripts_compile_again(tmp_path):
+    """fit traced its step while the base was frozen: compiling again (the script's own last compile, copied) makes
+    fit trace a new one, with a new optimizer for the weights the first never saw."""
+    script = tmp_path / "train.py"
+    script.write_text("import keras\nmodel.compile(optimizer='sgd', loss='mse')\nmodel.compile(\n"
+                      "    optimizer=keras.optimizers.Adam(1e-3), loss='mse')\nmodel.fit(x, y)\nbase.trainable = True")
+    plan = plans.make(str(script), [{"file": str(script), "line": 6, "call": "compiled", "cause": "frozen-python-state",
+                                     "broke_at": {"file": str(script), "line": 6}, "facts": {"how": "trainable"}}])
+    assert plan.patched.splitlines()[5:] == ["base.trainable = True", "model.compile(",
+                                             "    optimizer=keras.optimizers.Adam(1e-3), loss='mse')"]
+    assert [item.call for item in plan.items] == ["whole"]  # the flag's line asks for no gradient: the whole re-run
+
+
+@pytest.mark.parametrize("code", [
+    "class Thaw(keras.callbacks.Callback):\n    def on_epoch_begin(self, epoch, logs=None):\n        base.trainable = True",
+    "model.fit(x, y)\nbase.trainable = True",  # no compile before it
+])
+def test_weights_unfrozen_in_a_callback_or_with_no_compile_keep_the_by_hand_reason(tmp_path, code):
+    code = f"import keras\n{code}\nmodel.compile(optimizer='adam', loss='mse')\n"
+    line = code.splitlines().index(next(l for l in code.splitlines() if "trainable" in l)) + 1
+    assert by_hand(tmp_path, code, "frozen-python-state", line, how="trainable") == [("frozen-python-state",
+                                                                                       "unfrozen")]

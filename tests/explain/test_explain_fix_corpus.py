@@ -31,7 +31,7 @@ REPO = HERE.parent
 REQUIRED = 0.80
 REPAIRABLE = {"unwatched", "outside-tape", "tape-reused", "tf-gradients-eager", "variable-replaced",
               "leaves-tensorflow", "softmax-sum", "non-finite", "stop-gradient", "not-used", "cannot-watch",
-              "dead-relu", "underflow"}
+              "dead-relu", "underflow", "state-breaks-path", "frozen-python-state"}
 BY_HAND = {
     "notused_rnn_cell_weight_fit.py": "not-used: a weight the layer's call never reads; where it belongs is a choice",
     "keras_dqn_target_network.py": "not-used: the loss reads the target network; which network to train is a choice",
@@ -102,6 +102,48 @@ BY_HAND = {
                                    "some unseeded batches, a zero that is the clip's own; which bound to use is a choice",
     "compiled_fn_unconnected_head.py": "not-used: the other head's variables; which head a step trains is a choice",
     "compiled_fit_angle_zero_prediction.py": "non-finite: the angle of a real prediction is 0 or pi, a loss with no slope anywhere; which loss to use is a choice",
+    # state the tape does not follow, where keeping the value a tensor changes the program's shape
+    "cause_set_weights_inner_step.py": "state-breaks-path: weights copied with set_weights; a forward pass on the "
+                                       "updated weights as tensors is a rewrite of the model's call",
+    "leaves_model_copy_weights.py": "state-breaks-path: weights copied with set_weights; a forward pass on the "
+                                    "updated weights as tensors is a rewrite of the model's call",
+    "state_hypergradient_optimizer_step.py": "state-breaks-path: an optimizer's update in the path; the update as "
+                                             "tensors (w - lr * g) is a rewrite of the step",
+    "state_accumulated_loss_variable.py": "state-breaks-path: a sum kept in a variable with assign_add; a tensor "
+                                          "accumulator is a rewrite of the loop",
+    "compiled_fn_accumulated_loss_variable.py": "state-breaks-path: a sum kept in a variable with assign_add; a "
+                                                "tensor accumulator is a rewrite of the loop",
+    "state_tf_data_map.py": "state-breaks-path: the value goes through a tf.data pipeline; the same batches as "
+                            "tensor ops inside the tape are a rewrite",
+    "state_tf_data_reduce.py": "state-breaks-path: a tf.data reduce; the same sum as tensor ops is a rewrite",
+    "compiled_fn_tf_data_reduce.py": "state-breaks-path: a tf.data reduce; the same sum as tensor ops is a rewrite",
+    "state_tf_data_reduce_model.py": "state-breaks-path: the errors go through a tf.data pipeline; the same batches "
+                                     "as tensor ops inside the tape are a rewrite",
+    "state_tf_function_dataset_loop.py": "state-breaks-path: a dataset iterated inside the step; which tensors to "
+                                         "pass in instead is a choice",
+    "state_tf_function_dataset_step.py": "state-breaks-path: a dataset iterated inside the step; which tensors to "
+                                         "pass in instead is a choice",
+    "state_keras3_stateful_calls.py": "state-breaks-path: an RNN's stored state between calls; passing it as "
+                                      "initial_state is a choice of model",
+    "state_scatter_nd_add_graph_gradients.py": "state-breaks-path: a compat.v1 scatter into a variable; the tensor "
+                                               "scatter in its place rewrites what the graph keeps",
+    "state_scatter_sub_graph_gradients.py": "state-breaks-path: a compat.v1 scatter into a variable; the tensor "
+                                            "scatter in its place rewrites what the graph keeps",
+    # Python state frozen into a trace that is not a number set by a plain assignment
+    "frozen_model_rebuilt_global.py": "frozen-python-state: a model rebuilt under the same name; which model the "
+                                      "traced step reads is a choice",
+    "frozen_numpy_dropout_mask.py": "frozen-python-state: a NumPy draw made once at tracing; drawing with tf.random "
+                                    "is a rewrite of the draw",
+    "frozen_numpy_generator_noise.py": "frozen-python-state: a NumPy draw made once at tracing; drawing with "
+                                       "tf.random is a rewrite of the draw",
+    "frozen_unfreeze_callback_without_recompile.py": "frozen-python-state: a trainable flag changed after fit traced "
+                                                     "its step; making the step again is a change of the phases",
+    "frozen_unfreeze_custom_step.py": "frozen-python-state: the variables list the traced step read; a new step for "
+                                      "the second phase is a choice",
+    "frozen_variable_argument_alias.py": "frozen-python-state: a tf.Variable argument read by its global name; which "
+                                         "variable the step reads is a choice",
+    "frozen_variable_argument_alias_method.py": "frozen-python-state: a tf.Variable argument read by its attribute's "
+                                                "name; which variable the step reads is a choice",
 }
 
 

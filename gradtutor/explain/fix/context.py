@@ -31,6 +31,7 @@ class Repair:
     subject: str  # the sources whose gradient the repair is for, as the user's code names them
     line: int | None = None  # the gradient call it is judged at, when not the finding's (a watch's next gradient)
     notes: list[str] = field(default_factory=list)
+    whole_run: bool = False  # its line asks for no gradient (a trainable flag's): judged by the whole re-run
 
 
 class Context:

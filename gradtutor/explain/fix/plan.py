@@ -124,8 +124,9 @@ def make(script: str, findings: list[dict], text: str | None = None) -> Plan:
             plan.manual.append(Manual(finding["cause"], finding.get("line"), "overlap", {"line": broke.get("line")}))
             continue
         taken.extend(new)
+        call = "whole" if repair.whole_run else finding.get("call") if repair.line is None else "gradient"
         plan.items.append(Item(finding["cause"], repair.line or finding["line"], broke.get("line"), repair.subject,
-                               repair.edits, call=finding.get("call") if repair.line is None else "gradient"))
+                               repair.edits, call=call))
     plan.edits = taken
     plan.patched = apply(original, taken) if taken else original
     return plan

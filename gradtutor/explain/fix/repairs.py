@@ -268,7 +268,10 @@ def state_breaks_path(c: Context) -> Repair:
 
 
 def frozen_python_state(c: Context) -> Repair:
-    """The Python number a compiled step froze made a tf.Variable, each later setting an assign (by_cause/state.py)."""
+    """The Python number a compiled step froze made a tf.Variable, each later setting an assign; weights unfrozen
+    after fit traced its step: the model compiled again (by_cause/state.py)."""
+    if (c.finding.get("facts") or {}).get("how") == "trainable":
+        return Repair(state.recompiled(c), c.subject(), whole_run=True)
     return Repair(state.made_variable(c), c.subject())
 
 

@@ -23,7 +23,7 @@ from gradtutor.explain.fix.plan import Plan, make
 
 ROUNDS = 5  # a NumPy loss is repaired a step a round (.numpy(), then np.abs, np.where, np.mean in the function)
 # findings whose line asks for no gradient: judged by the whole re-run (_judge_whole_run)
-ASKS_NO_GRADIENT = ("raised", "watch")
+ASKS_NO_GRADIENT = ("raised", "watch", "whole")
 
 
 def lines_to_check(plan: Plan) -> list[int]:

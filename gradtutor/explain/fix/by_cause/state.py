@@ -24,6 +24,11 @@ setting of it assigns the variable, which the step reads anew at each call:
     self.model.kl_weight = min(1.0, e)   →  self.model.kl_weight.assign(min(1.0, e))
     aux_weight += 0.1                    →  aux_weight.assign_add(0.1)
 
+Weights made trainable after fit traced its step (`base.trainable = True` between two fits, as fine-tuning does):
+the model is compiled again right after, with the compile call the script already makes, which has fit trace a new
+step (and make a new optimizer, which Keras 3 needs for weights its first one never saw). In a callback or a step of
+one's own, a new step needs a new optimizer in the middle of the training: by hand.
+
 A sum kept in a variable (assign_add in a loop), a tf.data pipeline, an RNN's stored state or an optimizer's update
 changes the program's shape and stays by hand.
 """
@@ -117,6 +122,25 @@ def _read_back(c: Context, statement: ast.stmt) -> list[Edit]:
     return [Edit(*c.source.span(statement), kept)] + [Edit(*c.source.span(read), name) for read in reads]
 
 
+
+
+def recompiled(c: Context) -> list[Edit]:
+    """`X.trainable = True` followed by the script's own last `MODEL.compile(…)` before it, copied; NoRepair
+    ("unfrozen") when the line is not a module-level statement with such a compile at the same level."""
+    statement = c.source.statement_at(c.broke)
+    block = body_of(c.source, statement) if statement is not None else []
+    if not (isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Attribute)
+            and statement.targets[0].attr == "trainable" and block is c.source.tree.body):
+        raise NoRepair("unfrozen")
+    compiles = [s for s in block[:block.index(statement)] if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "compile"]
+    if not compiles:
+        raise NoRepair("unfrozen")
+    at = c.source.after_line(statement.end_lineno)
+    copied = c.source.text[c.source.line_start(compiles[-1].lineno):c.source.after_line(compiles[-1].end_lineno)]
+    copied = copied if copied.endswith(c.source.newline) else copied + c.source.newline
+    ends = c.source.text.endswith(("\n", "\r"))  # a last line with no newline: the copy starts one
+    return [Edit(at, at, copied if ends or at < len(c.source.text) else c.source.newline + copied)]
 
 
 def made_variable(c: Context) -> list[Edit]:
