@@ -139,6 +139,7 @@ class Record:
         self.sampling = Sampling()  # which eager tape blocks are recorded (sampling.py)
         self.site_calls: dict = {}  # (file, line) of a tape.gradient -> its eager calls (checks.sampled)
         self.untracked: dict = {}  # call sites and variable handles looked at by untracked.py
+        self.rebound: dict = {}  # id(variable handle) -> the user's line that set its attribute to a plain value
         # (frame, index) of a gradient call -> the variable's handle node it was asked for last (analysis.restarted)
         self.previous_sources: dict = {}
 

@@ -302,6 +302,20 @@ def test_numpy_steps_become_tensorflow_ops_in_the_files_own_aliases(tmp_path):
     assert "    y = tf.reduce_sum(tf.math.log(w), axis=0)" in out.splitlines()
 
 
+def test_what_numpys_result_was_given_becomes_a_tensors_too(tmp_path):
+    """A padding mask written with np.where on `p.numpy()`, then `.astype` and `tf.constant`: the cast and the
+    tensor itself, so the patched line stays a tensor's (an EagerTensor has no astype)."""
+    out = patched(tmp_path, """
+        import numpy as np
+        import tensorflow as tf
+        with tf.GradientTape() as tape:
+            p = model(x)
+            p = tf.constant(np.where(mask == 1, p.numpy(), 0.0).astype("float32"))
+        tape.gradient(p, model.trainable_variables)
+        """, "leaves-tensorflow", 6, 5)
+    assert out.splitlines()[4] == '    p = tf.cast(tf.where(mask == 1, p, 0.0), "float32")'
+
+
 def test_where_over_a_log_or_a_division_gets_the_second_where(tmp_path):
     out = patched(tmp_path, """
         import tensorflow as tf
@@ -718,6 +732,8 @@ def test_a_rounding_threshold_or_one_hot_argmax_gets_a_straight_through_gradient
     "h = tf.one_hot(tf.argmax(t), 4)",  # argmax's default axis is 0: not the one-hot's last axis
     "h = tf.gather(t, tf.argmax(t, axis=-1))",  # an argmax used as an index
     "h = tf.equal(tf.sign(t), tf.sign(x))",  # compared on the spot: the comparison cuts the path again
+    "h = tf.cast(tf.round(t * 255.0), tf.uint8)",  # cast to an integer on the spot: the cast cuts it again
+    "h = t + tf.stop_gradient(tf.round(t) - t)",  # a straight-through already (an earlier round's patch)
 ])
 def test_a_step_the_straight_through_repair_does_not_recognise_keeps_the_by_hand_reason(tmp_path, written):
     code = f"import tensorflow as tf\nt = a = b = x = layer = None\n{written}\n"
@@ -875,3 +891,32 @@ def test_weights_unfrozen_in_a_callback_or_with_no_compile_keep_the_by_hand_reas
     line = code.splitlines().index(next(l for l in code.splitlines() if "trainable" in l)) + 1
     assert by_hand(tmp_path, code, "frozen-python-state", line, how="trainable") == [("frozen-python-state",
                                                                                        "unfrozen")]
+
+
+@pytest.mark.parametrize("loss, made", [("'mse'", "'mse'"), ('"categorical_crossentropy"', '"binary_crossentropy"'),
+                                        ("keras.losses.SparseCategoricalCrossentropy()",
+                                         "keras.losses.BinaryCrossentropy()")])
+def test_a_softmax_over_one_unit_becomes_a_sigmoid_and_its_categorical_loss_binary(tmp_path, loss, made):
+    out = patched(tmp_path, f"""
+        import keras
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1, activation="softmax")])
+        model.compile(optimizer="adam", loss={loss})
+        model.fit(x, y)
+        """, "softmax-sum", 4, 2, how="one_unit")
+    assert out.splitlines()[1:3] == ['model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1, '
+                                     'activation="sigmoid")])', f'model.compile(optimizer="adam", loss={made})']
+
+
+@pytest.mark.parametrize("reduction", ["reduce_sum", "reduce_mean"])
+def test_a_saliency_target_summed_over_a_softmax_becomes_each_rows_top_score(tmp_path, reduction):
+    """`score = tf.reduce_sum(model(image))` is the batch's size whatever the image: the top scores are what is meant
+    (no reduction hoisted over the scalar score, which has no last axis)."""
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        with tf.GradientTape() as tape:
+            tape.watch(image)
+            output = model(image)
+            score = tf.{reduction}(output)
+        saliency = tape.gradient(score, image)
+        """, "softmax-sum", 6, 4)
+    assert out.splitlines()[4] == "    score = tf.reduce_max(output, axis=-1)"

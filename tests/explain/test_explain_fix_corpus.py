@@ -66,8 +66,6 @@ BY_HAND = {
     "nonfinite_angle_zero_prediction.py": "non-finite: the angle of a real prediction is 0 or pi, a loss with no slope anywhere; which loss to use is a choice",
     "nonfinite_fit_single_step_no_positives.py": "non-finite: a loss divided by the batch's count of positives; what a "
                                                  "batch without any should give is a choice",
-    "softmax_one_unit_fit.py": "softmax-sum: a softmax over one unit; one sigmoid unit or two softmax units (and the "
-                               "loss that goes with each) is a choice",
     "nonfinite_exp_softmax_overflow.py": "non-finite: an exp that overflowed; a stable softmax is a rewrite of the loss, not an edit of a value",
     "nonfinite_atan2_origin.py": "non-finite: atan2 at (0, 0) has no slope; what the angle's gradient at the origin should be is a choice",
     "nonfinite_sqrt_negative_variance.py": "non-finite: a variance rounded below 0; computing it as E[(h - mean)²] is a rewrite",
@@ -237,14 +235,24 @@ def test_no_script_of_the_corpus_was_modified(results):
     assert [name for name, row in results.items() if not row["unchanged"]] == []
 
 
-def test_an_op_without_gradient_is_patched_only_where_the_target_is_an_argmax(corpus, results):
-    """Grad-CAM's `tf.argmax(predictions)` as a tape's target becomes the top score, verified; every other op with no
-    gradient (a round, a sort, an argmax used as a label) keeps the by-hand reason: what to differentiate is a choice."""
+# a straight-through gradient verified wrong only where the re-run shows the path cut again after it
+STRAIGHT_THROUGH_NOT_ENOUGH = {
+    "nograd_train_on_batch_threshold_cast.py": "the thresholded output is fed to a cross-entropy that clips its 0s and "
+                                               "1s: the gradient passed straight through is zero there",
+}
+
+
+def test_an_op_without_gradient_is_patched_only_as_a_top_score_or_a_straight_through(corpus, results):
+    """Grad-CAM's `tf.argmax(predictions)` as a tape's target becomes the top score; a rounding, a threshold or a
+    one-hot argmax gets a straight-through gradient; each is verified unless listed above. Every other op with no
+    gradient (a sort, a unique, an argmax used as a label) keeps the by-hand reason: what to differentiate is a choice."""
     cases = {name: results[name] for name, e in corpus.items() if e["cause"] == "no-gradient-op"}
     patched = {name for name, row in cases.items() if row["patched"]}
-    assert patched and all(item["verified"] for name in patched for item in cases[name]["patched"]), patched
+    unverified = {name for name in patched if not all(item["verified"] for item in cases[name]["patched"])}
+    assert patched and unverified == set(STRAIGHT_THROUGH_NOT_ENOUGH), unverified
     for name in patched:
         removed = [line for line in cases[name]["diff"].splitlines() if line.startswith("-") and "argmax(" in line]
-        assert removed and "reduce_max(" in cases[name]["diff"], name
+        top_score = removed and "reduce_max(" in cases[name]["diff"]
+        assert top_score or "stop_gradient(" in cases[name]["diff"], name
     assert all(row["manual"] for name, row in cases.items() if name not in patched)
-    assert len(cases) - len(patched) >= 20
+    assert len(cases) - len(patched) >= 15

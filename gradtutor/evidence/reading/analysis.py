@@ -1,7 +1,5 @@
 """From what ran to a cause: why one gradient came back None, zero or non-finite, and the line where the path broke.
-
-`diagnose`, called right after a bad gradient (its tensors alive), returns (cause id, broke_at frame, facts) or None.
-"""
+`diagnose`, called right after a bad gradient (its tensors alive), returns (cause id, broke_at frame, facts) or None."""
 from __future__ import annotations
 
 import numpy as np
@@ -44,6 +42,8 @@ def diagnose(record, info, targets, source, symptom):
     if found is not None and (why not in ("tensor", "not trainable") or _by_data(reached, hits)
                               or why == "not trainable" and not hits):
         return found
+    if not hits and is_variable and id(source.handle) in record.rebound:  # its attribute set to a plain value
+        return Cause.VARIABLE_REPLACED, record.rebound[id(source.handle)], {"how": "rebound"}
     if not hits:  # watching the source would not help: the target was not computed from it at all
         # a source nothing read but this gradient call, and never watched: an object made for the call (a second
         # tf.convert_to_tensor(x), x[0] sliced after the target); the call is where the wrong object was passed

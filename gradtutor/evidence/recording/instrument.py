@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import functools
 
-from gradtutor.evidence.recording import custom_gradients
-from gradtutor.evidence.recording import forward
+from gradtutor.evidence.recording import custom_gradients, forward, listening, rebinding, variable_reads
 from gradtutor.evidence.recording import graph as graph_module
-from gradtutor.evidence.recording import listening
-from gradtutor.evidence.recording import variable_reads
 from gradtutor.evidence.recording.compiled import graph_functions
 from gradtutor.evidence.recording.frames import raised_at, user_frame
 from gradtutor.evidence.recording.graph import INDICES
@@ -110,6 +107,7 @@ def install(record) -> None:
     if record.listeners:
         listening.patch(record)
     optimizers.watch_freezing(record)  # `layer.trainable = False`: the line a frozen weight's empty list comes from
+    rebinding.patch_trackable(record)  # `model.w = 0.1` where w was a tf.Variable: the line that dropped it
     forward.patch(record)  # ForwardAccumulator: its jvp is a gradient call, checked like a tape's
     graph_module.patch_conversions(record)  # tf.constant / tf.convert_to_tensor: the line that made a tensor no op made
     custom_gradients.link(record)  # a custom gradient's outputs come from its inputs, whatever ran inside

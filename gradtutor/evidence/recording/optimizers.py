@@ -19,6 +19,7 @@ import sys
 import weakref
 
 from gradtutor.evidence import fit_data
+from gradtutor.evidence.recording import rebinding
 from gradtutor.evidence.recording.compiled import unfrozen
 from gradtutor.evidence.recording.frames import user_frame
 from gradtutor.protocol import Cause, Symptom
@@ -178,6 +179,7 @@ def watch_freezing(record) -> None:
 def _patch_layer(record, module) -> None:
     layer_class = getattr(module, "Layer", None)
     _note_construction(record, layer_class)
+    rebinding.patch_class(record, layer_class)  # `layer.kernel = 0.5`: a weight replaced by a plain value
     trainable = getattr(layer_class, "__dict__", {}).get("trainable")
     if not isinstance(trainable, property) or trainable.fset is None:
         return

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, hoist,
-                                           import_tensorflow, overlap, release_after_last_use, renamed, scope_of)
+                                           import_tensorflow, release_after_last_use, renamed, scope_of)
 from gradtutor.explain.fix.by_cause import activations, discrete, floors, optimizer, state, zero
 from gradtutor.explain.fix.by_cause.graph_gradients import tf_gradients_eager
 from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
@@ -24,7 +24,6 @@ MANUAL = {Cause.SATURATION: "saturation"}
 # wherever the tape is (under fit, in Keras's train_step) when the path broke in the script
 AT_BREAK_LINE = {Cause.INTEGER_PATH, Cause.DEAD_RELU, Cause.NO_GRADIENT_OP, Cause.STATE_BREAKS_PATH,
                  Cause.FROZEN_PYTHON_STATE}
-UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "reciprocal", "xlogy")
 
 
 def unwatched(c: Context) -> Repair:
@@ -55,9 +54,15 @@ def unwatched(c: Context) -> Repair:
 
 
 def softmax_sum(c: Context) -> Repair:
-    """A softmax's outputs sum to 1, so the gradient of their sum is 0: ask for the top class's score instead."""
+    """A softmax's outputs sum to 1, so the gradient of their sum is 0: ask for the top class's score instead (a sum
+    made in the block: each row's top score); a softmax over one unit: a sigmoid (by_cause/activations.py)."""
+    if (c.finding.get("facts") or {}).get("how") == "one_unit":
+        return Repair(activations.one_unit_sigmoid(c), c.subject())
     call, tape = c.gradient_call()
     block, _ = c.tape_block(tape)
+    summed = activations.top_score(c, call.args[0], block) if isinstance(call.args[0], ast.Name) else None
+    if summed:
+        return Repair(summed, c.subject())
     if call.lineno <= block.end_lineno:
         raise NoRepair("pattern")
     return Repair(hoist(c, call, block, block.body[-1], f"{c.tf}.reduce_max({{}}, axis=-1)"), c.subject())
@@ -201,19 +206,9 @@ def non_finite(c: Context) -> Repair:
         return Repair(zero.swapped_parameters(c), c.subject())
     if (c.finding.get("facts") or {}).get("how") == "grew":  # exploding: the optimizer clips them (by_cause/optimizer)
         return Repair(optimizer.clipped(c), c.subject())
-    for where in c.source.nodes_on(c.broke, ast.Call):
-        if not (c.is_tf(where, "where") and len(where.args) == 3):
-            continue
-        condition = c.source.code(where.args[0])
-        edits = []
-        for branch, kept in ((where.args[1], True), (where.args[2], False)):
-            for operand in _unsafe_operands(c, branch):
-                code = c.source.code(operand)
-                safe = f"{c.tf}.ones_like({code})"
-                guarded = f"{code}, {safe}" if kept else f"{safe}, {code}"
-                edits.append(Edit(*c.source.span(operand), f"{c.tf}.where({condition}, {guarded})"))
-        if edits and not overlap(edits):
-            return Repair(edits, c.subject())
+    guarded = floors.where_branches(c)
+    if guarded:
+        return Repair(guarded, c.subject())
     how = (c.finding.get("facts") or {}).get("how")
     if how in ("overflow", "half_overflow", "half_cast", "domain", "data"):  # not a NaN at 0: the double where would repair what did not break
         raise NoRepair(how)
@@ -228,18 +223,6 @@ def non_finite(c: Context) -> Repair:
             except NoRepair:
                 continue
         raise refused from None  # why the double where was refused says more than "no log or division here"
-
-
-def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:
-    """The innermost operands whose value makes a NaN or inf gradient: the argument of log/sqrt/exp, a divisor."""
-    found = []
-    for node in ast.walk(branch):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Pow)):
-            found.append(node.right if isinstance(node.op, ast.Div) else node.left)
-        elif c.is_tf(node, *UNSAFE_AT) and node.args:
-            found.append(node.args[-1] if node.func.attr in ("pow", "divide", "truediv", "xlogy") else node.args[0])
-    found = [n for n in found if not isinstance(n, ast.Constant)]
-    return [n for n in found if not any(o is not n and o in set(ast.walk(n)) for o in found)]
 
 
 def integer_path(c: Context) -> Repair:

@@ -56,3 +56,41 @@ def _named(c: Context, value: ast.AST) -> list[Edit]:
     if isinstance(value, ast.Attribute) and value.attr == "relu":
         return [renamed(c.source, value, "leaky_relu")]
     return []
+
+
+# one unit's categorical losses → the binary one, which a one-unit sigmoid goes with
+BINARY_LOSS = {"categorical_crossentropy": "binary_crossentropy", "sparse_categorical_crossentropy":
+               "binary_crossentropy", "CategoricalCrossentropy": "BinaryCrossentropy",
+               "SparseCategoricalCrossentropy": "BinaryCrossentropy"}
+
+
+def one_unit_sigmoid(c: Context) -> list[Edit]:
+    """A softmax over one unit (always 1): the layer's `activation="softmax"` on the break line made "sigmoid", the
+    output's shape and the labels kept as they are; a categorical loss the script compiles with made binary (its
+    value over one unit was 0 whatever the model gave). NoRepair("pattern") when the line gives no such string."""
+    edits = [restrung(c.source, keyword.value, "sigmoid") for call in c.source.nodes_on(c.broke, ast.Call)
+             for keyword in call.keywords if keyword.arg == "activation" and keyword.value.lineno == c.broke
+             and isinstance(keyword.value, ast.Constant) and keyword.value.value == "softmax"]
+    if len(edits) != 1:
+        raise NoRepair("pattern")
+    compiles = [n for n in ast.walk(c.source.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "compile"]
+    for keyword in (k for call in compiles[:1] if len(compiles) == 1 for k in call.keywords if k.arg == "loss"):
+        loss = keyword.value.func if isinstance(keyword.value, ast.Call) else keyword.value
+        if isinstance(loss, ast.Constant) and loss.value in BINARY_LOSS:
+            edits.append(restrung(c.source, loss, BINARY_LOSS[loss.value]))
+        elif isinstance(loss, ast.Attribute) and loss.attr in BINARY_LOSS:
+            edits.append(renamed(c.source, loss, BINARY_LOSS[loss.attr]))
+    return edits
+
+
+def top_score(c: Context, target: ast.Name, block: ast.With) -> list[Edit] | None:
+    """A target made in the tape's block as the sum (or mean) of a softmax's every output (`score =
+    tf.reduce_sum(output)`, always the batch's size): the sum of each row's top score instead, `tf.reduce_max(output,
+    axis=-1)`, whose gradient is the one a saliency map means. None when the target is not made so."""
+    made = [s for s in block.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+            and isinstance(s.targets[0], ast.Name) and s.targets[0].id == target.id]
+    value = made[-1].value if made else None
+    if not (c.is_math(value, "reduce_sum", "reduce_mean") and len(value.args) == 1 and not value.keywords):
+        return None
+    return [Edit(*c.source.span(value), f"{c.tf}.reduce_max({c.source.code(value.args[0])}, axis=-1)")]

@@ -113,7 +113,7 @@ def straight_through(c: Context, refused: str) -> list[Edit]:
         if call.lineno != c.broke:
             continue
         through = _passed_through(c, call)
-        if through is not None and not _compared(c, call):
+        if through is not None and not _cut_again(c, call):
             code, stop = c.source.code(through), f"{c.tf}.stop_gradient"
             code = f"({code})" if isinstance(through, ast.BinOp) else code
             summed = f"{code} + {stop}({c.source.code(call)} - {code})"
@@ -170,11 +170,20 @@ def _plain(node: ast.AST) -> ast.AST | None:
     return node
 
 
-def _compared(c: Context, call: ast.Call) -> bool:
-    """Is the step's result compared or argmax'ed on the spot (tf.equal(tf.sign(a), tf.sign(b)))? The comparison
-    cuts the path again, so a straight-through gradient before it mends nothing."""
+def _cut_again(c: Context, call: ast.Call) -> bool:
+    """Is the step's result compared, argmax'ed or cast to an integer on the spot (tf.equal(tf.sign(a), tf.sign(b)),
+    tf.cast(tf.round(p * 255.0), tf.uint8))? That cuts the path again, so a straight-through gradient before it
+    mends nothing. A step already inside a stop_gradient is a straight-through's own, made by an earlier round."""
     parent = c.source.parents.get(call)
-    return isinstance(parent, ast.Compare) or c.is_math(parent, *COMPARISONS)
+    if isinstance(parent, ast.Compare) or c.is_math(parent, *COMPARISONS):
+        return True
+    if c.is_math(parent, "cast") and len(parent.args) == 2 and not _float_type(parent.args[1]):
+        return True
+    while parent is not None:
+        if c.is_math(parent, "stop_gradient"):
+            return True
+        parent = c.source.parents.get(parent)
+    return False
 
 
 def _float_type(node: ast.AST) -> bool:

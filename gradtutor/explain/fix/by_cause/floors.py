@@ -1,6 +1,8 @@
 """An op given the point where it fails, on the break line, its operand kept away from that point (or the op made
 one that is finite there): a log given 0 is floored, an acos given ±1 clipped inside, a division by 0 made
-divide_no_nan.
+divide_no_nan, and a `tf.where`'s branch given a safe input by a second where:
+
+    tf.where(x > 0, tf.math.log(x), 0.0)  →  tf.where(x > 0, tf.math.log(tf.where(x > 0, x, tf.ones_like(x))), 0.0)
 
 A log given 0 on the break line (a probability's log in a hand-written cross-entropy: log(y_pred), log(1 - y_pred)
 once a sigmoid has rounded to exactly 0 or 1): its operand floored at Keras's epsilon, as Keras's own losses clip
@@ -36,12 +38,13 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import Context, NoRepair, root
+from gradtutor.explain.fix.context import Context, NoRepair, overlap, root
 from gradtutor.explain.fix.source import Edit
 
 EPSILON = "1e-7"  # keras.config.epsilon()'s default, the clip of Keras's own cross-entropies
 STABLE = {"sigmoid": "log_sigmoid", "softmax": "log_softmax"}  # log(f(z)) computed from z (tf: tf.math, tf.nn)
 TF_HOME = {"log_sigmoid": "math", "log_softmax": "nn"}
+UNSAFE_AT = ("log", "sqrt", "exp", "pow", "divide", "truediv", "rsqrt", "reciprocal", "xlogy")
 DIVIDES = ("divide", "truediv", "realdiv", "div")  # tf.divide, tf.math.truediv, tf.realdiv: (x, y)
 EDGED = ("acos", "asin", "atanh", "arccos", "arcsin", "arctanh")  # infinite slope at ±1 (keras.ops: arc…)
 
@@ -111,3 +114,35 @@ def no_nan(c: Context) -> list[Edit]:
     if not edits or any(a[0] < b[0] < a[1] for a in spans for b in spans):  # nested divisions: by hand
         raise NoRepair("non_finite")
     return edits
+
+
+def where_branches(c: Context) -> list[Edit]:
+    """`tf.where(c, f(x), y)` on the break line with a log, sqrt, exp or division in a branch: each unsafe operand
+    given a second where on the same condition, so the branch the where drops is computed on a safe value (the
+    dropped branch's inf times the 0 it is given is NaN). [] when the line has no such where."""
+    for where in c.source.nodes_on(c.broke, ast.Call):
+        if not (c.is_tf(where, "where") and len(where.args) == 3):
+            continue
+        condition = c.source.code(where.args[0])
+        edits = []
+        for branch, kept in ((where.args[1], True), (where.args[2], False)):
+            for operand in _unsafe_operands(c, branch):
+                code = c.source.code(operand)
+                safe = f"{c.tf}.ones_like({code})"
+                guarded = f"{code}, {safe}" if kept else f"{safe}, {code}"
+                edits.append(Edit(*c.source.span(operand), f"{c.tf}.where({condition}, {guarded})"))
+        if edits and not overlap(edits):
+            return edits
+    return []
+
+
+def _unsafe_operands(c: Context, branch: ast.AST) -> list[ast.AST]:
+    """The innermost operands whose value makes a NaN or inf gradient: the argument of log/sqrt/exp, a divisor."""
+    found = []
+    for node in ast.walk(branch):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Pow)):
+            found.append(node.right if isinstance(node.op, ast.Div) else node.left)
+        elif c.is_tf(node, *UNSAFE_AT) and node.args:
+            found.append(node.args[-1] if node.func.attr in ("pow", "divide", "truediv", "xlogy") else node.args[0])
+    found = [n for n in found if not isinstance(n, ast.Constant)]
+    return [n for n in found if not any(o is not n and o in set(ast.walk(n)) for o in found)]

@@ -1,5 +1,6 @@
 """The repair of `leaves-tensorflow`: each NumPy step on the break line rewritten as the TensorFlow op, `.numpy()` and
-`float(…)` around a tensor dropped, `model.predict(x)` (NumPy out) made `model(x)`. A NumPy loss written over
+`float(…)` around a tensor dropped, `model.predict(x)` (NumPy out) made `model(x)`; what NumPy's result was then
+given (`.astype(…)`, `tf.constant(…)`) made a tensor's (`tf.cast`, the tensor itself). A NumPy loss written over
 several lines is repaired a line a round: the re-run names the next line that leaves TensorFlow (verify.rounds).
 """
 from __future__ import annotations
@@ -56,7 +57,14 @@ def _numpy_step(c: Context, text: str, row: int) -> str | None:
         if isinstance(func, ast.Attribute) and func.attr == "predict" and call.args:
             start, end = piece.span(call)  # model.predict(x, verbose=0) returns NumPy; model(x) a tensor
             return text[:start] + f"{piece.code(func.value)}({piece.code(call.args[0])})" + text[end:]
-        if isinstance(func, ast.Attribute) and func.attr == "numpy" and not call.args:
+        made_by_tf = isinstance(func, ast.Attribute) and piece.code(func.value).startswith(f"{c.tf}.")
+        if made_by_tf and func.attr == "astype" and len(call.args) == 1:  # the NumPy method, on what is now a tensor
+            start, end = piece.span(call)
+            return text[:start] + f"{c.tf}.cast({piece.code(func.value)}, {piece.code(call.args[0])})" + text[end:]
+        if (c.is_tf(call, "constant") and len(call.args) == 1 and not call.keywords
+                and piece.code(call.args[0]).startswith(f"{c.tf}.")):
+            kept = call.args[0]  # tf.constant(a TensorFlow step): the tensor itself (a constant of it fails when traced)
+        elif isinstance(func, ast.Attribute) and func.attr == "numpy" and not call.args:
             kept = func.value  # t.numpy() → t
         elif isinstance(func, ast.Name) and func.id == "float" and len(call.args) == 1:
             kept = call.args[0]  # float(t) → t
