@@ -882,41 +882,27 @@ def test_weights_unfrozen_between_two_fits_get_the_scripts_compile_again(tmp_pat
     assert [item.call for item in plan.items] == ["whole"]  # the flag's line asks for no gradient: the whole re-run
 
 
+def test_weights_unfrozen_in_a_callback_get_the_compile_on_self_model_and_a_new_train_function(tmp_path):
+    """Keras 3 applies an optimizer only to the weights it was built for: the script's compile arguments (a new
+    optimizer) on self.model, then make_train_function(force=True), so fit goes on with the new step."""
+    script = tmp_path / "train.py"
+    script.write_text("import keras\nclass Thaw(keras.callbacks.Callback):\n    def on_epoch_begin(self, epoch, logs=None):\n"
+                      "        if epoch == 1:\n            base.trainable = True\n"
+                      "model.compile(optimizer=keras.optimizers.Adam(1e-3), loss='mse')\n")
+    plan = plans.make(str(script), [{"file": str(script), "line": 5, "call": "compiled", "cause": "frozen-python-state",
+                                     "broke_at": {"file": str(script), "line": 5}, "facts": {"how": "trainable"}}])
+    assert plan.patched.splitlines()[4:7] == [
+        "            base.trainable = True",
+        "            self.model.compile(optimizer=keras.optimizers.Adam(1e-3), loss='mse')",
+        "            self.model.make_train_function(force=True)"]
+
+
 @pytest.mark.parametrize("code", [
-    "class Thaw(keras.callbacks.Callback):\n    def on_epoch_begin(self, epoch, logs=None):\n        base.trainable = True",
+    "@tf.function\ndef step():\n    base.trainable = True",  # a step of one's own: a new tf.function is a rewrite
     "model.fit(x, y)\nbase.trainable = True",  # no compile before it
 ])
-def test_weights_unfrozen_in_a_callback_or_with_no_compile_keep_the_by_hand_reason(tmp_path, code):
-    code = f"import keras\n{code}\nmodel.compile(optimizer='adam', loss='mse')\n"
+def test_weights_unfrozen_in_a_step_of_ones_own_or_with_no_compile_keep_the_by_hand_reason(tmp_path, code):
+    code = f"import keras\nimport tensorflow as tf\n{code}\nmodel.compile(optimizer='adam', loss='mse')\n"
     line = code.splitlines().index(next(l for l in code.splitlines() if "trainable" in l)) + 1
     assert by_hand(tmp_path, code, "frozen-python-state", line, how="trainable") == [("frozen-python-state",
                                                                                        "unfrozen")]
-
-
-@pytest.mark.parametrize("loss, made", [("'mse'", "'mse'"), ('"categorical_crossentropy"', '"binary_crossentropy"'),
-                                        ("keras.losses.SparseCategoricalCrossentropy()",
-                                         "keras.losses.BinaryCrossentropy()")])
-def test_a_softmax_over_one_unit_becomes_a_sigmoid_and_its_categorical_loss_binary(tmp_path, loss, made):
-    out = patched(tmp_path, f"""
-        import keras
-        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1, activation="softmax")])
-        model.compile(optimizer="adam", loss={loss})
-        model.fit(x, y)
-        """, "softmax-sum", 4, 2, how="one_unit")
-    assert out.splitlines()[1:3] == ['model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1, '
-                                     'activation="sigmoid")])', f'model.compile(optimizer="adam", loss={made})']
-
-
-@pytest.mark.parametrize("reduction", ["reduce_sum", "reduce_mean"])
-def test_a_saliency_target_summed_over_a_softmax_becomes_each_rows_top_score(tmp_path, reduction):
-    """`score = tf.reduce_sum(model(image))` is the batch's size whatever the image: the top scores are what is meant
-    (no reduction hoisted over the scalar score, which has no last axis)."""
-    out = patched(tmp_path, f"""
-        import tensorflow as tf
-        with tf.GradientTape() as tape:
-            tape.watch(image)
-            output = model(image)
-            score = tf.{reduction}(output)
-        saliency = tape.gradient(score, image)
-        """, "softmax-sum", 6, 4)
-    assert out.splitlines()[4] == "    score = tf.reduce_max(output, axis=-1)"

@@ -134,8 +134,6 @@ BY_HAND = {
                                     "is a rewrite of the draw",
     "frozen_numpy_generator_noise.py": "frozen-python-state: a NumPy draw made once at tracing; drawing with "
                                        "tf.random is a rewrite of the draw",
-    "frozen_unfreeze_callback_without_recompile.py": "frozen-python-state: a trainable flag changed after fit traced "
-                                                     "its step; making the step again is a change of the phases",
     "frozen_unfreeze_custom_step.py": "frozen-python-state: the variables list the traced step read; a new step for "
                                       "the second phase is a choice",
     "frozen_variable_argument_alias.py": "frozen-python-state: a tf.Variable argument read by its global name; which "

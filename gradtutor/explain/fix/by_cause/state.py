@@ -26,8 +26,9 @@ setting of it assigns the variable, which the step reads anew at each call:
 
 Weights made trainable after fit traced its step (`base.trainable = True` between two fits, as fine-tuning does):
 the model is compiled again right after, with the compile call the script already makes, which has fit trace a new
-step (and make a new optimizer, which Keras 3 needs for weights its first one never saw). In a callback or a step of
-one's own, a new step needs a new optimizer in the middle of the training: by hand.
+step (and make a new optimizer, which Keras 3 needs for weights its first one never saw). In a Keras callback, the
+same compile on `self.model` and `self.model.make_train_function(force=True)`, so fit goes on with the new step. In
+a step of one's own, a new tf.function is a change of the program's shape: by hand.
 
 A sum kept in a variable (assign_add in a loop), a tf.data pipeline, an RNN's stored state or an optimizer's update
 changes the program's shape and stays by hand.
@@ -125,22 +126,45 @@ def _read_back(c: Context, statement: ast.stmt) -> list[Edit]:
 
 
 def recompiled(c: Context) -> list[Edit]:
-    """`X.trainable = True` followed by the script's own last `MODEL.compile(…)` before it, copied; NoRepair
-    ("unfrozen") when the line is not a module-level statement with such a compile at the same level."""
+    """`X.trainable = True` followed by the script's own `MODEL.compile(…)` (the last one before it at the module's
+    level), copied; in a Keras callback's method, `self.model.compile(…)` with that call's arguments and
+    `self.model.make_train_function(force=True)`, which has fit go on with the new step. NoRepair("unfrozen") when the
+    line is neither, or the script compiles no model."""
     statement = c.source.statement_at(c.broke)
-    block = body_of(c.source, statement) if statement is not None else []
     if not (isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Attribute)
-            and statement.targets[0].attr == "trainable" and block is c.source.tree.body):
+            and statement.targets[0].attr == "trainable"):
         raise NoRepair("unfrozen")
-    compiles = [s for s in block[:block.index(statement)] if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+    block = body_of(c.source, statement)
+    compiles = [s for s in c.source.tree.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
                 and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "compile"]
-    if not compiles:
+    at, newline, indent = c.source.after_line(statement.end_lineno), c.source.newline, c.source.indent(statement.lineno)
+    if block is c.source.tree.body:
+        before = [s for s in compiles if s.lineno < statement.lineno]
+        if not before:
+            raise NoRepair("unfrozen")
+        copied = c.source.text[c.source.line_start(before[-1].lineno):c.source.after_line(before[-1].end_lineno)]
+        added = copied if copied.endswith(newline) else copied + newline
+    elif _in_callback(c, statement) and len(compiles) == 1:
+        call = compiles[0].value
+        arguments = ", ".join([c.source.code(a) for a in call.args] +
+                              [f"{k.arg}={c.source.code(k.value)}" if k.arg else f"**{c.source.code(k.value)}"
+                               for k in call.keywords])
+        added = (f"{indent}self.model.compile({arguments}){newline}"
+                 f"{indent}self.model.make_train_function(force=True){newline}")
+    else:
         raise NoRepair("unfrozen")
-    at = c.source.after_line(statement.end_lineno)
-    copied = c.source.text[c.source.line_start(compiles[-1].lineno):c.source.after_line(compiles[-1].end_lineno)]
-    copied = copied if copied.endswith(c.source.newline) else copied + c.source.newline
-    ends = c.source.text.endswith(("\n", "\r"))  # a last line with no newline: the copy starts one
-    return [Edit(at, at, copied if ends or at < len(c.source.text) else c.source.newline + copied)]
+    ends = c.source.text.endswith(("\n", "\r"))  # a last line with no newline: the addition starts one
+    return [Edit(at, at, added if ends or at < len(c.source.text) else newline + added)]
+
+
+def _in_callback(c: Context, statement: ast.stmt) -> bool:
+    """Is the statement in a method (its first parameter `self`) of a class deriving from a Callback?"""
+    method = c.source.parents.get(statement)
+    while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        method = c.source.parents.get(method)
+    owner = c.source.parents.get(method) if method is not None else None
+    return (isinstance(owner, ast.ClassDef) and bool(method.args.args) and method.args.args[0].arg == "self"
+            and any(c.source.code(base).rpartition(".")[2] == "Callback" for base in owner.bases))
 
 
 def made_variable(c: Context) -> list[Edit]:
