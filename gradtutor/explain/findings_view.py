@@ -21,7 +21,8 @@ CALLS = {"gradient": "tape.gradient", "jacobian": "tape.jacobian", "batch_jacobi
 # compiled function's frozen Python state is the line its code read the value (or the variable) at.
 SITE_LABELS = {"unwatched": "unwatched_at", "non-finite": "nonfinite_at", "frozen-python-state": "read_at",
                ("unwatched", "outer"): "outer_at", ("unwatched", "read"): "unwatched_read_at",
-               ("frozen-python-state", "trainable"): "unfrozen_at", ("not-used", "overwritten"): "overwritten_at",
+               ("frozen-python-state", "trainable"): "unfrozen_at", ("frozen-python-state", "written"): "written_at",
+               ("not-used", "overwritten"): "overwritten_at",
                ("non-finite", "swapped"): "swapped_at", ("non-finite", "grew"): "grew_at",
                ("non-finite", "source"): "source_at", ("non-finite", "data"): "data_at", ("not-used", "made"): "unused_made_at"}
 

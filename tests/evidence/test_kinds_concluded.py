@@ -58,6 +58,40 @@ def test_a_zero_weight_changed_after_the_trace_is_frozen_python_state_at_the_lin
     assert finding["facts"]["name"] == "weight" and finding["facts"]["traced"] == "0.0"
 
 
+def _counting_step(start):
+    """A Keras-style model whose traced step reads a Python step counter and adds one to it (bayesflow's warm-up)."""
+    namespace = {}
+    exec(compile("class Model:\n    def __init__(self, start):\n        self.step = start\n"
+                 "    def train_step(self, x):\n        weight = 1.0 if self.step >= 3 else 0.0\n"
+                 "        y = x * weight\n        self.step += 1\n        return y\n", "train.py", "exec"), namespace)
+    model = namespace["Model"](start)
+    return model, types.SimpleNamespace(_python_function=model.train_step)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_python_counter_the_step_changes_and_reads_is_frozen_state_at_the_line_changing_it(seed):
+    """`self.step += 1` runs only while the step is traced: in the calls since, the read of it never moved on."""
+    rng = np.random.default_rng(seed)
+    model, function = _counting_step(int(rng.integers(0, 3)))
+    record = _record()
+    function._python_function(1.0)  # the trace runs the Python once: the counter moves by one
+    python_state.after_call(record, function, True)
+    for _ in range(int(rng.integers(1, 6))):
+        python_state.after_call(record, function, False)  # the graph ran: the counter stays where the trace left it
+    _zeros(record, ("train.py", 6), dtype="float32")
+    [finding] = unexplained.findings(record)
+    assert finding["cause"] == Cause.FROZEN_PYTHON_STATE and finding["broke_at"]["line"] == 7
+    assert finding["facts"]["name"] == "step" and finding["facts"]["how"] == "written"
+
+
+def test_a_counter_in_a_step_never_called_since_its_trace_is_no_frozen_state():
+    model, function = _counting_step(0)
+    record = _record()
+    python_state.after_call(record, function, True)
+    _zeros(record, ("train.py", 6), dtype="float32")
+    assert [f["cause"] for f in unexplained.findings(record)] == [Cause.NOT_KNOWN]
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_value_changed_by_retracing_or_from_a_nonzero_one_is_no_frozen_state(seed):
     rng = np.random.default_rng(seed)

@@ -134,6 +134,9 @@ BY_HAND = {
                                     "is a rewrite of the draw",
     "frozen_numpy_generator_noise.py": "frozen-python-state: a NumPy draw made once at tracing; drawing with "
                                        "tf.random is a rewrite of the draw",
+    "frozen_fit_train_step_python_counter.py": "frozen-python-state: a Python counter tested by a Python conditional "
+                                               "in a train_step Keras does not convert; as a variable, the "
+                                               "conditional must become a tf.where, a rewrite of the step",
     "frozen_unfreeze_custom_step.py": "frozen-python-state: the variables list the traced step read; a new step for "
                                       "the second phase is a choice",
     "frozen_variable_argument_alias.py": "frozen-python-state: a tf.Variable argument read by its global name; which "

@@ -162,6 +162,8 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
         asked = [site for site in sites if (site.file, site.line) == noted.at] if noted.at else \
             [site for site in sites if site.file == noted.file and noted.first <= site.line <= noted.last]
         for read, now in noted.changed.values():
+            if read.name in noted.written:  # changed by the function's own Python, as it was traced: not the program
+                continue
             # read on the way to a gradient it asks for; an optimizer's learning-rate function, on the way to its update
             # (code a Keras step runs, its loss's call: at the fit line that runs it)
             site = asked[0] if (read.name in noted.indirect or noted.at) and asked else _first_asked(asked, read.line)

@@ -1,11 +1,9 @@
 """What the cause rules left unexplained, concluded from the recording's observations only (evidence.observations).
-
 Every gradient call site the recording saw is read here: a gradient that came back None, all zero or NaN/inf at a
-line no finding speaks for is still a finding — the line, the values seen, the causes ruled out and plainly "cause
-not known"; a gradient call (or a compiled step being traced) that raised is a finding with its exception; a None
+line no finding speaks for is still a finding (the line, the values seen, the causes ruled out and plainly "cause
+not known"); a gradient call (or a compiled step being traced) that raised is a finding with its exception; a None
 the reading judged intended (a stop_gradient keeping a source out, unconnected_gradients=ZERO) is one only when the
-program then broke. Sites whose gradients were never seen are listed apart (`unobserved`). One finding per root
-cause (gradtutor.evidence.root_causes)."""
+program then broke. Sites whose gradients were never seen are listed apart (`unobserved`)."""
 from __future__ import annotations
 
 from gradtutor.evidence import observations as seen, source_lines
@@ -26,12 +24,10 @@ RULED_OUT = {
     seen.NONFINITE: (Cause.NON_FINITE,),
 }
 SYMPTOM = {seen.NONE: Symptom.NONE, seen.ZEROS: Symptom.ZEROS, seen.NONFINITE: Symptom.NONFINITE}
-# A gradient of exactly zero that no cause rule explains is reported in every dtype (issue 35: the all-clear is
-# only for gradients that are finite and not all zero). The finite-difference probe of the source (checks.py,
-# probe.source_moves) says which: the target does not move with the source (a loss weight of 0, example weights
-# of 0, a minimum reached exactly: zero is the exact slope, and why the target ignores the source is not known),
-# or it does (zero is not the slope: float16 underflow, a piecewise-constant op). Only a zero the program asked
-# for is no finding: unconnected_gradients=ZERO where there is no path (checks.py, record.excused).
+# A gradient of exactly zero no cause rule explains is reported in every dtype (the all-clear is only for gradients
+# finite and not all zero). The probe of the source (probe.source_moves) says which: the target does not move with
+# the source (a loss weight of 0, a minimum reached exactly: zero is the exact slope, why is not known), or it does
+# (float16 underflow, a piecewise-constant op). A zero asked for (unconnected_gradients=ZERO) is no finding.
 PROBED = {False: "flat", True: "moves", None: "not run"}
 
 
@@ -233,31 +229,35 @@ def _underflow(record, site) -> dict | None:
 
 
 def _frozen_read(record, site):
-    """(the read, its value now) behind a site's None or zero gradients, or None. A traced function's read of a Python
-    value that changed since (recording.compiled.python_state) is no mistake alone (a constant changed on purpose, read
-    by a branch that no longer matters); it is the cause when the gradient went None or all zero within that function's
-    lines, the value traced was 0 or False (a factor of zero, a branch not taken: what makes a zero or a missing path)
-    and the value is something else now, which the graph never saw."""
+    """(the read, its value now, the line changing it) behind a site's None or zero gradients within a traced
+    function's lines, or None (recording.compiled.python_state): a value traced as 0 or False (a factor of zero, a
+    branch not taken) and something else now, which the graph never saw; or one the function's own Python changes
+    (`self.step += 1`: run only when traced) in a function called since. A changed value alone is no mistake."""
     if not site.file or not any(status in (seen.NONE, seen.ZEROS) for _, status in site.bad()):
         return None
-    for noted in (one for top in record.python_state.values() for one in (top, *top.inner)):  # (a Keras step's too)
+    for top, noted in ((top, one) for top in record.python_state.values() for one in (top, *top.inner)):
         if (noted.file != site.file or not noted.first <= site.line <= noted.last) and noted.at != (site.file, site.line):
             continue
         for read, now in noted.changed.values():
-            if not read.value and now:  # 0 or False traced, something else since
-                return read, now
+            if not read.value and now and read.name not in noted.written:  # 0 or False traced, another since
+                return read, now, None
+        for read in (one for one in noted.reads if one.name in noted.written and top.calls):
+            return read, None, noted.written[read.name]
     return None
 
 
-def _frozen(site, read, now) -> dict:
+def _frozen(site, read, now, line) -> dict:
     bad = site.bad()
     worst = max((status for _, status in bad), key=seen.WORSE.get)
-    values = said_values(site, bad, worst)
+    values, facts = said_values(site, bad, worst), {"name": read.name, "statuses": ",".join(site.statuses)}
+    if line is not None:  # its own Python changes it, which runs only when traced: said at the line that changes it
+        message = say("finding.unexplained.frozen_written", values=values, name=read.name, line=line, read_line=read.line)
+        return _finding(site, Cause.FROZEN_PYTHON_STATE, SYMPTOM[worst], (site.file, line), message,
+                        say("finding.unexplained.fix_frozen_written", name=read.name), len(bad), {**facts, "how": "written"})
     message = say("finding.unexplained.frozen", values=values, name=read.name, traced=repr(read.value),
                   now=repr(now), read_line=read.line)
-    facts = {"name": read.name, "traced": repr(read.value), "now": repr(now), "statuses": ",".join(site.statuses)}
     return _finding(site, Cause.FROZEN_PYTHON_STATE, SYMPTOM[worst], (site.file, read.line), message,
-                    wording.fix(Cause.FROZEN_PYTHON_STATE), len(bad), facts)
+                    wording.fix(Cause.FROZEN_PYTHON_STATE), len(bad), {**facts, "traced": repr(read.value), "now": repr(now)})
 
 
 def _raised(record, site) -> dict:

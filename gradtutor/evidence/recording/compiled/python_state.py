@@ -16,7 +16,9 @@ A `tf.Variable` the function is given as an argument and also reads by name (`gr
 global `mu`) is one input of its trace: TensorFlow keys the trace on the argument's shape and dtype, not on which
 variable it is, so a later call with another variable (`grad_wrt(sigma)`) runs the same graph with `sigma` in
 every place the code read `mu`. Such names are noted too (`aliases`), and the first call given another variable
-there (`swapped`, with that call's line). The reading (reading.unexplained and reading.subtle) concludes from these
+there (`swapped`, with that call's line). A Python value the code reads and also changes (`self.step += 1`, a global
+counter) changes only while the function is traced: such reads are noted too (`written`, with the changing line).
+The reading (reading.unexplained and reading.subtle) concludes from these
 notes; nothing here decides what they mean.
 """
 from __future__ import annotations
@@ -52,7 +54,7 @@ class Traced:
     """A function's reads as its latest trace saw them, and each one's first change since: name -> (read, now)."""
 
     __slots__ = ("file", "first", "last", "reads", "changed", "aliases", "swapped", "draws", "calls", "indirect",
-                 "inner", "at")
+                 "inner", "at", "written")
 
     def __init__(self, file, first, last, reads, aliases=(), draws=()):
         self.file, self.first, self.last, self.reads = file, first, last, reads
@@ -64,6 +66,7 @@ class Traced:
         self.indirect: set = set()  # names read by a function the step's code hands to an optimizer (not its own)
         self.inner: list = []  # a Keras step's: the reads of the program's own code it runs (_keras_step_reads)
         self.at = None  # (file, line) of the fit call that runs this code (an inner one's), where it is said
+        self.written: dict = {}  # name -> line: a value it reads that its own Python changes (run only when traced)
 
 
 def after_call(record, function, traced_now: bool, args=(), kwargs=None) -> None:
@@ -165,6 +168,7 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
     # source: the random module (or generator) named just before, awaiting what it draws; held: an object just read
     draws, source, held = [], None, None
     indirect: list = []
+    written: dict = {}
     for instruction in dis.get_instructions(code):
         line = instruction.positions.lineno or line if instruction.positions else line
         name = instruction.argval
@@ -185,6 +189,8 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
         # an object of the program's read by name (a callback the loss was given, a global config): its own numbers
         # are read through it, one deep
         held = read.value if read is not None and _plain(read.value) else None
+        if instruction.opname in ("STORE_ATTR", "STORE_GLOBAL") and len(written) < MAX_READS:  # `self.step += 1`
+            written.setdefault(name, line)
         previous = (instruction.opname, name)
         if read is not None and id(read.value) in given and name not in seen:
             seen.add(name)
@@ -199,6 +205,7 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
         return None
     noted = Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads, aliases, draws)
     noted.indirect = {one.name for one in indirect}
+    noted.written = {read.name: written[read.name] for read in reads if read.name in written and not read.held}
     return noted
 
 

@@ -172,8 +172,8 @@ def made_variable(c: Context) -> list[Edit]:
     set to a number, each later setting an assign; NoRepair("frozen_state") when it is not first set to a number,
     or is set in a way an assign cannot say (a tuple's unpacking, a chained assignment)."""
     name = (c.finding.get("facts") or {}).get("name")
-    read = [n for n in c.source.nodes_on(c.broke, ast.AST) if isinstance(n, ast.Attribute) and n.attr == name
-            or isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    read = [n for n in c.source.nodes_on(c.broke, ast.AST)  # read there, or changed there (`step += 1`)
+            if isinstance(n, ast.Attribute) and n.attr == name or isinstance(n, ast.Name) and n.id == name]
     if not name or not read:
         raise NoRepair("frozen_state")
     settings = sorted(_settings(c, name, isinstance(read[0], ast.Attribute)), key=lambda s: (s.lineno, s.col_offset))
