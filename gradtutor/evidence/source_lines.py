@@ -26,7 +26,8 @@ def _tree(file: str):
 
 def call_after_block(frame, with_frame, gradient_frame):
     """The (file, line) of the first call, after the tape's `with` block and up to its gradient call, of the
-    function whose body holds `frame`; else `frame` itself."""
+    function whose body holds `frame`; else of its last call before the block (a kernel matrix computed once at the
+    module's level, then read by the step that records); else `frame` itself."""
     if not frame or not with_frame or frame[0] != with_frame[0]:
         return frame
     tree = _tree(frame[0])
@@ -38,10 +39,11 @@ def call_after_block(frame, with_frame, gradient_frame):
     if function is None or block is None or function.lineno <= block.lineno <= function.end_lineno:
         return frame  # the op ran in the function that holds the tape: its own line is the one to move
     last = gradient_frame[1] if gradient_frame and gradient_frame[0] == frame[0] else None
-    calls = sorted(node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
-                   and _called_name(node.func) == function.name and node.lineno > block.end_lineno
-                   and (last is None or node.lineno <= last))
-    return (frame[0], calls[0]) if calls else frame
+    named = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and _called_name(node.func) == function.name and not function.lineno <= node.lineno <= function.end_lineno]
+    after = sorted(line for line in named if line > block.end_lineno and (last is None or line <= last))
+    before = sorted(line for line in named if line < block.lineno)
+    return (frame[0], after[0]) if after else (frame[0], before[-1]) if before else frame
 
 
 def _innermost_function(tree, line: int):

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gradtutor.evidence.source_lines import overwritten_after, swapped_loss_parameters
+from gradtutor.evidence.source_lines import call_after_block, overwritten_after, swapped_loss_parameters
 
 pytestmark = pytest.mark.unit
 
@@ -69,3 +69,20 @@ def test_keras_order_a_loss_not_given_to_keras_or_a_line_that_reads_the_labels_i
     labels_line = _at(tmp_path, LOSS.format(name="f", first="y_pred", second="y_true", given="loss=f").replace(
         "keras.ops.log(y_pred) * y_true", "y_true * 2.0"), "labels.py")
     assert swapped_loss_parameters((labels_line, 5)) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_op_outside_the_tape_in_a_function_is_said_at_the_call_that_ran_it(tmp_path, seed):
+    """A kernel matrix computed once at the module's level (before the step that records) is said at its call, which
+    is the line to move; a call between the block and the gradient call is preferred, as it is the one that ran."""
+    rng = random.Random(seed)
+    name = rng.choice(["kernel", "matern32", "build_k"])
+    padding = ["x = 1"] * rng.randint(0, 3)
+    lines = [f"def {name}(a):", "    r = a * 2", "    return r", *padding, f"K = {name}(3)",
+             "def step():", "    with tape:", "        loss = K * 2", "    return tape.gradient(loss, w)"]
+    file = _at(tmp_path, "\n".join(lines) + "\n")
+    call, block = 4 + len(padding), 6 + len(padding)
+    assert call_after_block((file, 2), (file, block), (file, block + 2)) == (file, call)
+    lines[-1:] = [f"    again = {name}(4)", "    return tape.gradient(loss + again, w)"]
+    file = _at(tmp_path, "\n".join(lines) + "\n", "other.py")
+    assert call_after_block((file, 2), (file, block), (file, block + 3)) == (file, block + 2)
