@@ -4,8 +4,8 @@ An optimizer given the None a reported gradient call returned says nothing more 
 minimize and its tf.gradients that one run made NaN are one cause. Findings of one line come together, where the
 first of them was: an explosion first (the NaN the program ended with; a tanh saturated on the way), then those
 with a cause, then those whose cause is not known. A cause that lives in one place (a saturated layer, an op with
-no gradient, a NaN made by one op: AT_THE_PLACE) is one finding however many gradient calls it reached: fit's
-steps and a later tape over the same model both see the layer's flat sigmoid.
+no gradient, a NaN made by one op: AT_THE_PLACE; a weight made and never read) is one finding however many gradient
+calls it reached: fit's steps and a later tape over the same model both see the layer's flat sigmoid.
 """
 from __future__ import annotations
 
@@ -48,7 +48,8 @@ def one_per_root_cause(findings: list[dict]) -> list[dict]:
 def _same_place(out: list[dict], finding: dict) -> dict | None:
     """The finding already kept with this one's cause at this one's break line, when that cause lives there."""
     broke = finding["broke_at"]
-    if finding["cause"] not in AT_THE_PLACE or not broke or finding["call"] == "apply_gradients":
+    made = finding["cause"] == str(Cause.NOT_USED) and finding["facts"].get("how") == "made"  # a weight nothing reads
+    if finding["cause"] not in AT_THE_PLACE and not made or not broke or finding["call"] == "apply_gradients":
         return None
     return next((f for f in out if f["cause"] == finding["cause"] and f["call"] != "apply_gradients" and f["broke_at"]
                  and (f["broke_at"].get("file"), f["broke_at"].get("line")) == (broke.get("file"), broke.get("line"))),

@@ -46,6 +46,15 @@ def call_after_block(frame, with_frame, gradient_frame):
     return (frame[0], after[0]) if after else (frame[0], before[-1]) if before else frame
 
 
+def made_in_setup(frame) -> bool:
+    """Is the line in a class's `build` or `__init__` (a layer making its weights), where a weight its call never
+    reads was made? There the making says more than the loss that does not read it."""
+    tree = _tree(frame[0]) if frame else None
+    function = _innermost_function(tree, frame[1]) if tree is not None else None
+    return function is not None and function.name in ("build", "__init__") and any(
+        isinstance(node, ast.ClassDef) and function in node.body for node in ast.walk(tree))
+
+
 def _innermost_function(tree, line: int):
     found = None
     for node in ast.walk(tree):

@@ -216,6 +216,10 @@ def test_a_cause_that_lives_at_one_place_is_one_finding_for_every_gradient_call_
     apart = root_causes.one_per_root_cause([finding(first, "unwatched"), finding(second, "unwatched")])
     assert [f["line"] for f in apart] == [first, second]
     assert len(root_causes.one_per_root_cause([finding(first), finding(second, broke_line=other)])) == 2
+    # a weight made and never read lives at the line that made it: the eager tape that checks it and fit's step too
+    made = [dict(finding(line, "not-used"), facts={"how": "made"}) for line in (first, second)]
+    assert [f["line"] for f in root_causes.one_per_root_cause(made)] == [first]
+    assert len(root_causes.one_per_root_cause([finding(first, "not-used"), finding(second, "not-used")])) == 2
 
 
 @pytest.mark.parametrize("seed", SEEDS)

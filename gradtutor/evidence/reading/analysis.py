@@ -152,8 +152,9 @@ def _not_connected(graph, info, snode, tnodes, reached, is_variable, fresh=False
     if over:
         return Cause.NOT_USED, over, {"how": "overwritten"}
     at = tnodes[0].frame if tnodes else info.gradient_frame
-    if is_variable and snode.op is not None and snode.frame != at == info.gradient_frame == info.frame:  # a tape
-        return Cause.NOT_USED, snode.frame, {"how": "made"}  # and loss of one line (fit's): where it was made says more
+    if is_variable and snode.op is not None and (snode.frame != at == info.gradient_frame == info.frame  # fit's
+                                                  or source_lines.made_in_setup(snode.frame)):  # a layer's weight
+        return Cause.NOT_USED, snode.frame, {"how": "made"}  # where it was made says more than the tape's one line
     return Cause.NOT_USED, at, {}
 
 

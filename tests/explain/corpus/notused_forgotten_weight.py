@@ -1,5 +1,5 @@
 # source: https://github.com/remigenet/TKAT/issues/8
-# expect: cause=not-used line=19
+# expect: cause=not-used line=10
 import keras
 import tensorflow as tf
 
