@@ -906,3 +906,18 @@ def test_weights_unfrozen_in_a_step_of_ones_own_or_with_no_compile_keep_the_by_h
     line = code.splitlines().index(next(l for l in code.splitlines() if "trainable" in l)) + 1
     assert by_hand(tmp_path, code, "frozen-python-state", line, how="trainable") == [("frozen-python-state",
                                                                                        "unfrozen")]
+
+
+def test_a_layer_weight_handed_to_a_custom_gradient_function_is_handed_as_a_tensor(tmp_path):
+    """Given `self.kernel`, the function reads a variable and TensorFlow asks its gradient function for variables=;
+    given the weight's value, its gradient for that argument is the weight's. Other arguments stay as they were."""
+    name = random.choice(["kernel", "w", "weights"])
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        scale = tf.Variable(2.0)
+        class Layer:
+            def call(self, x):
+                return clipped(x, self.{name}, scale, 3)
+        """, "custom-gradient-signature", 5, 5)
+    assert out.splitlines()[4] == (f"        return clipped(x, tf.convert_to_tensor(self.{name}), "
+                                   "tf.convert_to_tensor(scale), 3)")

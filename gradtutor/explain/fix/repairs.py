@@ -16,7 +16,8 @@ from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
 from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
 from gradtutor.explain.fix.by_cause.outside import outside_tape
 from gradtutor.explain.fix.source import Edit, Source, names_in
-from gradtutor.explain.fix.by_cause.variables import frozen_toggled, made_variable, variable_replaced
+from gradtutor.explain.fix.by_cause.variables import (frozen_toggled, made_variable, tensor_arguments,
+                                                      variable_replaced)
 from gradtutor.protocol import Cause
 
 MANUAL = {Cause.SATURATION: "saturation"}
@@ -270,7 +271,8 @@ REPAIRS = {Cause.UNWATCHED: unwatched, Cause.OUTSIDE_TAPE: outside_tape, Cause.T
            Cause.TF_GRADIENTS_EAGER: tf_gradients_eager, Cause.LEAVES_TENSORFLOW: leaves,
            Cause.NON_FINITE: non_finite, Cause.DEAD_RELU: dead_relu, Cause.INTEGER_PATH: integer_path,
            Cause.UNDERFLOW: underflow, Cause.NO_GRADIENT_OP: no_gradient_op,
-           Cause.STATE_BREAKS_PATH: state_breaks_path, Cause.FROZEN_PYTHON_STATE: frozen_python_state}
+           Cause.STATE_BREAKS_PATH: state_breaks_path, Cause.FROZEN_PYTHON_STATE: frozen_python_state,
+           Cause.CUSTOM_GRADIENT_SIGNATURE: lambda c: Repair(tensor_arguments(c), c.subject(), whole_run=True)}
 
 
 def repair(source: Source, finding: dict) -> Repair:

@@ -1,5 +1,6 @@
 """How the script holds its weights: a variable the tape watches kept and changed in place (`variable-replaced`),
-a layer frozen by `trainable = False` made trainable around the step that trains it (`frozen_toggled`).
+a layer frozen by `trainable = False` made trainable around the step that trains it (`frozen_toggled`), a layer's
+weight handed to a tf.custom_gradient function as a tensor (`tensor_arguments`).
 
 Three shapes, each read from the code at the break line:
   - `w = tf.Variable(w0)` inside a loop body, made again every pass from a value the loop never
@@ -170,3 +171,24 @@ def _updated(node: ast.AST, name: str) -> bool:
 def _assigns(node: ast.AST, names: set) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ASSIGNS \
         and isinstance(node.func.value, ast.Name) and node.func.value.id in names
+
+
+def tensor_arguments(c: Context) -> list[Edit]:
+    """A tf.custom_gradient function given a layer's weight (`clipped_matmul(x, self.kernel)`) reads a variable, so
+    TensorFlow asks its gradient function for `variables=`; given the weight's value instead
+    (`tf.convert_to_tensor(self.kernel)`), it reads none, its gradient for that argument is the weight's, and the
+    tape carries it back to the variable. Each argument on the finding's call line that is a weight (an attribute
+    of `self`, or a name made by tf.Variable) is converted; NoRepair("pattern") when there is none."""
+    weights = {t.id for n in ast.walk(c.source.tree) if isinstance(n, ast.Assign) and c.is_tf(n.value, "Variable")
+               for t in n.targets if isinstance(t, ast.Name)}
+    edits = []
+    for call in c.source.nodes_on(c.line, ast.Call):
+        for argument in call.args:
+            attribute = isinstance(argument, ast.Attribute) and isinstance(argument.value, ast.Name) \
+                and argument.value.id == "self"
+            if attribute or isinstance(argument, ast.Name) and argument.id in weights:
+                code = c.source.code(argument)
+                edits.append(Edit(*c.source.span(argument), f"{c.tf}.convert_to_tensor({code})"))
+    if not edits:
+        raise NoRepair("pattern")
+    return edits
