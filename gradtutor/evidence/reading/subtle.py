@@ -167,11 +167,13 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
             # read on the way to a gradient it asks for; an optimizer's learning-rate function, on the way to its update
             # (code a Keras step runs, its loss's call: at the fit line that runs it)
             site = asked[0] if (read.name in noted.indirect or noted.at) and asked else _first_asked(asked, read.line)
+            update = site is None and asked and _updates(noted.file, read.line)  # read in the update after the gradient
+            site = max(asked, key=lambda one: one.line) if update else site
             if site is None or (noted.file, read.line) in said:
                 continue
             traced, shown = (_object(read.value), _object(now)) if read.held else (repr(read.value), repr(now))
             # a model built anew under the name: the old one is still trained; a learning rate the optimizer's function read
-            held = "_object" if read.held else "_rate" if read.name in noted.indirect else ""
+            held = "_object" if read.held else "_rate" if read.name in noted.indirect else "_update" if update else ""
             message = say(f"finding.unexplained.frozen{held}_fine", name=read.name, traced=traced, now=shown,
                           read_line=read.line)
             out.append(finding_at((site.file, site.line, site.kind), Cause.FROZEN_PYTHON_STATE, Symptom.VALUES,
@@ -198,6 +200,14 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
 def _object(value) -> str:
     """A model (a layer, a variable) as the program would recognise it: its class and its name."""
     return f"{type(value).__name__} {getattr(value, 'name', '')!r}".strip()
+
+
+def _updates(file: str, line: int) -> bool:
+    """Does the line change the weights (`w.assign_sub(lr * dw)`, an optimizer's apply_gradients)? A value frozen
+    there is the update's, as a learning rate an optimizer's function read is."""
+    import linecache
+
+    return any(word in linecache.getline(file, line) for word in ("assign", "apply_gradients", "minimize"))
 
 
 def _first_asked(sites, line: int):
