@@ -921,3 +921,20 @@ def test_a_layer_weight_handed_to_a_custom_gradient_function_is_handed_as_a_tens
         """, "custom-gradient-signature", 5, 5)
     assert out.splitlines()[4] == (f"        return clipped(x, tf.convert_to_tensor(self.{name}), "
                                    "tf.convert_to_tensor(scale), 3)")
+
+
+def test_tf_gradients_of_a_loss_made_from_a_model_call_records_both_and_watches_no_variable_list(tmp_path):
+    """`pred = model(x)` then `loss = f(pred)`: both go in the tape (the path starts at the model's weights); a
+    Keras 3 variable cannot be watched by hand, and a list of them is given to tape.gradient as the list it is."""
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        def train_step(x, y):
+            pred = model(x)
+            loss = tf.reduce_mean(
+                tf.square(pred - y))
+            grads = tf.gradients(loss, model.trainable_variables)
+            return grads
+        """, "tf-gradients-eager", 6)
+    assert out.splitlines()[2:] == ["    with tf.GradientTape() as tape:", "        pred = model(x)",
+                                    "        loss = tf.reduce_mean(", "            tf.square(pred - y))",
+                                    "    grads = tape.gradient(loss, model.trainable_variables)", "    return grads"]
