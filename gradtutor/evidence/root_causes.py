@@ -24,7 +24,7 @@ def one_per_root_cause(findings: list[dict]) -> list[dict]:
     """An optimizer given the None a reported gradient call returned (same cause, same broken line) is that call's
     finding, not a second one: its words join the call's finding (facts `optimizer_at`, `keras`)."""
     out: list[dict] = []
-    for finding in findings:
+    for finding in _replays_of_what_ran(findings):
         broke = (finding["cause"], (finding["broke_at"] or {}).get("line"))
         origin = next((f for f in out if f["call"] != "apply_gradients" and
                        (f["cause"], (f["broke_at"] or {}).get("line")) == broke), None)
@@ -43,6 +43,15 @@ def one_per_root_cause(findings: list[dict]) -> list[dict]:
         origin["message"] = say("finding.unexplained.then_given", finding=origin["message"], line=finding["line"],
                                 keras=keras)
     return _causes_first(out)
+
+
+def _replays_of_what_ran(findings: list[dict]) -> list[dict]:
+    """The findings, less those a compiled step's eager replay gave at a call whose function read Python values it
+    was traced with and the program has changed since (frozen-python-state): the replay ran that Python as it reads
+    now, so it computed what the graph never did, and what it saw is no evidence about the step that ran."""
+    frozen = {(f["file"], f["line"]) for f in findings if f["cause"] == str(Cause.FROZEN_PYTHON_STATE)
+              and (f["facts"].get("how") in ("stale", "written") or "traced" in f["facts"])}
+    return [f for f in findings if not ((f["file"], f["line"]) in frozen and f["facts"].get("rerun"))]
 
 
 def _same_place(out: list[dict], finding: dict) -> dict | None:

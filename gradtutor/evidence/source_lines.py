@@ -39,11 +39,22 @@ def call_after_block(frame, with_frame, gradient_frame):
     if function is None or block is None or function.lineno <= block.lineno <= function.end_lineno:
         return frame  # the op ran in the function that holds the tape: its own line is the one to move
     last = gradient_frame[1] if gradient_frame and gradient_frame[0] == frame[0] else None
-    named = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
-             and _called_name(node.func) == function.name and not function.lineno <= node.lineno <= function.end_lineno]
+    called = {function.name} | _instances(tree, function)  # a model's `call`: the calls of its instances, model(x)
+    named = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call) and _called_name(node.func) in called
+             and not function.lineno <= node.lineno <= function.end_lineno]
     after = sorted(line for line in named if line > block.end_lineno and (last is None or line <= last))
     before = sorted(line for line in named if line < block.lineno)
     return (frame[0], after[0]) if after else (frame[0], before[-1]) if before else frame
+
+
+def _instances(tree, function) -> set[str]:
+    """For a class's `call` or `__call__`, the names the module binds to instances of that class (`model = VAE()`),
+    which call it as `model(x)`; else none."""
+    owner = next((node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and function in node.body), None)
+    if owner is None or function.name not in ("call", "__call__"):
+        return set()
+    return {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            and _called_name(node.value.func) == owner.name for target in node.targets if isinstance(target, ast.Name)}
 
 
 def made_in_setup(frame) -> bool:

@@ -6,6 +6,7 @@ gradtutor.evidence.reading.unexplained reads.
 """
 from __future__ import annotations
 
+import random
 import types
 
 import numpy as np
@@ -369,3 +370,19 @@ def test_the_rows_of_fits_arrays_that_hold_nan_or_inf_are_counted_from_the_first
     bad[rows, 0] = rng.choice([np.nan, np.inf, -np.inf], size=len(rows))
     assert nonfinite_rows(x, bad) == {"part": "y", "rows": len(rows), "first": int(rows[0])}
     assert nonfinite_rows({"a": x, "b": bad}, y) == {"part": "x", "rows": len(rows), "first": int(rows[0])}
+
+
+def test_a_replay_of_a_step_whose_python_state_changed_since_its_trace_is_no_evidence_about_it():
+    """An actor's loss weight traced as 0.0 and set to 1.0 since: the eager replay computes with 1.0, so the cut it
+    found (a stop_gradient) is not what made the compiled step's zeros; the frozen weight is."""
+    line = random.randrange(5, 300)
+
+    def finding(cause, facts):
+        return {"file": "a.py", "line": line, "call": "gradient", "cause": cause, "message": cause, "count": 1,
+                "broke_at": {"file": "a.py", "line": line - 4, "code": "x"}, "facts": facts}
+
+    replayed = finding("stop-gradient", {"op": "StopGradient", "rerun": "same"})
+    frozen = finding("frozen-python-state", {"how": "stale", "name": "w", "traced": "0.0", "now": "1.0"})
+    assert [f["cause"] for f in root_causes.one_per_root_cause([replayed, frozen])] == ["frozen-python-state"]
+    eager = finding("stop-gradient", {"op": "StopGradient"})  # seen in the step itself, not a replay: kept
+    assert len(root_causes.one_per_root_cause([eager, frozen])) == 2

@@ -86,3 +86,12 @@ def test_an_op_outside_the_tape_in_a_function_is_said_at_the_call_that_ran_it(tm
     lines[-1:] = [f"    again = {name}(4)", "    return tape.gradient(loss + again, w)"]
     file = _at(tmp_path, "\n".join(lines) + "\n", "other.py")
     assert call_after_block((file, 2), (file, block), (file, block + 3)) == (file, block + 2)
+
+
+def test_an_op_outside_the_tape_in_a_models_call_is_said_at_the_call_of_the_model(tmp_path):
+    """`out = model(X)` before the `with` block: the ops of the model's `call` ran there, which is the line to move."""
+    name = random.choice(["model", "vae", "net"])
+    lines = ["class VAE:", "    def call(self, x):", "        h = x * 2", "        return h", f"{name} = VAE()",
+             f"out = {name}(3)", "with tape:", "    loss = out * 2", "grads = tape.gradient(loss, w)"]
+    file = _at(tmp_path, "\n".join(lines) + "\n")
+    assert call_after_block((file, 3), (file, 7), (file, 9)) == (file, 6)
