@@ -33,6 +33,9 @@ class Trained(NamedTuple):
     nonfinite: dict | None = None  # the arrays it was given hold NaN or inf: {part, rows, first} (nonfinite_rows)
 
 
+FIT_BATCH = 32  # fit's batch size when it is given none
+
+
 def first_rows(kept: Trained) -> tuple[Any, Any]:
     """The rows kept, or the first batch of the pipeline, taken now: after the program, so that a new iteration of
     it (a shuffle's seed moves on at each) changes nothing the program saw. Each is an array, or the list, tuple or
@@ -62,12 +65,14 @@ def _arrays(data):
     return arrays if len(lengths) == 1 and None not in lengths else None
 
 
-def _first(x, y):
-    """The first rows of x and y (as many as KEPT_ELEMENTS numbers of x allow, at most 256), copied."""
+def _first(x, y, batch: int | None = None):
+    """The first rows of x and y (as many as KEPT_ELEMENTS numbers of x allow, at most 256, and no more than the
+    step's batch: a loss that depends on which rows share a batch, a mean over a batch's positives, sees the first
+    step's), copied."""
     import tensorflow as tf
 
     size = sum(a[:1].size for a in tf.nest.flatten(x))
-    count = max(1, min(256, KEPT_ELEMENTS // max(1, size)))
+    count = max(1, min(256, batch or 256, KEPT_ELEMENTS // max(1, size)))
     return tuple(tf.nest.map_structure(lambda a: a[:count].copy(), part) for part in (x, y))
 
 
@@ -90,7 +95,7 @@ def watch(record) -> None:
 
 
 def _keeping(record, name, method):
-    def keep(model, x, y):
+    def keep(model, x, y, batch):
         weights = [np.array(w) for w in model.get_weights()] if model.built and \
             model.count_params() <= KEPT_WEIGHTS else None
         if y is None and _finite_dataset(x):  # a tf.data pipeline of (x, y) batches: its first batch, taken later
@@ -99,14 +104,15 @@ def _keeping(record, name, method):
         x, y = _arrays(x), _arrays(y)  # a model of several inputs is given a list (or a dict) of arrays
         if x is None or y is None or rows(x) != rows(y):
             return
-        record.trained[id(model)] = Trained(model, name, user_frame(), *_first(x, y), weights,
+        record.trained[id(model)] = Trained(model, name, user_frame(), *_first(x, y, batch), weights,
                                             nonfinite=nonfinite_rows(x, y))
 
     @functools.wraps(method)
     def train(model, x=None, y=None, *args, **kwargs):
         if id(model) not in record.trained and len(record.trained) < KEPT_MODELS:
             with contextlib.suppress(Exception):  # what could not be kept is only not looked into
-                keep(model, x, y)
+                batch = kwargs.get("batch_size", args[0] if args else None) if name == "fit" else None
+                keep(model, x, y, (batch or FIT_BATCH) if name == "fit" else None)
         return method(model, x, y, *args, **kwargs)
 
     return train

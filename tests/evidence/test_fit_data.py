@@ -152,3 +152,17 @@ def test_a_model_of_several_inputs_has_its_first_bad_step_run_again_on_its_rows(
     found, _ = report(record)
     assert [f["cause"] for f in found][:1] == ["non-finite"]
     assert found[0]["facts"]["rerun"] == "kept_first"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_rows_kept_are_no_more_than_the_first_batch_fit_was_asked_for(seed):
+    """A loss that depends on which rows share a batch (a triplet loss with no positive pair in a batch of 8
+    distinct labels) is seen by the replay only on the first step's rows: at most the batch fit was given."""
+    from gradtutor.evidence import fit_data
+
+    rng = np.random.default_rng(seed)
+    rows, batch = int(rng.integers(40, 300)), int(rng.integers(2, 40))
+    x, y = rng.normal(size=(rows, 3)), rng.normal(size=(rows, 1))
+    kept_x, kept_y = fit_data._first(x, y, batch)
+    assert len(kept_x) == len(kept_y) == min(batch, rows) and np.array_equal(kept_x, x[:batch])
+    assert len(fit_data._first(x, y)[0]) == min(rows, 256)  # train_on_batch: the batch it is given, whole
