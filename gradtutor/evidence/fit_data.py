@@ -111,8 +111,8 @@ def _keeping(record, name, method):
     def train(model, x=None, y=None, *args, **kwargs):
         if id(model) not in record.trained and len(record.trained) < KEPT_MODELS:
             with contextlib.suppress(Exception):  # what could not be kept is only not looked into
-                batch = kwargs.get("batch_size", args[0] if args else None) if name == "fit" else None
-                keep(model, x, y, (batch or FIT_BATCH) if name == "fit" else None)
+                batch = (kwargs.get("batch_size", args[0] if args else None) or FIT_BATCH) if name == "fit" else None
+                keep(model, x, y, batch)
         return method(model, x, y, *args, **kwargs)
 
     return train

@@ -50,7 +50,7 @@ def call_after_block(frame, with_frame, gradient_frame):
 def _instances(tree, function) -> set[str]:
     """For a class's `call` or `__call__`, the names the module binds to instances of that class (`model = VAE()`),
     which call it as `model(x)`; else none."""
-    owner = next((node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and function in node.body), None)
+    owner = _class_of(tree, function)
     if owner is None or function.name not in ("call", "__call__"):
         return set()
     return {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
@@ -62,8 +62,12 @@ def made_in_setup(frame) -> bool:
     reads was made? There the making says more than the loss that does not read it."""
     tree = _tree(frame[0]) if frame else None
     function = _innermost_function(tree, frame[1]) if tree is not None else None
-    return function is not None and function.name in ("build", "__init__") and any(
-        isinstance(node, ast.ClassDef) and function in node.body for node in ast.walk(tree))
+    return function is not None and function.name in ("build", "__init__") and _class_of(tree, function) is not None
+
+
+def _class_of(tree, function):
+    """The class whose method the function is, or None."""
+    return next((node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and function in node.body), None)
 
 
 def _innermost_function(tree, line: int):

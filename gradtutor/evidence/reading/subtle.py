@@ -9,6 +9,7 @@ otherwise. Each returns (cause id, the frame to quote, facts) or None, as analys
 """
 from __future__ import annotations
 
+import linecache
 import weakref
 
 from gradtutor.evidence.reading import paths
@@ -205,8 +206,6 @@ def _object(value) -> str:
 def _updates(file: str, line: int) -> bool:
     """Does the line change the weights (`w.assign_sub(lr * dw)`, an optimizer's apply_gradients)? A value frozen
     there is the update's, as a learning rate an optimizer's function read is."""
-    import linecache
-
     return any(word in linecache.getline(file, line) for word in ("assign", "apply_gradients", "minimize"))
 
 

@@ -70,7 +70,7 @@ def softmax_sum(c: Context) -> Repair:
 
 
 def no_gradient_op(c: Context) -> Repair:
-    """A tape's target that is an argmax: its top score (_argmax_target); a rounding, threshold or one-hot argmax on
+    """A tape's target that is an argmax: its top score (discrete.argmax_target); a rounding, threshold or one-hot argmax on
     the way: a straight-through gradient (by_cause/discrete.py); every other op is changed by hand."""
     try:
         return Repair(discrete.argmax_target(c), c.subject())
@@ -259,6 +259,12 @@ def frozen_python_state(c: Context) -> Repair:
     return Repair(state.made_variable(c), c.subject())
 
 
+def custom_gradient_signature(c: Context) -> Repair:
+    """A layer's weight handed to a tf.custom_gradient function handed as a tensor (by_cause/variables.py); judged by
+    the whole re-run, as the finding's line asks for no gradient."""
+    return Repair(tensor_arguments(c), c.subject(), whole_run=True)
+
+
 def leaves(c: Context) -> Repair:
     """A `tf.numpy_function` / `tf.py_function` on the break line is called directly with its body in TensorFlow ops;
     any other step that leaves TensorFlow is rewritten where it is."""
@@ -272,7 +278,7 @@ REPAIRS = {Cause.UNWATCHED: unwatched, Cause.OUTSIDE_TAPE: outside_tape, Cause.T
            Cause.NON_FINITE: non_finite, Cause.DEAD_RELU: dead_relu, Cause.INTEGER_PATH: integer_path,
            Cause.UNDERFLOW: underflow, Cause.NO_GRADIENT_OP: no_gradient_op,
            Cause.STATE_BREAKS_PATH: state_breaks_path, Cause.FROZEN_PYTHON_STATE: frozen_python_state,
-           Cause.CUSTOM_GRADIENT_SIGNATURE: lambda c: Repair(tensor_arguments(c), c.subject(), whole_run=True)}
+           Cause.CUSTOM_GRADIENT_SIGNATURE: custom_gradient_signature}
 
 
 def repair(source: Source, finding: dict) -> Repair:

@@ -46,8 +46,9 @@ def tf_gradients_eager(c: Context) -> Repair:
     if computed:
         edits.append(Edit(start, start, f"{indent}{inner}{computed}"))
     else:  # each line of the recorded statements one level deeper
-        edits += [Edit(at, at, inner) for line in range(recorded[0].lineno, recorded[-1].end_lineno + 1)
-                  if (at := c.source.line_start(line)) is not None and c.source.lines[line - 1].strip()]
+        starts = [c.source.line_start(line) for line in range(recorded[0].lineno, recorded[-1].end_lineno + 1)
+                  if c.source.lines[line - 1].strip()]
+        edits += [Edit(at, at, inner) for at in starts]
     return Repair(edits + [Edit(*c.source.span(call), f"{tape}.gradient({target}, {listed})")], watched)
 
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import Context, NoRepair, assigned, body_of, fresh
+from gradtutor.explain.fix.context import Context, NoRepair, assigned, body_of, fresh, scope_of
 from gradtutor.explain.fix.source import Edit
 
 # keras.metrics.X whose keras.losses twin computes the same value per batch (CosineSimilarity is not here: the loss
@@ -123,8 +123,6 @@ def _read_back(c: Context, statement: ast.stmt) -> list[Edit]:
     return [Edit(*c.source.span(statement), kept)] + [Edit(*c.source.span(read), name) for read in reads]
 
 
-
-
 def recompiled(c: Context) -> list[Edit]:
     """`X.trainable = True` followed by the script's own `MODEL.compile(…)` (the last one before it at the module's
     level), copied; in a Keras callback's method, `self.model.compile(…)` with that call's arguments and
@@ -159,10 +157,8 @@ def recompiled(c: Context) -> list[Edit]:
 
 def _in_callback(c: Context, statement: ast.stmt) -> bool:
     """Is the statement in a method (its first parameter `self`) of a class deriving from a Callback?"""
-    method = c.source.parents.get(statement)
-    while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        method = c.source.parents.get(method)
-    owner = c.source.parents.get(method) if method is not None else None
+    method = scope_of(c, statement)
+    owner = c.source.parents.get(method)
     return (isinstance(owner, ast.ClassDef) and bool(method.args.args) and method.args.args[0].arg == "self"
             and any(c.source.code(base).rpartition(".")[2] == "Callback" for base in owner.bases))
 
