@@ -72,6 +72,8 @@ def check_script(script: str) -> Path:
     try:
         compile(source, str(path), "exec", dont_inherit=True)
     except SyntaxError as error:
+        if error.lineno is None:  # no line to point at: bytes that are no Python text (a NUL, a binary file)
+            raise UnreadableFile(say("explain.error.not_python", script=script, reason=error.msg)) from None
         raise UnreadableFile(say("explain.error.syntax", script=script, line=error.lineno, reason=error.msg)) from None
     except ValueError as error:
         raise UnreadableFile(say("explain.error.not_python", script=script, reason=error)) from None

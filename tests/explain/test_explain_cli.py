@@ -36,6 +36,17 @@ def test_a_syntax_error_is_one_line_and_exit_2(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
 
 
+def test_a_binary_file_is_said_to_be_no_python_in_one_line(tmp_path):
+    """Bytes with a NUL in them have no line to point at: not a syntax error at `line None`, but no Python at all."""
+    data = bytes(range(256))
+    (tmp_path / "train.py").write_bytes(data)
+    done = explain(tmp_path, "train.py")
+    assert done.returncode == 2
+    [line] = done.stderr.strip().splitlines()  # the words are Python's own, which differ between its versions
+    assert line.startswith("gradtutor: train.py") and "null bytes" in line and "line None" not in line, line
+    assert (tmp_path / "train.py").read_bytes() == data
+
+
 def test_a_notebook_is_named_as_one_and_left_as_it_was(tmp_path):
     # a notebook's JSON compiles as Python (a dict literal) and then fails on `null`: not a script to run
     notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
