@@ -2,32 +2,25 @@
 
 Each script says where it comes from (`# source:`) and what explain must find (`# expect:
 cause=ID line=N`, or `# expect: clean`). The scripts run in three children (TensorFlow imported
-once in each, Keras 2 scripts in their own), each script under its own recording; and once more
+once in each, Keras 2 scripts in their own; tests/explain/conftest.py, one run shared with the fix
+test), each script under its own recording; and once more
 plainly, without gradtutor, in two children (plain_runner.py): what their gradients really were
 is the referee of the acceptance test (no all-clear on a broken program).
 """
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from gradtutor.dev import corpus
 from gradtutor.protocol import Cause
 
-pytestmark = pytest.mark.tf
+from tests.support.corpus_runs import CORPUS, GROUP, PLAIN_RUNNER, rows_of, start
 
-HERE = Path(__file__).resolve().parents[1]  # tests/
-CORPUS = HERE / "explain" / "corpus"
-RUNNER = HERE / "support" / "explain_runner.py"
-PLAIN = HERE / "explain" / "plain_runner.py"
-REPO = HERE.parent
+pytestmark = [pytest.mark.tf, pytest.mark.xdist_group(GROUP)]  # one run of the corpus: conftest.py
+
 KERAS = re.compile(r"expect-keras: cause=(?P<cause>\S+) line=(?P<line>\d+)")  # a header's value, read by the schema
 REQUIRED = 0.95
 CAUSES = ["unwatched", "outside-tape", "leaves-tensorflow", "integer-path", "no-gradient-op", "stop-gradient",
@@ -43,28 +36,10 @@ def expectations() -> dict[str, dict]:
             for case in corpus.read_scripts(CORPUS)}
 
 
-def _run(scripts: list[str], out: Path, legacy: bool, runner: Path = RUNNER) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
-    if legacy:
-        env["TF_USE_LEGACY_KERAS"] = "1"
-    return subprocess.Popen([sys.executable, str(runner), str(out), *scripts], cwd=CORPUS, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
 @pytest.fixture(scope="module")
-def results(tmp_path_factory) -> dict[str, dict]:
-    expected = expectations()
-    modern = [name for name, e in expected.items() if not e["keras2"]]
-    legacy = [name for name, e in expected.items() if e["keras2"]]
-    folder = tmp_path_factory.mktemp("explain-corpus")
-    groups = [(modern[0::2], False), (modern[1::2], False), (legacy, True)]
-    children = [(_run(names, folder / f"{i}.jsonl", flag), folder / f"{i}.jsonl") for i, (names, flag)
-                in enumerate(groups) if names]
-    rows = {}
-    for child, out in children:
-        assert child.wait(timeout=900) == 0
-        rows.update((r["script"], r) for r in map(json.loads, out.read_text().splitlines()))
-    return rows
+def results(corpus_runs) -> dict[str, dict]:
+    """Each script's explained row (tests/explain/conftest.py runs the corpus once for this module and the fix test's)."""
+    return corpus_runs
 
 
 def test_the_corpus_is_large_enough_and_covers_every_cause():
@@ -185,13 +160,8 @@ def plain(results, tmp_path_factory) -> dict[str, dict]:
     expected = expectations()
     folder = tmp_path_factory.mktemp("plain-corpus")
     groups = [([n for n, e in expected.items() if not e["keras2"]], False), ([n for n, e in expected.items() if e["keras2"]], True)]
-    children = [(_run(names, folder / f"{i}.jsonl", flag, PLAIN), folder / f"{i}.jsonl")
-                for i, (names, flag) in enumerate(groups) if names]
-    rows = {}
-    for child, out in children:
-        assert child.wait(timeout=900) == 0
-        rows.update((r["script"], r) for r in map(json.loads, out.read_text().splitlines()))
-    return rows
+    return rows_of([(start(PLAIN_RUNNER, names, folder / f"{i}.jsonl", flag), folder / f"{i}.jsonl")
+                    for i, (names, flag) in enumerate(groups) if names])
 
 
 def _broken(row: dict) -> list[str]:

@@ -1,9 +1,9 @@
 """`gradtutor explain --fix` on the explain corpus (tests/explain/corpus/): patches verified by re-running, none on correct programs.
 
-One child process (TensorFlow imported once) explains each script, patches it, re-runs the
-patched copy from a scratch folder under the same instrumentation, and checks the repaired
-gradients (tests/support/fix_runner.py): about 20 s for the whole corpus, as each patched
-script runs once more and a correct program, which has no finding, not again.
+Two child processes (TensorFlow imported once in each) explain each script, patch it, re-run the
+patched copy from a scratch folder under the same instrumentation, and check the repaired
+gradients (tests/support/fix_runner.py, started by tests/explain/conftest.py: the corpus test
+reads the same run's findings). A correct program, which has no finding, is not run again.
 
 The mistakes counted are those whose cause the issue gives a mechanical repair, except the
 scripts listed in BY_HAND: their cause is one of those, but this instance needs a decision the
@@ -11,23 +11,16 @@ tool cannot make (each says which).
 """
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from gradtutor.dev import corpus as explain_corpus  # the corpus schema's reader
 
 from gradtutor.explain.fix.central import TOLERANCE
+from tests.support.corpus_runs import CORPUS, GROUP
 
-pytestmark = pytest.mark.tf
+pytestmark = [pytest.mark.tf, pytest.mark.xdist_group(GROUP)]  # one run of the corpus: conftest.py
 
-HERE = Path(__file__).resolve().parents[1]  # tests/
-CORPUS = HERE / "explain" / "corpus"
-REPO = HERE.parent
 REQUIRED = 0.80
 REPAIRABLE = {"unwatched", "outside-tape", "tape-reused", "tf-gradients-eager", "variable-replaced",
               "leaves-tensorflow", "softmax-sum", "non-finite", "stop-gradient", "not-used", "cannot-watch",
@@ -154,14 +147,9 @@ def corpus() -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def results(corpus, tmp_path_factory) -> dict[str, dict]:
-    out = tmp_path_factory.mktemp("explain-fix") / "fix.jsonl"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
-    done = subprocess.run([sys.executable, str(HERE / "support" / "fix_runner.py"), str(out), *sorted(corpus)],
-                          cwd=CORPUS, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900,
-                          check=False)
-    assert done.returncode == 0
-    return {row["script"]: row for row in map(json.loads, out.read_text().splitlines())}
+def results(corpus, corpus_runs) -> dict[str, dict]:
+    """Each Keras 3 script's row: explained, patched, its patch verified (run once for both corpus modules: conftest.py)."""
+    return {name: corpus_runs[name] for name in corpus}
 
 
 def test_the_by_hand_list_names_real_scripts_of_repairable_causes(corpus):

@@ -2,8 +2,8 @@
 
     python tests/support/fix_runner.py OUT.jsonl SCRIPT.py [SCRIPT.py ...]
 
-Per script one JSON line: {"script", "findings", "patched": [{cause, line, verified, why, fd_error}],
-"manual": [{cause, reason}], "diff", "unchanged"}; the scripts' own output goes to /dev/null. The
+Per script one JSON line: what explain's child reported (its "findings", "exact", …) with "script",
+"patched": [{cause, line, verified, why, fd_error}], "manual": [{cause, reason}], "diff", "unchanged"; the scripts' own output goes to /dev/null. The
 patched copies are written to a scratch folder; "unchanged" says the script's bytes and mtime
 are what they were.
 """
@@ -61,7 +61,7 @@ def one(script: str, scratch: str, sink) -> dict:
     after = os.stat(script)
     with open(script, "rb") as handle:
         unchanged = handle.read() == data and after.st_mtime_ns == before.st_mtime_ns
-    return {"script": os.path.basename(script), "findings": payload["findings"], "diff": plan.diff,
+    return {**payload, "script": os.path.basename(script), "diff": plan.diff,
             "patched": [{"cause": i.cause, "line": i.line, "subject": i.subject, "verified": i.verified, "why": i.why,
                          "fd_error": i.fd_error,
                          "compiled_steps": i.compiled_steps, "zero": i.zero} for i in plan.items],

@@ -18,9 +18,10 @@ def plain_nbgrader_group(lang: str) -> str:
 
 
 # The long groups, longest first; seconds for the whole group in the last full run (`--durations`, 2 loaded
-# cores): classroom ~1400, hostile_grade ~650, answers ~450, plain_nbgrader_* ~320 each, docs ~300, dask ~200.
+# cores): classroom ~1400, hostile_grade ~650, answers ~450, plain_nbgrader_* ~320 each, docs ~300,
+# explain_corpus ~300, dask ~200.
 LONGEST_FIRST = ("classroom", "hostile_grade", "answers", *map(plain_nbgrader_group, messages.LANGUAGES), "docs",
-                 "dask")
+                 "explain_corpus", "dask")
 
 
 def group_of(item) -> str | None:
