@@ -923,6 +923,31 @@ def test_a_layer_weight_handed_to_a_custom_gradient_function_is_handed_as_a_tens
                                    "tf.convert_to_tensor(scale), 3)")
 
 
+def test_tensors_given_to_a_custom_gradient_function_by_keyword_are_given_by_position_in_the_defs_order(tmp_path):
+    """`loss(y_pred, weight=w, y_true=y)` of `def loss(y_pred, y_true, weight)`: the keywords the finding names follow
+    the positional argument in the def, so they go by position in its order; a keyword it does not name stays."""
+    names = random.sample(["y_true", "weight", "scale"], 2)
+    call = ", ".join(f"{n}={n[0]}" for n in reversed(names))
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        @tf.custom_gradient
+        def loss(y_pred, {", ".join(names)}, reduce=True):
+            return y_pred, lambda dy: (dy, None, None)
+        value = loss(p, {call}, reduce=False)
+        """, "custom-gradient-signature", 5, 5, keywords=",".join(names))
+    assert out.splitlines()[4] == f"value = loss(p, {names[0][0]}, {names[1][0]}, reduce=False)"
+
+
+def test_a_keyword_that_is_not_the_next_parameter_of_the_def_is_no_repair(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\n@tf.custom_gradient\ndef loss(a, b, c):\n    return a, None\n"
+                      "value = loss(p, c=q)\n")
+    finding = {"file": str(script), "line": 5, "call": "raised", "sources": [], "cause": "custom-gradient-signature",
+               "broke_at": {"file": str(script), "line": 5, "code": ""}, "facts": {"keywords": "c"}}
+    plan = plans.make(str(script), [finding])
+    assert plan.items == [] and [m.cause for m in plan.manual] == ["custom-gradient-signature"]
+
+
 def test_tf_gradients_of_a_loss_made_from_a_model_call_records_both_and_watches_no_variable_list(tmp_path):
     """`pred = model(x)` then `loss = f(pred)`: both go in the tape (the path starts at the model's weights); a
     Keras 3 variable cannot be watched by hand, and a list of them is given to tape.gradient as the list it is."""

@@ -39,6 +39,10 @@ REFUSALS = (
     # meant a function for the tape to run
     ("TypeError", r"'([\w.]+\.)?(EagerTensor|Tensor|SymbolicTensor|ResourceVariable)' object is not callable",
      Cause.OUTSIDE_TAPE, "tensor_called"),
+    # a tensor given by keyword to a tf.custom_gradient function while traced (a tf.function, fit's step, a Keras
+    # model built from Input): TensorFlow takes such keywords only eagerly
+    ("ValueError", r"custom_gradient decorator currently supports keywords arguments only when eager",
+     Cause.CUSTOM_GRADIENT_SIGNATURE, "custom_gradient_keyword"),
 )
 
 
@@ -51,8 +55,10 @@ def note(record, error: BaseException) -> None:
     if found is None:
         return
     frame = raised_at(error)
-    record.add("raised", frame, [], found[0], frame, Symptom.ERROR,
-               {"error": type(error).__name__, "refused": found[1]})
+    facts = {"error": type(error).__name__, "refused": found[1]}
+    keywords = record.observations.keyword_tensors.get(frame)  # the names a repair passes by position
+    record.add("raised", frame, [], found[0], frame, Symptom.ERROR, {**facts, "keywords": ",".join(keywords)}
+               if keywords else facts)
 
 
 def _text(error: BaseException) -> str:

@@ -67,10 +67,18 @@ def _name_grad_fns(record, module) -> None:
     tape calls it, and then names only the recorded op ("Recorded operation 'f' returned too few gradients")."""
     import inspect
 
+    import tensorflow as tf
+
+    from gradtutor.evidence.recording.frames import user_frame
+
     saved = module._graph_mode_decorator
     record.originals.append((module, {"_graph_mode_decorator": saved}))
 
     def named(f, args, kwargs):
+        keywords = [name for name, value in kwargs.items() if tf.is_tensor(value) or isinstance(value, tf.Variable)]
+        if keywords:  # TensorFlow refuses keyword arguments while tracing: where they were given, for the reading
+            record.observations.keyword_tensors.setdefault(user_frame(), keywords)
+
         @functools.wraps(f)  # TensorFlow names the recorded op after f
         def noting(*a, **k):
             made = f(*a, **k)

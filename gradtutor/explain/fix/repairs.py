@@ -16,8 +16,8 @@ from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
 from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
 from gradtutor.explain.fix.by_cause.outside import outside_tape
 from gradtutor.explain.fix.source import Edit, Source, names_in
-from gradtutor.explain.fix.by_cause.variables import (frozen_toggled, made_variable, tensor_arguments,
-                                                      variable_replaced)
+from gradtutor.explain.fix.by_cause.variables import (frozen_toggled, made_variable, positional_arguments,
+                                                      tensor_arguments, variable_replaced)
 from gradtutor.protocol import Cause
 
 MANUAL = {Cause.SATURATION: "saturation"}
@@ -260,8 +260,10 @@ def frozen_python_state(c: Context) -> Repair:
 
 
 def custom_gradient_signature(c: Context) -> Repair:
-    """A layer's weight handed to a tf.custom_gradient function handed as a tensor (by_cause/variables.py); judged by
-    the whole re-run, as the finding's line asks for no gradient."""
+    """A layer's weight handed to a tf.custom_gradient function handed as a tensor, or a tensor it was given by keyword
+    handed by position (by_cause/variables.py); judged by the whole re-run, as the finding's line asks for no gradient."""
+    if (c.finding.get("facts") or {}).get("keywords"):
+        return Repair(positional_arguments(c), c.subject(), whole_run=True)
     return Repair(tensor_arguments(c), c.subject(), whole_run=True)
 
 

@@ -1,6 +1,7 @@
 """How the script holds its weights: a variable the tape watches kept and changed in place (`variable-replaced`),
 a layer frozen by `trainable = False` made trainable around the step that trains it (`frozen_toggled`), a layer's
-weight handed to a tf.custom_gradient function as a tensor (`tensor_arguments`).
+weight handed to a tf.custom_gradient function as a tensor (`tensor_arguments`), a tensor handed to one by keyword
+handed by position (`positional_arguments`).
 
 Three shapes, each read from the code at the break line:
   - `w = tf.Variable(w0)` inside a loop body, made again every pass from a value the loop never
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import GRADIENT_CALLS, Context, NoRepair, Repair, assigned, body_of, root
+from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, assigned, body_of, called_name,
+                                           root)
 from gradtutor.explain.fix.source import Edit
 
 
@@ -192,3 +194,24 @@ def tensor_arguments(c: Context) -> list[Edit]:
     if not edits:
         raise NoRepair("pattern")
     return edits
+
+
+def positional_arguments(c: Context) -> list[Edit]:
+    """A tf.custom_gradient function given tensors by keyword (`loss(y_pred, y_true=y)`) counts only the positional
+    ones as its inputs (and, traced, refuses the keywords outright). Where those keywords are the parameters that
+    follow the positional arguments in the function's own `def`, they are passed by position, in its order;
+    NoRepair("pattern") otherwise (a keyword the def does not take in that place)."""
+    names = set(filter(None, (c.finding.get("facts") or {}).get("keywords", "").split(",")))
+    defs = {node.name: node for node in ast.walk(c.source.tree) if isinstance(node, ast.FunctionDef)}
+    for call in c.source.nodes_on(c.broke, ast.Call):
+        given = {k.arg: k.value for k in call.keywords if k.arg in names}
+        callee = defs.get(called_name(call))
+        if not names or set(given) != names or callee is None or any(isinstance(a, ast.Starred) for a in call.args):
+            continue
+        following = [a.arg for a in callee.args.args][len(call.args):len(call.args) + len(given)]
+        if set(following) != names:
+            continue
+        rest = [c.source.code(k) for k in call.keywords if k.arg not in names]
+        arguments = [c.source.code(a) for a in call.args] + [c.source.code(given[n]) for n in following] + rest
+        return [Edit(*c.source.span(call), f"{c.source.code(call.func)}({', '.join(arguments)})")]
+    raise NoRepair("pattern")
