@@ -110,10 +110,15 @@ def _keeping(record, name, method):
     @functools.wraps(method)
     def train(model, x=None, y=None, *args, **kwargs):
         if id(model) not in record.trained and len(record.trained) < KEPT_MODELS:
-            with contextlib.suppress(Exception):  # what could not be kept is only not looked into
+            # what could not be kept is only not looked into; the weights read are gradtutor's reads, not the user's
+            with contextlib.suppress(Exception), record.graph.pausing():
                 batch = (kwargs.get("batch_size", args[0] if args else None) or FIT_BATCH) if name == "fit" else None
                 keep(model, x, y, batch)
-        return method(model, x, y, *args, **kwargs)
+        record.graph.training += 1
+        try:
+            return method(model, x, y, *args, **kwargs)
+        finally:
+            record.graph.training -= 1
 
     return train
 
@@ -157,17 +162,21 @@ def step_again(record, function, first: int):
     def run():
         import tensorflow as tf
 
-        model = kept.model
+        model, graph = kept.model, record.graph
         state = [*model.variables, *getattr(model.optimizer, "variables", ()),
                  *(v for metric in model.metrics for v in metric.variables)]
-        saved = [v.numpy() for v in state]
+        with graph.pausing():  # gradtutor's own reads and writes: no value of the program's left TensorFlow here
+            saved = [v.numpy() for v in state]
+            data = tuple(tf.nest.map_structure(tf.constant, part) for part in given)
+        graph.fed.update(graph.node_of(t, kept.frame) for t in tf.nest.flatten(data))
         try:
             if first == 1 and kept.weights is not None:
                 model.set_weights(kept.weights)
-            return model.train_step(tuple(tf.nest.map_structure(tf.constant, part) for part in given))
+            return model.train_step(data)
         finally:  # the model, its optimizer and metrics as the program left them (a notebook goes on with them)
-            for variable, value in zip(state, saved):
-                variable.assign(value)
+            with graph.pausing():
+                for variable, value in zip(state, saved):
+                    variable.assign(value)
 
     run.at = kept.frame  # the line that called fit, the user's line for what the run finds (graph_replay.replay)
     return run

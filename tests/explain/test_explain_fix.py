@@ -43,6 +43,45 @@ def test_unwatched_watches_the_sources_first_in_the_block(tmp_path):
                                      "    y = w * w"]
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_a_variable_made_with_trainable_false_is_made_trainable_where_it_was_made(tmp_path, seed):
+    """A PINN's unknown rate `k = tf.Variable(0.5, trainable=False)`: the tape watches trainable variables only, and a
+    Keras 3 variable list cannot be watched by hand; the keyword goes, the rest of the line stays."""
+    keywords = random.Random(seed).sample(['name="k"', "dtype=tf.float32", "trainable=False"], 3)
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        k = tf.Variable(0.5, {", ".join(keywords)})  # the unknown rate
+        with tf.GradientTape() as tape:
+            y = k * k
+        print(tape.gradient(y, [k]))
+        """, "unwatched", 5, 2, why="not trainable")
+    kept = [k for k in keywords if k != "trainable=False"]
+    assert out.splitlines()[1] == f"k = tf.Variable(0.5, {', '.join(kept)})  # the unknown rate"
+    assert "watch" not in out
+
+
+@pytest.mark.parametrize("rank, want", [(3, 'alpha = layers.Softmax(axis=1, name="att")(score)'),
+                                        (2, 'alpha = layers.Activation("softmax", name="att")(score)')])
+def test_a_one_unit_softmax_over_a_sequences_scores_goes_over_its_steps(tmp_path, rank, want):
+    """Attention weights from (batch, steps, 1) scores: over the steps (axis 1). Of (batch, 1) scores nothing is
+    known to be over: the sigmoid repair looks for `activation="softmax"`, which this line does not have."""
+    script = tmp_path / "train.py"
+    script.write_text('from keras import layers\nalpha = layers.Activation("softmax", name="att")(score)\n')
+    finding = {"file": str(script), "line": 2, "call": "gradient", "sources": ["w"], "cause": "softmax-sum",
+               "broke_at": {"file": str(script), "line": 2, "code": ""}, "facts": {"how": "one_unit", "rank": str(rank)}}
+    plan = plans.make(str(script), [finding])
+    assert plan.patched.splitlines()[1] == want
+    assert [m.cause for m in plan.manual] == ([] if rank == 3 else ["softmax-sum"])
+
+
+def test_a_one_unit_softmax_call_over_a_sequence_is_given_its_steps_axis(tmp_path):
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        weights = tf.nn.softmax(tf.tanh(scores))
+        """, "softmax-sum", 2, 2, how="one_unit", rank="3")
+    assert out.splitlines()[1] == "weights = tf.nn.softmax(tf.tanh(scores), axis=1)"
+
+
 def test_unwatched_with_watch_accessed_variables_false_drops_the_argument(tmp_path):
     out = patched(tmp_path, """
         import tensorflow as tf
@@ -459,6 +498,38 @@ def test_outside_tape_moves_a_step_made_before_the_block_after_its_watch(tmp_pat
         """, "outside-tape", 8, 3)
     assert out.splitlines()[2:7] == ["other = 3", "with tf.GradientTape() as tape:", "    tape.watch(r)",
                                      "    noisy = r + 0.1", "    y = tf.reduce_sum(noisy * noisy)"]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_module_step_read_by_a_function_called_in_a_module_loops_block_is_made_again_in_the_block(tmp_path, seed):
+    """TFP's affine flow: `scale = fill(L)` once at the top, read by `log_prob` that the training loop's block calls.
+    The step is computed again at the top of the block (the module's own line stays for its other readers)."""
+    loop = random.Random(seed).choice(["for step in range(3):", "while True:"])
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        L = tf.Variable([1.0, 2.0])
+        scale = tf.reduce_sum(L)
+        def log_prob(x):
+            return x * scale
+        {loop}
+            with tf.GradientTape() as tape:
+                loss = log_prob(3.0)
+            print(tape.gradient(loss, L))
+        """, "outside-tape", 9, 3)
+    assert out.splitlines()[2] == "scale = tf.reduce_sum(L)"
+    assert out.splitlines()[6:9] == ["    with tf.GradientTape() as tape:", "        scale = tf.reduce_sum(L)",
+                                     "        loss = log_prob(3.0)"]
+
+
+def test_a_module_step_after_the_block_is_not_moved_into_it(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\nL = tf.Variable(1.0)\nfor i in range(2):\n"
+                      "    with tf.GradientTape() as tape:\n        y = f()\n    print(tape.gradient(y, L))\n"
+                      "scale = L * 2\n")
+    finding = {"file": str(script), "line": 6, "call": "gradient", "sources": ["L"], "cause": "outside-tape",
+               "broke_at": {"file": str(script), "line": 7, "code": ""}, "facts": {}}
+    plan = plans.make(str(script), [finding])
+    assert [(m.cause, m.reason) for m in plan.manual] == [("outside-tape", "pattern")] and plan.diff == ""
 
 
 def test_the_notebook_view_puts_the_patched_cell_beside_the_original(tmp_path):

@@ -63,7 +63,7 @@ def one(script: str, scratch: str, sink) -> dict:
         unchanged = handle.read() == data and after.st_mtime_ns == before.st_mtime_ns
     return {**payload, "script": os.path.basename(script), "diff": plan.diff,
             "patched": [{"cause": i.cause, "line": i.line, "subject": i.subject, "verified": i.verified, "why": i.why,
-                         "fd_error": i.fd_error,
+                         "fd_error": i.fd_error, "call": i.call,
                          "compiled_steps": i.compiled_steps, "zero": i.zero} for i in plan.items],
             "manual": [{"cause": m.cause, "reason": m.reason} for m in plan.manual], "unchanged": unchanged}
 

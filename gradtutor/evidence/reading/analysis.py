@@ -34,10 +34,9 @@ def diagnose(record, info, targets, source, symptom):
     found = _unwatched(record, info, source, snode, is_variable)
     reached = paths.descendants(graph, snode)
     hits = [n for n in tnodes if n in reached]
-    # an unwatched tensor or frozen variable: "watch it" (or "make it trainable") is the fix only if the target was
-    # computed from it by TensorFlow ops; through a copy into a variable or a value that left TensorFlow, that step is
-    # the story (a tape that watches nothing, watch_accessed_variables=False, is the whole story on its own, and so
-    # is a frozen variable the target does not read at all: a BatchNormalization's moving mean)
+    # an unwatched tensor or frozen variable: "watch it" ("make it trainable") is the fix only if the target was computed
+    # from it by TensorFlow ops, not through a copy into a variable or a value that left TensorFlow (a tape watching
+    # nothing, or a frozen variable the target does not read at all, a BatchNormalization's moving mean, is the story)
     why = found[2].get("why") if found is not None else None
     if found is not None and (why not in ("tensor", "not trainable") or _by_data(reached, hits)
                               or why == "not trainable" and not hits):
@@ -57,7 +56,7 @@ def diagnose(record, info, targets, source, symptom):
     # zeros from a cut only when every path is cut (tf.nn.moments' stop_gradient in a BatchNormalization is on one)
     cut = symptom == Symptom.ZEROS and _breaks(steps, info) is not None and not cuts.cuts_back(tnodes, {snode})[0]
     if symptom == Symptom.NONE or cut:
-        return _broken(graph, steps, info, hits[0], cuts.bypassed(tnodes, {snode}))
+        return _broken(graph, steps, info, hits[0], cuts.bypassed(tnodes, {snode}), snode)
     return _flat(graph, reached, snode, tnodes, symptom, info.tape(), source)
 
 
@@ -104,8 +103,7 @@ def _first_read(graph, snode, info):
 
 
 def _by_data(reached, hits) -> bool:
-    """The target was computed from the source by TensorFlow ops alone: through state (a tf.Variable made from it,
-    an assign) or a value that left TensorFlow, watching it would not give a gradient either."""
+    """Computed from the source by TensorFlow ops alone (through state or a value that left, watching would not help)."""
     return bool(hits) and not any(reach.via is not None for _, reach in paths.path_back(reached, hits[0]))
 
 
@@ -124,9 +122,8 @@ def _made_from_variable(node, depth=2) -> bool:
     frontier = [node]
     for _ in range(depth):
         frontier = [i for n in frontier if n.op is not None for i in n.op.inputs]
-        for n in frontier:
-            if n.op is not None and n.op.type == "ReadVariableOp" and n.shape == node.shape:
-                return True
+        if any(n.op is not None and n.op.type == "ReadVariableOp" and n.shape == node.shape for n in frontier):
+            return True
     return False
 
 
@@ -217,8 +214,11 @@ def _left(exit):
     return (Cause.NO_GRADIENT_OP if exit.into else Cause.LEAVES_TENSORFLOW), exit.frame
 
 
-def _broken(graph, steps, info, target, around=None):
+def _broken(graph, steps, info, target, around=None, snode=None):
     found = _breaks(steps, info, graph, around) or (_breaks(steps, info, graph) if around is not None else None)
+    if found is None and any(reach.through_gradient for _, reach in steps):  # reached through a derivative alone,
+        alone = paths.descendants(graph, snode, gradients=False)  # which need not read it: a cut on another path
+        found = _breaks(paths.path_back(alone, target), info, graph) if target in alone else None
     if found is None:
         return Cause.NOT_USED, target.frame, {}
     into = next((reach.via[1].into for _, reach in steps if reach.via and reach.via[0] == "exit"), None)
@@ -263,9 +263,9 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
             if moved is False:
                 continue
             layer = graph.layer_of(op)  # run by a Keras layer: the line that made it chose the activation
+            unit = {"how": "one_unit", "rank": len(op.outputs[0].shape or ())} if found == Cause.SOFTMAX_SUM else {}
             return found, layer[1] if layer else op.frame, {"op": op.type, "probe": "depends" if moved else "not run",
-                                                            **({"layer": layer[0]} if layer else {}),
-                                                            **({"how": "one_unit"} if found == Cause.SOFTMAX_SUM else {})}
+                                                            **({"layer": layer[0]} if layer else {}), **unit}
     softmaxes = [op for op in ops if op.type == "Softmax"]  # and a target made of their outputs by sums alone
     if softmaxes and target is not None and paths.sums_of(target, {out for op in softmaxes for out in op.outputs}):
         # a softmax that is not saturated (checked above) passes back p * (g - <g, p>): zero only when the gradient

@@ -82,6 +82,7 @@ def _read(record, info, call, frame, target, sources, result, zero_fill) -> None
         return
     step = graph.add_step("gradient", flat_targets + [_tensor_of(s) for s in flat_sources],
                           [g for g in flat_results if tf.is_tensor(g)], frame)
+    step.attrs = {"targets": len(flat_targets)}  # the inputs before are its targets, the sources after (paths.py)
     # what an optimizer given these gradients next may need (optimizers.py)
     record.last_call = {"frame": frame, "sources": bool(flat_sources),
                         "targets": step.inputs[:len(flat_targets)]}

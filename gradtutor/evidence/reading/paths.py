@@ -29,9 +29,10 @@ class Reach:
         self.parent, self.op, self.via, self.through_gradient = parent, op, via, through_gradient
 
 
-def descendants(graph, source_node, updates=False) -> dict:
+def descendants(graph, source_node, updates=False, gradients=True) -> dict:
     """Every node that depends on the source, each with how it was reached. A value reached through a gradient call
-    written into a variable (an optimizer's update) is a path only with `updates`."""
+    written into a variable (an optimizer's update) is a path only with `updates`; through a gradient call's result
+    at all only with `gradients` (a derivative of the source's result need not read the source: a PINN's du/dx)."""
     reached = {source_node: Reach(None, None, None, False)}
     exits = []
     for item in list(graph.log):
@@ -41,16 +42,16 @@ def descendants(graph, source_node, updates=False) -> dict:
             if item.node in reached:
                 exits.append(item)
             continue
-        if item.type in SHAPE_READERS and not _value_sized(item, reached):  # tf.zeros_like(x) is zeros whatever x holds
-            continue
+        if item.type in SHAPE_READERS and not _value_sized(item, reached) or not gradients and item.type == "gradient":
+            continue  # tf.zeros_like(x) is zeros whatever x holds
         # a boolean mask (x > 0) picks values and carries none: the op depends on the source through its values
-        # first, a value back from outside TensorFlow next, and only then through the mask
-        values = [node for node in item.inputs if not node.dtype.is_bool]
-        hit = _strongest(values, reached)
-        if hit is None and exits:
-            hit = _fresh_constant(item, exits, reached)
-        if hit is None and len(values) < len(item.inputs):
-            hit = _strongest([node for node in item.inputs if node.dtype.is_bool], reached)
+        # first, a value back from outside TensorFlow next, and only then through the mask; a gradient call's results
+        # on its sources only through its targets (a source the target does not read changes no gradient)
+        inputs = item.inputs[:item.attrs["targets"]] if item.type == "gradient" and item.attrs else item.inputs
+        values = [node for node in inputs if not node.dtype.is_bool]
+        hit = _strongest(values, reached) or exits and _fresh_constant(item, exits, reached, graph.fed) or None
+        if hit is None and len(values) < len(inputs):
+            hit = _strongest([node for node in inputs if node.dtype.is_bool], reached)
         if hit is None:
             continue
         reach = reached[hit]
@@ -58,13 +59,14 @@ def descendants(graph, source_node, updates=False) -> dict:
         for node in item.outputs:
             if node not in reached:
                 reached[node] = Reach(hit, item, reach.via, through)
-        if (not through or updates and item.type != "gradient") and not hit.is_resource:
+        if (not through or updates and item.type != "gradient") and not hit.is_resource and item.type not in FORWARDS:
             for node in item.inputs:  # a value derived from the source is written into a resource
                 if node.is_resource and node not in reached:
                     reached[node] = Reach(hit, item, reach.via or ("state", item), False)
     return reached
 
 
+FORWARDS = frozenset({"Identity", "IdentityN"})  # handed a resource beside the value, they pass both on, writing none
 RANK = {None: 0, "state": 1, "exit": 2}  # a path by data is the surest evidence, one through an exit the least
 
 
@@ -81,10 +83,11 @@ def _strongest(inputs, reached):
     return best[0] if best else None
 
 
-def _fresh_constant(op, exits, reached):
-    """An input no op made, first seen by this op after a value derived from the source left TensorFlow."""
+def _fresh_constant(op, exits, reached, fed=()):
+    """An input no op made, first seen by this op after a value derived from the source left TensorFlow (not `fed`)."""
     for node in op.inputs:
-        if node.op is None and node.seq > exits[0].seq and not node.is_resource and node.dtype.name != "variant":
+        if node.op is None and node.seq > exits[0].seq and not node.is_resource and node.dtype.name != "variant" \
+                and node not in fed:
             last = max((e for e in exits if e.seq < node.seq), key=lambda e: e.seq)
             reached[node] = Reach(last.node, None, ("exit", last), False)
             return node

@@ -20,10 +20,8 @@ from gradtutor.evidence.recording.frames import is_user_file, user_frame
 
 LOG_SIZE = 100_000  # ops remembered (a few hundred training steps of a small model)
 KEPT_VALUES = 2_000  # ops whose values are kept: the most recent ones only, so memory stays bounded
-# every op run under a tape keeps its tensors a little longer (the latest KEPT_VALUES of them), so the
-# finite-difference probe (probe.py) can run the ops after a suspect one again from a moved value
-SWEEP_EVERY = 20_000
-
+# every op run under a tape keeps its tensors a little longer (the latest KEPT_VALUES of them), so the finite-
+SWEEP_EVERY = 20_000  # difference probe (probe.py) can run the ops after a suspect one again from a moved value
 
 WRITES = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
 # numpy functions that return positions, not values: what left TensorFlow into one of them has no slope to lose
@@ -94,10 +92,10 @@ class Exit:
 
 class Graph:
     def __init__(self):
-        self.seq = 0
-        self.paused = 0
+        self.seq = self.paused = self.training = 0  # training: Keras training calls running (fit_data.py)
         self.off = False  # eager ops not recorded now: a step between sampled tapes (sampling.py)
         self.converted = weakref.WeakSet()  # nodes of tensors the user's own tf.constant / convert_to_tensor made
+        self.fed = weakref.WeakSet()  # nodes of the rows gradtutor gives a step it runs again: data, not values back
         self.nodes: dict[int, Node] = {}
         self.log: collections.deque = collections.deque(maxlen=LOG_SIZE)
         self.recording_tapes: list = []  # TapeInfo of the tapes recording now (began, ended), in any thread
@@ -253,9 +251,11 @@ class Graph:
             if isinstance(item, Exit) and item.frame == frame and item.into is None:
                 item.into = name
 
-    def exit(self, tensor, kind: str) -> None:
-        """Note that a tensor's value left TensorFlow (integers, indices and not a path, apart: integer_exits)."""
-        if self.paused or self.off or tensor.dtype.is_bool:
+    def exit(self, tensor, kind: str, by: str | None = None) -> None:
+        """Note that a tensor's value left TensorFlow (integers, indices and not a path, apart: integer_exits); while
+        Keras trains, only when the program's code (file `by`) took it: Keras's logs are no values of the program's."""
+        if self.paused or self.off or tensor.dtype.is_bool or self.training and not is_user_file(
+                by or sys._getframe(2).f_code.co_filename):
             return
         if tensor.dtype.is_integer:  # kept apart when an op recorded here made them (an argmax's tokens)
             node = self.known(tensor)

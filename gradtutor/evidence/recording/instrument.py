@@ -6,9 +6,10 @@ Everything patched is put back by `uninstall`; outside a recording nothing of Te
 from __future__ import annotations
 
 import functools
+import sys
 
-from gradtutor.evidence.recording import custom_gradients, forward, listening, rebinding, variable_reads
-from gradtutor.evidence.recording import graph as graph_module
+from gradtutor.evidence.recording import custom_gradients, forward, listening, rebinding, variable_reads, \
+    graph as graph_module
 from gradtutor.evidence.recording.compiled import graph_functions
 from gradtutor.evidence.recording.frames import raised_at, user_frame
 from gradtutor.evidence.recording.graph import INDICES
@@ -191,9 +192,11 @@ def _patch_exits(record, tensor_class, saved) -> None:
         if record.listeners:
             tell(record, "left", f"np.{func.__name__}", caller())
 
+        by = sys._getframe(1).f_code.co_filename  # the code that called np.FUNC
+
         def plain(value):
             if isinstance(value, tensor_class):
-                graph.exit(value, f"np.{func.__name__}")
+                graph.exit(value, f"np.{func.__name__}", by)
                 return value._numpy()
             if type(value) in (list, tuple):
                 return type(value)(plain(v) for v in value)

@@ -29,6 +29,7 @@ class Item:
     zero: bool = False  # verified all zero: central differences measured zero as the target's slope there
     call: str = "gradient"  # the finding's call: a gradient call, or "raised" / "watch" (a line that asks no gradient)
     after: dict | None = None  # another cause the re-run found at the same call once this one was gone: cause, line
+    symptom: str = ""  # the finding's (none, zeros, nonfinite, error): the same one found again there is not mended
 
 
 @dataclass
@@ -126,7 +127,7 @@ def make(script: str, findings: list[dict], text: str | None = None) -> Plan:
         taken.extend(new)
         call = "whole" if repair.whole_run else finding.get("call") if repair.line is None else "gradient"
         plan.items.append(Item(finding["cause"], repair.line or finding["line"], broke.get("line"), repair.subject,
-                               repair.edits, call=call))
+                               repair.edits, call=call, symptom=finding.get("symptom") or ""))
     plan.edits = taken
     plan.patched = apply(original, taken) if taken else original
     return plan

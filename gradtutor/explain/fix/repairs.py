@@ -36,6 +36,10 @@ def unwatched(c: Context) -> Repair:
     made = made_variable(c) if why == "tensor" else None
     if made:  # a tensor the program goes on to update in place as a weight: a tf.Variable, watched by the tape
         return Repair(made, c.subject())
+    for made in c.source.nodes_on(c.broke, ast.Call) if why == "not trainable" else ():  # made so: made trainable
+        off = [k for k in made.keywords if k.arg == "trainable" and getattr(k.value, "value", None) is False]
+        if off and c.is_tf(made, "Variable"):  # (a Keras 3 variable cannot be watched: made trainable is the fix)
+            return Repair([drop_argument(c.source, made, off[0])], c.subject())
     call, tape = c.gradient_call()
     if why == "not trainable" and isinstance(call.args[1], ast.Attribute):
         return not_used(c)  # model.variables holds the non-trainable ones (BatchNormalization's moving mean)
@@ -57,8 +61,10 @@ def unwatched(c: Context) -> Repair:
 def softmax_sum(c: Context) -> Repair:
     """A softmax's outputs sum to 1, so the gradient of their sum is 0: ask for the top class's score instead (a sum
     made in the block: each row's top score); a softmax over one unit: a sigmoid (by_cause/activations.py)."""
-    if (c.finding.get("facts") or {}).get("how") == "one_unit":
-        return Repair(activations.one_unit_sigmoid(c), c.subject())
+    facts = c.finding.get("facts") or {}
+    if facts.get("how") == "one_unit":  # a sequence's one-unit scores (attention): over the steps; else a sigmoid
+        repair = activations.one_unit_over_steps if int(facts.get("rank") or 0) >= 3 else activations.one_unit_sigmoid
+        return Repair(repair(c), c.subject())
     call, tape = c.gradient_call()
     block, _ = c.tape_block(tape)
     summed = activations.top_score(c, call.args[0], block) if isinstance(call.args[0], ast.Name) else None

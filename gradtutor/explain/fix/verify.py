@@ -35,15 +35,18 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
     for item in plan.items:
         line = plan.moved(item.line)
         item.verified, item.why_params = False, {"subject": item.subject, "line": line, "code": rerun["script_exit"]}
-        # an all-zero gradient no rule explains (a bias that cancels) is judged below with the call's other gradients
+        # an all-zero gradient no rule explains whose target the probe found flat (a bias that cancels) is judged below
+        # with the call's other gradients; one not probed, or whose target moves, is still a zero the user must mend
         still = [f for f in rerun.get("findings", []) if f.get("line") == line and f.get("file") == copy
-                 and (f.get("cause"), f.get("symptom")) != ("not-known", "zeros")]
+                 and ((f.get("cause"), f.get("symptom")) != ("not-known", "zeros")
+                      or (f.get("facts") or {}).get("probe") != "flat")]
         calls = rerun.get("gradients", {}).get(str(line), [])
         bad = next((s for call in calls for s in call if s in ("none", "nonfinite")), None)
         # another cause found there once this one is gone (a saturation behind a NaN): this patch is judged by the
         # gradients like any other, and the other cause is said beside its verdict; one whose gradients are still
-        # None or NaN is repaired in the next round (rounds)
-        other = [f for f in still if f["cause"] != item.cause]
+        # None or NaN is repaired in the next round (rounds); the same symptom again (zeros after a dead ReLU's
+        # repair, from a layer before it) is the finding still there, whatever cause it is given now
+        other = [f for f in still if f["cause"] != item.cause and f.get("symptom") != item.symptom]
         item.after = _after(other[0]) if other and len(other) == len(still) and not bad else None
         if rerun.get("died"):
             item.why = "died"

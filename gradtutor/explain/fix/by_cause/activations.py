@@ -64,6 +64,21 @@ BINARY_LOSS = {"categorical_crossentropy": "binary_crossentropy", "sparse_catego
                "SparseCategoricalCrossentropy": "BinaryCrossentropy"}
 
 
+def one_unit_over_steps(c: Context) -> list[Edit]:
+    """A softmax over the one unit of a sequence's scores (batch, steps, 1): attention weights, which belong over the
+    steps (axis 1): `layers.Activation("softmax")` on the break line becomes `layers.Softmax(axis=1)`, a softmax
+    call (`tf.nn.softmax(score)`) is given `axis=1`. NoRepair("pattern") for any other spelling."""
+    for call in c.source.nodes_on(c.broke, ast.Call):
+        func, args = call.func, call.args
+        if isinstance(func, ast.Attribute) and func.attr == "Activation" and len(args) == 1 and \
+                isinstance(args[0], ast.Constant) and args[0].value == "softmax":
+            return [renamed(c.source, func, "Softmax"), Edit(*c.source.span(args[0]), "axis=1")]
+        if (c.is_math(call, "softmax") or c.is_tf(call, "softmax")) and len(args) == 1 and not call.keywords:
+            end = c.source.span(args[0])[1]
+            return [Edit(end, end, ", axis=1")]
+    raise NoRepair("pattern")
+
+
 def one_unit_sigmoid(c: Context) -> list[Edit]:
     """A softmax over one unit (always 1): the layer's `activation="softmax"` on the break line made "sigmoid", the
     output's shape and the labels kept as they are; a categorical loss the script compiles with made binary (its

@@ -7,7 +7,8 @@
   log-probabilities, then a `with` around the loss alone), or what follows it up to the block reads what it made,
   every statement from the one holding the step up to the block moves, in order: the program runs the same
   statements in the same order, now recorded.
-- A module-level step read by a function's block is computed again at the top of the block (`_local_copy`).
+- A module-level step read by a function's block, or by a block in a loop of the module's own, is computed again at
+  the top of the block (`_local_copy`).
 """
 from __future__ import annotations
 
@@ -50,9 +51,9 @@ def _before(c: Context, body: list, block: ast.With) -> list[Edit]:
         raise NoRepair("pattern")
     holder = _holder(c, step, body)
     one_line = isinstance(step, ast.Assign) and step.lineno == step.end_lineno
-    if holder is None:  # another scope: a module-level step that a function's block reads
+    if holder is None:  # another scope: a module-level step that a function's block (or a module loop's) reads
         made = _bound([step])
-        if one_line and step in c.source.tree.body and _local_copy(c, block, made):
+        if one_line and step in c.source.tree.body and step.end_lineno < block.lineno and _local_copy(c, block, made):
             return [_insert(c, block, [step], made)]
         raise NoRepair("pattern")
     if body.index(holder) >= body.index(block) or isinstance(holder, (ast.FunctionDef, ast.AsyncFunctionDef,
@@ -121,8 +122,11 @@ def _local_copy(c: Context, block: ast.With, made: set) -> bool:
     """A module-level step read by a function whose block is the tape's (`scale = tf.exp(log_scale)` at the top,
     `with` in a tf.function): it is computed again at the top of the block, a local of that function, and the
     module's own stays for its other readers — when the function reads those names nowhere before the block and
-    does not declare them global."""
+    does not declare them global. A block in a loop of the module's own computes them again there, for the
+    functions called in it that read them (`scale_tril` made once at the top, read by `log_prob` in the loop)."""
     function = scope_of(c, block)
+    if function is c.source.tree:
+        return True
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     declared = {n for s in ast.walk(function) if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names}
