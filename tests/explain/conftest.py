@@ -3,7 +3,7 @@
 Each Keras 3 script is explained, patched and its patch verified in one pass (tests/support/fix_runner.py,
 whose rows carry the findings the corpus test reads as well as the patches the fix test reads), in two
 children that split the scripts between the cores; the Keras 2 scripts, which --fix does not patch, are
-only explained (explain_runner.py) with TF_USE_LEGACY_KERAS set. Both modules are one xdist group, so
+only explained (explain_runner.py) with TF_USE_LEGACY_KERAS set. Both modules are one xdist group ("explain_corpus"), so
 one worker makes this fixture once.
 """
 from __future__ import annotations

@@ -17,9 +17,9 @@ import pytest
 from gradtutor.dev import corpus
 from gradtutor.protocol import Cause
 
-from tests.support.corpus_runs import CORPUS, GROUP, PLAIN_RUNNER, rows_of, start
+from tests.support.corpus_runs import CORPUS, PLAIN_RUNNER, rows_of, start
 
-pytestmark = [pytest.mark.tf, pytest.mark.xdist_group(GROUP)]  # one run of the corpus: conftest.py
+pytestmark = [pytest.mark.tf, pytest.mark.xdist_group("explain_corpus")]  # one corpus run: conftest.py
 
 KERAS = re.compile(r"expect-keras: cause=(?P<cause>\S+) line=(?P<line>\d+)")  # a header's value, read by the schema
 REQUIRED = 0.95

@@ -18,9 +18,9 @@ from gradtutor.dev import corpus as explain_corpus  # the corpus schema's reader
 
 from gradtutor.explain.fix.central import TOLERANCE
 from gradtutor.explain.fix.verify import ASKS_NO_GRADIENT
-from tests.support.corpus_runs import CORPUS, GROUP
+from tests.support.corpus_runs import CORPUS
 
-pytestmark = [pytest.mark.tf, pytest.mark.xdist_group(GROUP)]  # one run of the corpus: conftest.py
+pytestmark = [pytest.mark.tf, pytest.mark.xdist_group("explain_corpus")]  # one corpus run: conftest.py
 
 REQUIRED = 0.80
 REPAIRABLE = {"unwatched", "outside-tape", "tape-reused", "tf-gradients-eager", "variable-replaced",

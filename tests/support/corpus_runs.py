@@ -13,7 +13,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[1]  # tests/
 CORPUS = HERE / "explain" / "corpus"
 REPO = HERE.parent
-GROUP = "explain_corpus"  # the xdist group of both modules that read the corpus run
 FIX_RUNNER = HERE / "support" / "fix_runner.py"  # explained, patched, the patch verified
 EXPLAIN_RUNNER = HERE / "support" / "explain_runner.py"  # explained
 PLAIN_RUNNER = HERE / "explain" / "plain_runner.py"  # run plainly, its gradients recorded

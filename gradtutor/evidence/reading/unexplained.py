@@ -217,8 +217,8 @@ def _underflow(record, site) -> dict | None:
         moved = len(shown) < len(found) and say("finding.unexplained.underflow_shown", shown=len(shown), count=len(found))
         message = say("finding.unexplained.underflow_path", values=said_values(site, bad, seen.ZEROS), dtype=dtype,
                       shown=moved or "")
-        return _finding(site, Cause.UNDERFLOW, Symptom.ZEROS, made or (site.file, site.line), message,
-                        wording.fix(Cause.UNDERFLOW), len(bad), {"half": dtype, "probe": "moves in a wider float"})
+        return _finding(site, Cause.UNDERFLOW, Symptom.ZEROS, made or (site.file, site.line), message, say(
+            "finding.unexplained.fix_underflow_path"), len(bad), {"half": dtype, "probe": "moves in a wider float"})
     if not sized or None in found:
         return None
     size, made, dtype = max(sized, key=lambda one: one[0])

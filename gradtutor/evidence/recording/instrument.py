@@ -8,11 +8,10 @@ from __future__ import annotations
 import functools
 import sys
 
-from gradtutor.evidence.recording import custom_gradients, forward, listening, rebinding, variable_reads, \
-    graph as graph_module
+from gradtutor.evidence.recording import custom_gradients, forward, listening, rebinding, variable_reads
+from gradtutor.evidence.recording import graph as graph_module
 from gradtutor.evidence.recording.compiled import graph_functions
 from gradtutor.evidence.recording.frames import raised_at, user_frame
-from gradtutor.evidence.recording.graph import INDICES
 from gradtutor.evidence.recording.listening import caller, tell
 from gradtutor.evidence.recording.tapes import TapeInfo, tape_info
 
@@ -258,7 +257,7 @@ def _patch_numpy(record, tensor_class) -> None:
 
     names = [name for name in dir(np) if not name.startswith("_") and isinstance(getattr(np, name), np.ufunc)]
     names += [name for name in CONVERTERS if hasattr(np, name)]
-    indices = [name for name in (kind[3:] for kind in INDICES) if hasattr(np, name)]
+    indices = [name for name in (kind[3:] for kind in graph_module.INDICES) if hasattr(np, name)]
     record.originals.append((np, {name: getattr(np, name) for name in names + indices}))
     for name in names:
         setattr(np, name, _Ufunc(record, tensor_class, getattr(np, name)))
