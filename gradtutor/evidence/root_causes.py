@@ -56,6 +56,10 @@ def _replays_of_what_ran(findings: list[dict]) -> list[dict]:
 
 def _same_place(out: list[dict], finding: dict) -> dict | None:
     """The finding already kept with this one's cause at this one's break line, when that cause lives there."""
+    if finding["cause"] == NOT_KNOWN and finding.get("symptom") == "nonfinite":  # NaN already in what it was computed
+        return next((f for f in out if f["facts"].get("how") == "grew" and f["file"] == finding["file"]  # from: the
+                     and len(f["facts"].get("statuses", "").split(",")) == len(finding["facts"].get(  # weights an
+                         "statuses", "").split(","))), None)  # explosion of the same model's gradients left NaN
     broke = finding["broke_at"]
     made = finding["cause"] == str(Cause.NOT_USED) and finding["facts"].get("how") == "made"  # a weight nothing reads
     if finding["cause"] not in AT_THE_PLACE and not made or not broke or finding["call"] == "apply_gradients":

@@ -224,6 +224,26 @@ def test_a_cause_that_lives_at_one_place_is_one_finding_for_every_gradient_call_
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_a_nan_of_unknown_making_after_an_explosion_of_the_same_models_gradients_is_that_explosion(seed):
+    """train_on_batch's gradients grew into inf, the update made the weights NaN, and a later tape over the model sees
+    NaN that no op made: the explosion, also at that line. Another model's (another count of gradients) stays apart."""
+    rng = np.random.default_rng(seed)
+    step, later, count = int(rng.integers(1, 100)), int(rng.integers(100, 200)), int(rng.integers(2, 9))
+
+    def finding(line, cause, how=None, gradients=count):
+        return {"file": "g.py", "line": line, "call": "gradient", "cause": cause, "symptom": "nonfinite",
+                "message": f"at {line}", "count": gradients, "broke_at": {"file": "g.py", "line": line, "code": "x"},
+                "facts": {"statuses": ",".join(["nonfinite"] * gradients), **({"how": how} if how else {})}}
+
+    [one] = root_causes.one_per_root_cause([finding(step, "non-finite", "grew"), finding(later, "not-known")])
+    assert (one["line"], one["facts"]["also_at"]) == (step, str(later))
+    apart = root_causes.one_per_root_cause([finding(step, "non-finite", "grew"),
+                                            finding(later, "not-known", gradients=count + 1)])
+    assert [f["line"] for f in apart] == [step, later]
+    assert len(root_causes.one_per_root_cause([finding(step, "non-finite", "given"), finding(later, "not-known")])) == 2
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_gradients_that_grew_before_they_overflowed_are_said_to_have_exploded(seed):
     rng = np.random.default_rng(seed)
     observations = seen.Observations()

@@ -135,6 +135,25 @@ def test_an_all_zero_gradient_is_reported_and_says_whether_the_target_moves_with
     assert "not its true slope" in findings[1]["message"]
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_a_sample_drawn_in_the_shape_of_the_source_is_not_drawn_again_by_the_probe(seed):
+    """A policy's log-probability of its own reparameterised sample, `mu + std * normal(shape(mu))`, does not depend on
+    mu (its terms cancel): moved a little, the target stays where it was. The probe runs the ops after mu again, and a
+    shape read does not move, so the same noise is used, not a new draw that would seem to move the target."""
+    rng = np.random.default_rng(seed)
+    w = tf.Variable(rng.normal(size=(3, 2)).astype("float32"))
+    x = tf.constant(rng.normal(size=(16, 3)).astype("float32"))
+    advantage = tf.constant(rng.normal(size=(16,)).astype("float32"))
+    with evidence.recording() as record:
+        with tf.GradientTape() as tape:
+            mu = x @ w
+            action = mu + 0.5 * tf.random.normal(tf.shape(mu))
+            loss = -tf.reduce_mean(tf.reduce_sum(-0.5 * tf.square((action - mu) / 0.5), axis=-1) * advantage)
+        assert not tape.gradient(loss, w).numpy().any()
+    findings, _ = evidence.report(record)
+    assert [(f["cause"], f["symptom"], f["facts"]["probe"]) for f in findings] == [("not-known", "zeros", "flat")]
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_a_layer_frozen_by_trainable_false_is_named_at_the_line_that_froze_it(seed):
     """Keras leaves a frozen layer out of trainable_variables: the empty list's cause is the freezing line, and a

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradtutor.evidence.cuts import SHAPE_ONLY
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading.values import clip_mask, kept_value
@@ -264,8 +265,8 @@ def _chain(graph, starts: set, after: int, target, hold=False):
     chain = []
     for item in reversed(later):
         if not any(node in moved for node in item.inputs) or not any(n in feeds_target for n in item.outputs) \
-                or hold and item.type == "gradient":
-            continue
+                or hold and item.type == "gradient" or item.type in SHAPE_ONLY:
+            continue  # (a shape read does not move: run again, `tf.random.normal(tf.shape(mu))` would draw anew)
         if item.values is None or item.attrs is None or opfacts.gradient_kind(item.type) == "python" \
                 or item.type == "gradient" or len(chain) >= MAX_OPS:
             return None  # a step that cannot be run again (its tensors were let go, or it is Python)
