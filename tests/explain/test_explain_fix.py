@@ -979,6 +979,38 @@ def test_weights_unfrozen_in_a_step_of_ones_own_or_with_no_compile_keep_the_by_h
                                                                                        "unfrozen")]
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_flag_a_compiled_function_read_when_traced_becomes_its_argument(tmp_path, seed):
+    """`if train_encoder:` in a tf.function, the flag set to True later: a tf.Variable cannot choose which variables
+    to train, a Python argument can (a new trace per value). The def takes it last, each call by name passes it."""
+    draw = random.Random(seed)
+    first = draw.choice([True, False])
+    params, call = draw.choice([("x, y", "step(x[:8], y)"), ("", "step()"), ("x, scale=2.0", "step(x, scale=3.0)")])
+    code = textwrap.dedent(f"""
+        import tensorflow as tf
+        flag = {first}
+        @tf.function
+        def step({params}):
+            if flag:
+                return 1.0
+            return 0.0
+        for i in range(3):
+            flag = i > 0
+            {call}
+        """).lstrip()
+    out = patched(tmp_path, code, "frozen-python-state", 5, 5, name="flag", traced=repr(first))
+    sep = ", " if params else ""
+    assert f"def step({params}{sep}flag={first}):" in out.splitlines()
+    assert f"    {call[:-1]}{', ' if call[-2] != '(' else ''}flag=flag)" in out.splitlines()
+
+
+def test_a_flag_the_function_sets_itself_is_no_argument(tmp_path):
+    code = "import tensorflow as tf\nflag = False\n@tf.function\ndef step():\n    global flag\n    flag = not flag\n" \
+           "    return 1.0 if flag else 0.0\nstep()\n"
+    assert by_hand(tmp_path, code, "frozen-python-state", 7, name="flag", traced="False") == [
+        ("frozen-python-state", "frozen_state")]
+
+
 def test_a_layer_weight_handed_to_a_custom_gradient_function_is_handed_as_a_tensor(tmp_path):
     """Given `self.kernel`, the function reads a variable and TensorFlow asks its gradient function for variables=;
     given the weight's value, its gradient for that argument is the weight's. Other arguments stay as they were."""

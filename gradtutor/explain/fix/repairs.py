@@ -258,19 +258,19 @@ def state_breaks_path(c: Context) -> Repair:
 
 
 def frozen_python_state(c: Context) -> Repair:
-    """The Python number a compiled step froze made a tf.Variable, each later setting an assign; weights unfrozen
-    after fit traced its step: the model compiled again (by_cause/state.py)."""
-    if (c.finding.get("facts") or {}).get("how") == "trainable":
-        return Repair(state.recompiled(c), c.subject(), whole_run=True)
-    return Repair(state.made_variable(c), c.subject())
+    """The Python number a compiled step froze made a tf.Variable, each later setting an assign; a flag passed as an
+    argument; weights unfrozen after fit traced its step: the model compiled again (by_cause/state.py)."""
+    facts = c.finding.get("facts") or {}
+    made = state.recompiled if facts.get("how") == "trainable" else state.passed_as_argument if facts.get(
+        "traced") in ("True", "False") else None  # a flag: passed as an argument
+    return Repair(made(c), c.subject(), whole_run=True) if made else Repair(state.made_variable(c), c.subject())
 
 
 def custom_gradient_signature(c: Context) -> Repair:
     """A layer's weight handed to a tf.custom_gradient function handed as a tensor, or a tensor it was given by keyword
     handed by position (by_cause/variables.py); judged by the whole re-run, as the finding's line asks for no gradient."""
-    if (c.finding.get("facts") or {}).get("keywords"):
-        return Repair(positional_arguments(c), c.subject(), whole_run=True)
-    return Repair(tensor_arguments(c), c.subject(), whole_run=True)
+    by_keyword = (c.finding.get("facts") or {}).get("keywords")
+    return Repair((positional_arguments if by_keyword else tensor_arguments)(c), c.subject(), whole_run=True)
 
 
 def leaves(c: Context) -> Repair:
