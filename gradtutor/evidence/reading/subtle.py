@@ -204,9 +204,17 @@ def _object(value) -> str:
 
 
 def _updates(file: str, line: int) -> bool:
-    """Does the line change the weights (`w.assign_sub(lr * dw)`, an optimizer's apply_gradients)? A value frozen
-    there is the update's, as a learning rate an optimizer's function read is."""
-    return any(word in linecache.getline(file, line) for word in ("assign", "apply_gradients", "minimize"))
+    """Does the line change the weights (`w.assign_sub(lr * dw)`, an optimizer's apply_gradients), or is it an `if`
+    (`while`) whose block does (`if self.learning_started:` over apply_gradients, traced False: no update at all)?
+    A value frozen there is the update's, as a learning rate an optimizer's function read is."""
+    header = linecache.getline(file, line)
+    lines, indent = [header], len(header) - len(header.lstrip())
+    if header.lstrip().startswith(("if ", "elif ", "while ")) and header.rstrip().endswith(":"):
+        below = line + 1
+        while (text := linecache.getline(file, below)) and (not text.strip() or len(text) - len(text.lstrip()) > indent):
+            lines.append(text)
+            below += 1
+    return any(word in text for text in lines for word in ("assign", "apply_gradients", "minimize"))
 
 
 def _first_asked(sites, line: int):
