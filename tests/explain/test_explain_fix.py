@@ -82,6 +82,16 @@ def test_a_one_unit_softmax_call_over_a_sequence_is_given_its_steps_axis(tmp_pat
     assert out.splitlines()[1] == "weights = tf.nn.softmax(tf.tanh(scores), axis=1)"
 
 
+@pytest.mark.parametrize("keras_import", ["import keras\n", ""])
+def test_a_raw_variable_a_keras_layer_holds_is_made_a_keras_variable_where_it_is_made(tmp_path, keras_import):
+    """Keras 3 tracks a keras.Variable a layer holds, not a tf.Variable: the maker is renamed, `initial_value=` too."""
+    code = f'import tensorflow as tf\n{keras_import}self.scales = tf.Variable(initial_value=tf.ones((3,)), name="scales")\n'
+    line = code.count("\n")
+    out = patched(tmp_path, code, "not-used", line, line, keras="untracked tf.Variable")
+    maker = "keras.Variable" if keras_import else "tf.keras.Variable"
+    assert out.splitlines()[-1] == f'self.scales = {maker}(initializer=tf.ones((3,)), name="scales")'
+
+
 def test_unwatched_with_watch_accessed_variables_false_drops_the_argument(tmp_path):
     out = patched(tmp_path, """
         import tensorflow as tf

@@ -30,7 +30,6 @@ BY_HAND = {
     "notused_rnn_cell_weight_fit.py": "not-used: a weight the layer's call never reads; where it belongs is a choice",
     "keras_dqn_target_network.py": "not-used: the loss reads the target network; which network to train is a choice",
     "keras_model_not_built.py": "not-used: a model with no variables yet; build it before the loop",
-    "keras_raw_variable_untracked.py": "not-used: a raw tf.Variable the model does not track; make it a weight",
     "notused_fit_wrong_variables.py": "not-used: the other head's variables; which head is a choice",
     "notused_forgotten_weight.py": "not-used: a weight the layer forgot to use in call()",
     "notused_gan_wrong_input.py": "not-used: the discriminator fed the wrong tensor",
@@ -44,8 +43,6 @@ BY_HAND = {
     "seam_distribute_run_eager_unused.py": "not-used: a variable the loss forgot; what the loss should be is a choice",
     "compiled_fn_py_function_loss.py": "leaves-tensorflow: TensorFlow's own gradient call inside the py_function's "
                                        "gradient is where the None is seen, not a call of the script's to re-run",
-    "notused_untracked_variable_list.py": "not-used: raw tf.Variables in a list the layer does not track; make them weights",
-    "notused_untracked_model_variable.py": "not-used: a raw tf.Variable the model does not track; make it a weight",
     "notused_sequential_not_built_grads.py": "not-used: a model with no variables yet; build it before the loop",
     "notused_constant_target.py": "not-used: the target is a constant; what it should be computed from is a choice",
     "notused_unconnected_head.py": "not-used: the other head's variables; which head a step trains is a choice",
@@ -79,8 +76,6 @@ BY_HAND = {
                                                 "infinite count, which no loss scale undoes; computing the loss in "
                                                 "float32 is a rewrite of it",
     # the compiled twins of the scripts above (tests/explain/corpus/compiled_*.py): the same decision, compiled
-    "compiled_fit_untracked_variable_list.py": "not-used: raw tf.Variables the layer does not track; make them weights",
-    "compiled_fn_untracked_variable.py": "not-used: a raw tf.Variable the model does not track; make it a weight",
     "compiled_fit_build_concat.py": "outside-tape: a tensor made once in build(); making it in call() rewrites the layer",
     "compiled_fit_untracked_variable.py": "not-used: a raw tf.Variable the layer does not track; make it a weight",
     "compiled_fn_float16_mean_count_overflow.py": "underflow: a float16 mean over more than 65504 values divides by "

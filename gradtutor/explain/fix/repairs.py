@@ -17,7 +17,7 @@ from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
 from gradtutor.explain.fix.by_cause.outside import outside_tape
 from gradtutor.explain.fix.source import Edit, Source, names_in
 from gradtutor.explain.fix.by_cause.variables import (frozen_toggled, made_variable, positional_arguments,
-                                                      tensor_arguments, variable_replaced)
+                                                      tensor_arguments, tracked, variable_replaced)
 from gradtutor.protocol import Cause
 
 MANUAL = {Cause.SATURATION: "saturation"}
@@ -113,10 +113,9 @@ def stop_gradient(c: Context) -> Repair:
     edits = [Edit(*c.source.span(call), c.source.code(call.args[0]))
              for call in c.source.nodes_on(c.broke, ast.Call)
              if c.is_tf(call, "stop_gradient") and len(call.args) == 1 and call.lineno == c.broke]
-    if not edits:  # `tf.while_loop(…, back_prop=False)`: in a graph the loop's outputs are stop_gradient'ed
-        loops = [call for call in c.source.nodes_on(c.broke, ast.Call) if c.is_tf(call, "while_loop")]
-        edits = [drop_argument(c.source, call, keyword) for call in loops[:1] for keyword in call.keywords
-                 if keyword.arg == "back_prop"]
+    loops = [call for call in c.source.nodes_on(c.broke, ast.Call) if c.is_tf(call, "while_loop")] if not edits else []
+    edits = edits or [drop_argument(c.source, call, keyword) for call in loops[:1] for keyword in call.keywords
+                      if keyword.arg == "back_prop"]  # `tf.while_loop(…, back_prop=False)`: outputs stop_gradient'ed
     if not edits:
         raise NoRepair("pattern")
     return Repair(edits[:1], c.subject())
@@ -126,8 +125,7 @@ def cannot_watch(c: Context) -> Repair:
     """Keras 3's variable is not a tf.Variable: watch the tf.Variable it holds (`v.value`). A gradient call that
     raised making zeros for an unconnected Keras variable (unconnected_gradients=ZERO) has a source the target does
     not use: which one it should is the user's choice."""
-    how = (c.finding.get("facts") or {}).get("how")
-    if how == "unconnected_zero":
+    if (how := (c.finding.get("facts") or {}).get("how")) == "unconnected_zero":
         raise NoRepair("unconnected_zero")
     if how == "dtype":  # an integer tensor (pixels, counts): its float copy is watched, made just before
         return _float_copy(c)
@@ -188,9 +186,12 @@ def _float_copy(c: Context) -> Repair:
 
 
 def not_used(c: Context) -> Repair:
-    """`model.variables` (which holds non-trainable state) → `model.trainable_variables`, wherever the step names it."""
-    if c.finding.get("facts", {}).get("why") == "frozen":  # fit or train_on_batch of a layer frozen before its step
-        return Repair(frozen_toggled(c), c.subject())
+    """`model.variables` → `model.trainable_variables` wherever the step names it; a layer frozen before its step
+    unfrozen around it; a raw tf.Variable a layer holds (its only weight, when the list is empty) a keras.Variable."""
+    facts = c.finding.get("facts", {})
+    made = tracked(c) if facts.get("keras") == "untracked tf.Variable" or facts.get("sources") == "empty list" else []
+    if facts.get("why") == "frozen" or made:
+        return Repair(frozen_toggled(c) if facts.get("why") == "frozen" else made, c.subject())
     call, _ = c.gradient_call()
     sources = call.args[1]
     if not (isinstance(sources, ast.Attribute) and sources.attr in ("variables", "weights")):
@@ -274,8 +275,7 @@ def custom_gradient_signature(c: Context) -> Repair:
 
 
 def leaves(c: Context) -> Repair:
-    """A `tf.numpy_function` / `tf.py_function` on the break line is called directly with its body in TensorFlow ops;
-    any other step that leaves TensorFlow is rewritten where it is."""
+    """A tf.numpy_function / py_function called directly, its body in TensorFlow ops; any other exit rewritten there."""
     return numpy_function(c) or leaves_tensorflow(c)
 
 

@@ -215,3 +215,17 @@ def positional_arguments(c: Context) -> list[Edit]:
         arguments = [c.source.code(a) for a in call.args] + [c.source.code(given[n]) for n in following] + rest
         return [Edit(*c.source.span(call), f"{c.source.code(call.func)}({', '.join(arguments)})")]
     raise NoRepair("pattern")
+
+
+def tracked(c: Context) -> list[Edit]:
+    """A raw tf.Variable a Keras 3 layer or model holds (an attribute, a list of them) is not among its weights, so
+    neither fit nor `trainable_variables` sees it: made a `keras.Variable` where it is made, which a layer tracks
+    (`initial_value=` becomes `initializer=`). No edit when the line makes no tf.Variable."""
+    keras = c.source.module_alias("keras") or f"{c.tf}.keras"
+    edits = []
+    for call in c.source.nodes_on(c.broke, ast.Call):
+        if c.is_tf(call, "Variable") and isinstance(call.func, ast.Attribute):
+            edits.append(Edit(*c.source.span(call.func), f"{keras}.Variable"))
+            edits += [Edit(c.source.span(k)[0], c.source.span(k)[0] + len(k.arg), "initializer")
+                      for k in call.keywords if k.arg == "initial_value"]
+    return edits
