@@ -10,10 +10,12 @@ which only the source shows:
   too few): the line to change is its `return`, not its `def`.
 - `swapped_loss_parameters`: a loss function given to Keras (`loss=policy_loss`) whose parameters are named
   `(y_pred, y_true)`: Keras calls a loss as loss(y_true, y_pred), so the one it calls y_pred holds the labels.
+- `carries`: can a value that left TensorFlow at one line come back at a later one, by the names the code assigns?
 """
 from __future__ import annotations
 
 import ast
+import functools
 import linecache
 
 
@@ -159,3 +161,49 @@ def refused_return(frame, error: str | None):
     returns = [node.lineno for node in ast.walk(function) if isinstance(node, ast.Return)
                and _innermost_function(function, node.lineno) is function] if function else []
     return (frame[0], max(returns)) if returns else frame
+
+
+def carries(left, back) -> bool | None:
+    return _carries(tuple(left) if left else None, tuple(back) if back else None)
+
+
+@functools.lru_cache(maxsize=4096)  # asked for many ops of one line pair (paths.descendants); a file does not change
+def _carries(left, back) -> bool | None:
+    """Can the value that left TensorFlow at `left` (file, line) be what a constant first seen at `back` was made from:
+    the same line, or a later one that reads a name the statement at `left` assigned (or one assigned from it on the
+    lines between)? False when the statement at `left` assigns names and none reaches `back` (a copy kept for a
+    print, `before = w.numpy().copy()`); None when the source cannot say (another file, an earlier line: a loop's next
+    pass, a statement that assigns nothing: a `return`)."""
+    if left is None or back is None or left[0] != back[0] or back[1] < left[1]:
+        return None
+    if left[1] == back[1]:
+        return True
+    tree = _tree(left[0])
+    simple = sorted((s for s in ast.walk(tree) if isinstance(s, ast.stmt) and not hasattr(s, "body")),
+                    key=lambda s: s.lineno) if tree is not None else []
+    start = next((s for s in simple if s.lineno <= left[1] <= s.end_lineno), None)
+    carried = _assigned(start) if start is not None else set()
+    if not carried:  # a call whose value is dropped (print(w.numpy())) carries it nowhere; a `return` somewhere
+        return False if isinstance(start, ast.Expr) else None
+    for statement in simple:
+        if statement.lineno <= start.end_lineno or statement.lineno > back[1]:
+            continue
+        read = {ast.unparse(n) for n in ast.walk(statement) if isinstance(n, (ast.Name, ast.Attribute))
+                and isinstance(n.ctx, ast.Load)}
+        if read & carried:
+            if statement.lineno <= back[1] <= statement.end_lineno:
+                return True
+            carried |= _assigned(statement)
+    return False
+
+
+def _assigned(statement) -> set[str]:
+    """The names and attributes (`self.cache`) a simple statement assigns, or the object a method call on it may
+    change (`losses.append(loss.numpy())`)."""
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) and \
+            isinstance(statement.value.func, ast.Attribute):
+        return {ast.unparse(statement.value.func.value)}
+    targets = statement.targets if isinstance(statement, ast.Assign) else \
+        [statement.target] if isinstance(statement, (ast.AugAssign, ast.AnnAssign)) else []
+    return {ast.unparse(n) for t in targets for n in ast.walk(t) if isinstance(n, (ast.Name, ast.Attribute))
+            and isinstance(n.ctx, ast.Store)}

@@ -4,8 +4,8 @@
 - by data when an op took it as input;
 - through state when an op wrote a value derived from it into a resource (a variable's
   `assign`, an iterator fed by `tf.data`) and a later op read that resource;
-- through an exit when it left TensorFlow (`.numpy()`, `float()`, …) and a later op took
-  a tensor that no op made (a constant made from numpy or Python values).
+- through an exit when it left TensorFlow (`.numpy()`, `float()`, …) and a later op took a tensor that no op made
+  (a constant made from numpy or Python values) at a line the value's names reach.
 Each reached node keeps the node it came from, so one path back to the source can be read.
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from gradtutor.evidence.cuts import walk
+from gradtutor.evidence.source_lines import carries
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import Exit
 
@@ -84,11 +85,11 @@ def _strongest(inputs, reached):
 
 
 def _fresh_constant(op, exits, reached, fed=()):
-    """An input no op made, first seen by this op after a value derived from the source left TensorFlow (not `fed`)."""
-    for node in op.inputs:
-        if node.op is None and node.seq > exits[0].seq and not node.is_resource and node.dtype.name != "variant" \
-                and node not in fed:
-            last = max((e for e in exits if e.seq < node.seq), key=lambda e: e.seq)
+    """An input no op made, first seen by this op after a value derived from the source left TensorFlow (not `fed`) at
+    a line that value can reach by the names the code assigns (source_lines.carries: not a copy kept to print)."""
+    for node in (n for n in op.inputs if n.op is None and n.seq > exits[0].seq and n not in fed):
+        last = next((e for e in reversed(exits) if e.seq < node.seq and carries(e.frame, op.frame) is not False), None)
+        if last is not None and not node.is_resource and node.dtype.name != "variant":
             reached[node] = Reach(last.node, None, ("exit", last), False)
             return node
     return None
