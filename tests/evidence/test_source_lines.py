@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gradtutor.evidence.source_lines import call_after_block, overwritten_after, swapped_loss_parameters
+from gradtutor.evidence.source_lines import call_after_block, carries, overwritten_after, swapped_loss_parameters
 
 pytestmark = pytest.mark.unit
 
@@ -95,3 +95,24 @@ def test_an_op_outside_the_tape_in_a_models_call_is_said_at_the_call_of_the_mode
              f"out = {name}(3)", "with tape:", "    loss = out * 2", "grads = tape.gradient(loss, w)"]
     file = _at(tmp_path, "\n".join(lines) + "\n")
     assert call_after_block((file, 3), (file, 7), (file, 9)) == (file, 6)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_value_that_left_tensorflow_reaches_only_the_lines_its_names_reach(tmp_path, seed):
+    """`pred = model(x).numpy()`, then `err = pred - y` (NumPy), then the loss of `err`: it comes back there; a copy kept
+    to compare later, or a print, carries it nowhere; a list it was appended to carries it; a `return` is not known."""
+    rng = random.Random(seed)
+    pred, err, kept = rng.sample(["pred", "p", "out", "err", "diff", "before", "snap"], 3)
+    padding = [f"note_{i} = {i}" for i in range(rng.randint(0, 3))]
+    lines = [f"{pred} = model(x).numpy()", *padding, f"{err} = {pred} - y", f"{kept} = w.numpy().copy()",
+             "print(float(w.numpy()))", "losses.append(loss.numpy())", f"loss = tf.reduce_mean({err} ** 2)",
+             "total = tf.reduce_mean(losses)", "def f():", "    return w.numpy()"]
+    file = _at(tmp_path, "\n".join(lines) + "\n", f"carries_{seed}.py")
+    at = {text.split(" ")[0]: index + 1 for index, text in enumerate(lines)}
+    assert carries((file, at[pred]), (file, at["loss"])) is True  # through err
+    assert carries((file, at[pred]), (file, at[pred])) is True
+    assert carries((file, at[kept]), (file, at["loss"])) is False
+    assert carries((file, at["print(float(w.numpy()))"]), (file, at["loss"])) is False
+    assert carries((file, at["losses.append(loss.numpy())"]), (file, at["total"])) is True
+    assert carries((file, len(lines)), (file, len(lines) + 1)) is None  # returned: where it goes is not known here
+    assert carries((file, at["loss"]), (file, at[pred])) is None and carries(None, (file, 1)) is None
