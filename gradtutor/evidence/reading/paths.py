@@ -1,11 +1,9 @@
 """Walk what ran: which tensors depend on a source, by data, through state or through a value that left TensorFlow.
 
-`descendants` scans the op log forwards from the source. A tensor depends on it
-- by data when an op took it as input;
-- through state when an op wrote a value derived from it into a resource (a variable's
-  `assign`, an iterator fed by `tf.data`) and a later op read that resource;
-- through an exit when it left TensorFlow (`.numpy()`, `float()`, …) and a later op took a tensor that no op made
-  (a constant made from numpy or Python values) at a line the value's names reach.
+`descendants` scans the op log forwards from the source. A tensor depends on it by data when an op took it as input;
+through state when an op wrote a value derived from it into a resource (a variable's `assign`, an iterator fed by
+`tf.data`) and a later op read that resource; through an exit when it left TensorFlow (`.numpy()`, `float()`, …) and a
+later op took a tensor no op made (a constant made from numpy or Python values) at a line the value's names reach.
 Each reached node keeps the node it came from, so one path back to the source can be read.
 """
 from __future__ import annotations
