@@ -46,9 +46,7 @@ def link(record) -> None:
             observations = record.observations
             observations.raised(observations.called("custom_gradient", user_frame()), error, raised_at(error))
             raise
-        keywords = [name for name, value in kwargs.items() if tf.is_tensor(value) or isinstance(value, tf.Variable)]
-        if keywords:
-            record.observations.keyword_tensors.setdefault(user_frame(), keywords)  # once a line: a loop calls it
+        _note_keywords(record, kwargs)
         if graph.recording_tapes and not graph.paused and not graph.off:
             inputs = [getattr(t, "handle", t) if isinstance(t, tf.Variable) else t
                       for t in tf.nest.flatten((args, kwargs)) if tf.is_tensor(t)]
@@ -61,23 +59,29 @@ def link(record) -> None:
     _name_grad_fns(record, module)
 
 
+def _note_keywords(record, kwargs) -> None:
+    """The tensors a tf.custom_gradient function was given by keyword, at the user's line (once a line: a loop calls it):
+    TensorFlow counts only positional tensors as its inputs."""
+    import tensorflow as tf
+
+    from gradtutor.evidence.recording.frames import user_frame
+
+    keywords = [name for name, value in kwargs.items() if tf.is_tensor(value) or isinstance(value, tf.Variable)]
+    if keywords:
+        record.observations.keyword_tensors.setdefault(user_frame(), keywords)
+
+
 def _name_grad_fns(record, module) -> None:
     """In a graph (a tf.function being traced), the gradient function a tf.custom_gradient function returns is
     noted by that function's name (record.observations.grad_fns): TensorFlow checks what it returns only when the
     tape calls it, and then names only the recorded op ("Recorded operation 'f' returned too few gradients")."""
     import inspect
 
-    import tensorflow as tf
-
-    from gradtutor.evidence.recording.frames import user_frame
-
     saved = module._graph_mode_decorator
     record.originals.append((module, {"_graph_mode_decorator": saved}))
 
     def named(f, args, kwargs):
-        keywords = [name for name, value in kwargs.items() if tf.is_tensor(value) or isinstance(value, tf.Variable)]
-        if keywords:  # TensorFlow refuses keyword arguments while tracing: where they were given, for the reading
-            record.observations.keyword_tensors.setdefault(user_frame(), keywords)
+        _note_keywords(record, kwargs)  # TensorFlow refuses keyword arguments while tracing: noted for the reading
 
         @functools.wraps(f)  # TensorFlow names the recorded op after f
         def noting(*a, **k):
