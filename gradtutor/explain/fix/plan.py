@@ -30,6 +30,7 @@ class Item:
     call: str = "gradient"  # the finding's call: a gradient call, or "raised" / "watch" (a line that asks no gradient)
     after: dict | None = None  # another cause the re-run found at the same call once this one was gone: cause, line
     symptom: str = ""  # the finding's (none, zeros, nonfinite, error): the same one found again there is not mended
+    sources: tuple[str, ...] = ()  # the sources the finding named (the recording's names)
 
 
 @dataclass
@@ -127,7 +128,8 @@ def make(script: str, findings: list[dict], text: str | None = None) -> Plan:
         taken.extend(new)
         call = "whole" if repair.whole_run else finding.get("call") if repair.line is None else "gradient"
         plan.items.append(Item(finding["cause"], repair.line or finding["line"], broke.get("line"), repair.subject,
-                               repair.edits, call=call, symptom=finding.get("symptom") or ""))
+                               repair.edits, call=call, symptom=finding.get("symptom") or "",
+                               sources=tuple(finding.get("sources") or ())))
     plan.edits = taken
     plan.patched = apply(original, taken) if taken else original
     return plan

@@ -10,7 +10,7 @@ import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, drop_argument, hoist,
                                            import_tensorflow, release_after_last_use, renamed, scope_of)
-from gradtutor.explain.fix.by_cause import activations, discrete, floors, optimizer, state, zero
+from gradtutor.explain.fix.by_cause import activations, discrete, flags, floors, optimizer, state, zero
 from gradtutor.explain.fix.by_cause.graph_gradients import tf_gradients_eager
 from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
 from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
@@ -262,7 +262,7 @@ def frozen_python_state(c: Context) -> Repair:
     """The Python number a compiled step froze made a tf.Variable, each later setting an assign; a flag passed as an
     argument; weights unfrozen after fit traced its step: the model compiled again (by_cause/state.py)."""
     facts = c.finding.get("facts") or {}
-    made = state.recompiled if facts.get("how") == "trainable" else state.passed_as_argument if facts.get(
+    made = state.recompiled if facts.get("how") == "trainable" else flags.passed_as_argument if facts.get(
         "traced") in ("True", "False") else None  # a flag: passed as an argument
     return Repair(made(c), c.subject(), whole_run=True) if made else Repair(state.made_variable(c), c.subject())
 

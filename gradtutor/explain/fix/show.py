@@ -22,7 +22,7 @@ def verification(item) -> str:
         if item.fd_error is not None:
             text += "; " + say("fix.report.central", error=f"{item.fd_error:.1e}")
         if item.after:
-            text += "; " + say("fix.report.another", **item.after)
+            text += "; " + say("fix.report.unused" if "sources" in item.after else "fix.report.another", **item.after)
         return text
     return say("fix.report.not_verified", why=say(f"fix.why.{item.why}", **item.why_params))
 

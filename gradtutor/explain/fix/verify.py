@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from gradtutor.explain.fix.central import TOLERANCE
@@ -41,12 +43,16 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
                  and ((f.get("cause"), f.get("symptom")) != ("not-known", "zeros")
                       or (f.get("facts") or {}).get("probe") != "flat")]
         calls = rerun.get("gradients", {}).get(str(line), [])
-        bad = next((s for call in calls for s in call if s in ("none", "nonfinite")), None)
+        unused = [f for f in still if _unused_of(f, item)]
+        bad = next((s for s in ("none", "nonfinite") if any(call.count(s) > _explained(s, unused) for call in calls)),
+                   None)
         # another cause found there once this one is gone (a saturation behind a NaN): this patch is judged by the
         # gradients like any other, and the other cause is said beside its verdict; one whose gradients are still
         # None or NaN is repaired in the next round (rounds); the same symptom again (zeros after a dead ReLU's
-        # repair, from a layer before it) is the finding still there, whatever cause it is given now
-        other = [f for f in still if f["cause"] != item.cause and f.get("symptom") != item.symptom]
+        # repair, from a layer before it) is the finding still there, whatever cause it is given now — but for
+        # sources the target does not depend on at all (unused: the penalty on an input gradient has no path to
+        # the output bias), whose None is the true answer once the rest of the path is recorded
+        other = [f for f in still if f["cause"] != item.cause and f.get("symptom") != item.symptom] + unused
         item.after = _after(other[0]) if other and len(other) == len(still) and not bad else None
         if rerun.get("died"):
             item.why = "died"
@@ -70,8 +76,32 @@ def judge(plan: Plan, rerun: dict, copy: str) -> None:
 
 
 def _after(finding: dict) -> dict:
-    """Another cause the re-run found at the repaired call: its id and the patched copy's line where it broke."""
-    return {"cause": finding["cause"], "line": (finding.get("broke_at") or {}).get("line") or finding.get("line")}
+    """Another cause the re-run found at the repaired call: its id and the patched copy's line where it broke (and
+    the sources, for a None of sources the target does not use)."""
+    after = {"cause": finding["cause"], "line": (finding.get("broke_at") or {}).get("line") or finding.get("line")}
+    if finding["cause"] == "not-used":
+        after["sources"] = ", ".join(finding.get("sources") or ())
+    return after
+
+
+def _unused_of(finding: dict, item) -> bool:
+    """A None the re-run finds for some of the repaired finding's sources, none of whose path to the target exists
+    (not-used): the repair brought the others back, and these the target never reached. All of them still None,
+    or any the repaired finding did not name, is no progress of this repair's."""
+    named, repaired = _names(finding.get("sources") or ()), _names(item.sources)
+    return (finding.get("cause") == "not-used" != item.cause and finding.get("symptom") == item.symptom == "none"
+            and bool(named) and named < repaired)
+
+
+def _names(sources) -> Counter:
+    """The sources' names without Keras's numbering (`dense_3/bias` → `dense/bias`): a copy re-run in the same
+    process (a notebook, the corpus runner) makes its layers again under new numbers."""
+    return Counter(re.sub(r"_\d+(?=/|:|$)", "", name) for name in sources)
+
+
+def _explained(status: str, unused: list[dict]) -> int:
+    """How many gradients of one call those findings account for: the Nones of sources the target does not use."""
+    return sum(len(f.get("sources") or ()) for f in unused) if status == "none" else 0
 
 
 def _judge_central(item, error: float | None, all_zero: bool) -> None:

@@ -18,6 +18,11 @@ The log of a sigmoid or a softmax is not floored but computed from the logits, a
 
     tf.math.log(tf.nn.sigmoid(z)) → tf.math.log_sigmoid(z)      K.log(K.softmax(z)) → K.log_softmax(z)
 
+also when the probabilities were given a name first (`probs = tf.nn.softmax(h @ w + b)`, then `log(probs)`): the
+logits get a name of their own on the line before, and the log is computed from it. A floor there would keep the
+value finite but give every clamped probability a slope of 0: a softmax saturated by large logits then gets no
+gradient at all, which the re-run would rightly not verify.
+
 An acos, asin or atanh given ±1 (the angle between two vectors that point the same way: a cosine similarity of
 exactly 1) has an infinite slope there: its operand is clipped the same epsilon inside ±1, where the angle changes
 by at most 5e-4 radians and the slope stays below about 2e3.
@@ -38,7 +43,7 @@ from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import Context, NoRepair, overlap, root
+from gradtutor.explain.fix.context import Context, NoRepair, fresh, overlap, root, scope_of
 from gradtutor.explain.fix.source import Edit
 
 EPSILON = "1e-7"  # keras.config.epsilon()'s default, the clip of Keras's own cross-entropies
@@ -52,7 +57,7 @@ EDGED = ("acos", "asin", "atanh", "arccos", "arcsin", "arctanh")  # infinite slo
 def floored(c: Context) -> list[Edit]:
     """The edits flooring every log's operand on the break line (not NumPy's: its value left TensorFlow already), or
     with no log there clipping every acos, asin or atanh operand inside ±1; NoRepair when there is none."""
-    edits = _stable(c) or _operands(c, ("log",), ("maximum", "clip_by_value"), f"{c.tf}.maximum({{}}, {EPSILON})") or \
+    edits = _stable(c) or _stable_named(c) or _operands(c, ("log",), ("maximum", "clip_by_value"), f"{c.tf}.maximum({{}}, {EPSILON})") or \
         _operands(c, EDGED, ("clip_by_value",), f"{c.tf}.clip_by_value({{}}, -1 + {EPSILON}, 1 - {EPSILON})")
     if not edits:
         raise NoRepair("non_finite")
@@ -92,6 +97,58 @@ def _stable(c: Context) -> list[Edit]:
         start, end = c.source.span(inner.func)
         edits.append(Edit(*c.source.span(call), func + c.source.text[end:c.source.span(inner)[1]]))
     return edits
+
+def _stable_named(c: Context) -> list[Edit]:
+    """`log(NAME)` on the break line, NAME bound once in its function (or the module) by `NAME = softmax(z, …)` (or
+    a sigmoid) on a statement before it whose block holds the log's: `logits = z` put on the line before, the
+    softmax given it, and the log made log_softmax of it. [] when there is no such name, or it is bound elsewhere."""
+    for call in c.source.nodes_on(c.broke, ast.Call):
+        name = call.args[0] if len(call.args) == 1 and not call.keywords else None
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "log" and isinstance(name, ast.Name)
+                and not (isinstance(root(call.func), ast.Name) and root(call.func).id == c.np)):
+            continue
+        scope = scope_of(c, call)
+        binds = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name.id
+                 and not isinstance(n.ctx, ast.Load)]
+        made = c.source.parents.get(binds[0]) if len(binds) == 1 else None
+        if not (isinstance(made, ast.Assign) and len(made.targets) == 1 and _runs_before(c, made, call)):
+            continue
+        inner = made.value
+        if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr in STABLE
+                and len(inner.args) == 1) or isinstance(root(inner.func), ast.Name) and root(inner.func).id == c.np:
+            continue
+        stable = STABLE[inner.func.attr]
+        func = f"{c.tf}.{TF_HOME[stable]}.{stable}" if c.is_tf(inner, inner.func.attr) else \
+            f"{c.source.code(inner.func.value)}.{stable}"
+        z_start, z_end = c.source.span(inner.args[0])
+        rest = c.source.text[z_end:c.source.span(inner)[1]]  # the softmax's axis, and its closing parenthesis
+        if isinstance(inner.args[0], ast.Name) and _bound_once(scope, inner.args[0].id):  # the logits have a name
+            return [Edit(*c.source.span(call), f"{func}({inner.args[0].id}{rest}")]
+        logits = fresh(c, "logits")
+        z = c.source.code(inner.args[0])
+        z = f"({z})" if "\n" in z else z
+        start = c.source.line_start(made.lineno)
+        return [Edit(start, start, f"{c.source.indent(made.lineno)}{logits} = {z}{c.source.newline}"),
+                Edit(z_start, z_end, logits), Edit(*c.source.span(call), f"{func}({logits}{rest}")]
+    return []
+
+
+def _bound_once(scope: ast.AST, name: str) -> bool:
+    """Is the name bound at most once in the scope (a parameter, or one assignment): the same value wherever read?"""
+    return sum(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+               for n in ast.walk(scope)) <= 1
+
+
+def _runs_before(c: Context, statement: ast.stmt, node: ast.AST) -> bool:
+    """Does the statement run before the node each time the node runs: a statement of the same body (a function's,
+    a loop's, an `if` branch's) before the one holding the node?"""
+    parent = c.source.parents.get(statement)
+    body = next((getattr(parent, f) for f in ("body", "orelse", "finalbody")
+                 if statement in getattr(parent, f, ())), [])
+    while node is not None and node not in body:
+        node = c.source.parents.get(node)
+    return node is not None and body.index(node) > body.index(statement)
+
 
 def no_nan(c: Context) -> list[Edit]:
     """The edits making every division on the break line divide_no_nan; NoRepair when it has none (or they nest)."""

@@ -228,42 +228,6 @@ def _the_name(scope: ast.AST, name: str, by_attribute: bool) -> bool:
     return isinstance(scope, ast.Module)
 
 
-def passed_as_argument(c: Context) -> list[Edit]:
-    """A module's True/False flag read by a compiled function (`if train_encoder:` choosing the variables to train):
-    a tf.Variable cannot choose Python structure, but an argument can — a Python bool argument makes tf.function trace
-    again for each value. The function takes it as a last parameter (its first value as the default) and every call
-    of it by name in the file passes the flag; NoRepair("frozen_state") for any other shape (a method, *args, a
-    function that sets the name itself, a call through another name)."""
-    name = (c.finding.get("facts") or {}).get("name")
-    read = [n for n in c.source.nodes_on(c.broke, ast.Name) if n.id == name and isinstance(n.ctx, ast.Load)]
-    function = scope_of(c, read[0]) if read else None
-    if not isinstance(function, ast.FunctionDef) or c.source.parents.get(function) is not c.source.tree:
-        raise NoRepair("frozen_state")
-    arguments = function.args
-    settings = [s for s in c.source.tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
-                and isinstance(s.targets[0], ast.Name) and s.targets[0].id == name]
-    bound = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)]
-    if not settings or type(getattr(settings[0].value, "value", None)) is not bool or bound or arguments.vararg \
-            or arguments.kwarg or arguments.kwonlyargs or name in {a.arg for a in arguments.args}:
-        raise NoRepair("frozen_state")
-    calls = [n for n in ast.walk(c.source.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-             and n.func.id == function.name]
-    if not calls or any(isinstance(a, ast.Starred) for call in calls for a in call.args) or \
-            any(k.arg is None for call in calls for k in call.keywords):
-        raise NoRepair("frozen_state")
-    last = (arguments.defaults or arguments.args or [None])[-1]
-    if last is None:  # def f(): the parameter is the only one
-        at = c.source.span(function)[0] + c.source.code(function).index("(") + 1
-        edits = [Edit(at, at, f"{name}={settings[0].value.value}")]
-    else:
-        at = c.source.span(last)[1]
-        edits = [Edit(at, at, f", {name}={settings[0].value.value}")]
-    for call in calls:
-        end = c.source.span(call)[1] - 1  # before its closing parenthesis
-        edits.append(Edit(end, end, f"{', ' if call.args or call.keywords else ''}{name}={name}"))
-    return edits
-
-
 def _a_number(value: ast.AST) -> bool:
     try:
         number = ast.literal_eval(value)

@@ -1,0 +1,152 @@
+"""`gradtutor explain --fix` on three shapes people write (the repairs and the verdicts, without TensorFlow):
+a log of probabilities given a name first, a frozen flag that chooses the optimizer's variables, and a gradient
+penalty whose output bias truly gets None once the path is recorded."""
+from __future__ import annotations
+
+import random
+import textwrap
+
+import pytest
+
+from gradtutor.explain.fix import plan as plans
+from gradtutor.explain.fix import show, verify
+from tests.explain.test_explain_fix import patched
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_log_of_named_softmax_probabilities_is_computed_from_the_logits(tmp_path, seed):
+    """`probs = tf.nn.softmax(z)`, then `log(probs)`: a floor would give every clamped probability a slope of 0 (a
+    saturated softmax then trains nothing); the logits get a name and the log becomes log_softmax of them."""
+    draw = random.Random(seed)
+    name = draw.choice(["probs", "Y", "y_conv", "p"])
+    activation, stable = draw.choice([("tf.nn.softmax", "tf.nn.log_softmax"), ("tf.math.sigmoid", "tf.math.log_sigmoid"),
+                                      ("keras.ops.softmax", "keras.ops.log_softmax")])
+    axis = draw.choice(["", ", axis=-1"]) if "softmax" in activation else ""
+    out = patched(tmp_path, f"""
+        import keras
+        import tensorflow as tf
+        w, x, labels = tf.Variable(tf.ones((3, 4))), tf.ones((2, 3)), tf.ones((2, 4))
+        for step in range(2):
+            with tf.GradientTape() as tape:
+                {name} = {activation}(tf.matmul(x, w) + 1.0{axis})
+                loss = -tf.reduce_sum(labels * tf.math.log({name}))
+            print(tape.gradient(loss, w))
+        """, "non-finite", 8, 7, op="Log", how="zero")
+    assert out.splitlines()[5:8] == [
+        "        logits = tf.matmul(x, w) + 1.0", f"        {name} = {activation}(logits{axis})",
+        f"        loss = -tf.reduce_sum(labels * {stable}(logits{axis}))"], seed
+
+
+def test_named_logits_are_read_as_they_are_and_a_name_bound_twice_is_floored(tmp_path):
+    code = textwrap.dedent("""
+        import tensorflow as tf
+        w = tf.Variable(tf.ones((3, 4)))
+        with tf.GradientTape() as tape:
+            logits = tf.matmul(tf.ones((2, 3)), w)
+            probs = tf.nn.softmax(logits)
+            loss = -tf.reduce_sum(tf.math.log(probs))
+        print(tape.gradient(loss, w))
+        """)
+    assert "    loss = -tf.reduce_sum(tf.nn.log_softmax(logits))" in patched(
+        tmp_path, code, "non-finite", 7, 6, op="Log", how="zero").splitlines()
+    twice = code.replace("    loss =", "    probs = probs * 1.0\n    loss =")
+    assert "    loss = -tf.reduce_sum(tf.math.log(tf.maximum(probs, 1e-7)))" in patched(
+        tmp_path, twice, "non-finite", 8, 7, op="Log", how="zero").splitlines()
+
+
+def test_probabilities_named_in_another_branch_are_floored(tmp_path):
+    """Made in the `if` and logged in its `else`, the softmax did not run before the log: no name to compute from."""
+    out = patched(tmp_path, """
+        import tensorflow as tf
+        w = tf.Variable(tf.ones(4))
+        with tf.GradientTape() as tape:
+            if w.shape[0] > 9:
+                probs = tf.nn.softmax(w)
+            else:
+                loss = -tf.reduce_sum(tf.math.log(probs))
+        print(tape.gradient(loss, w))
+        """, "non-finite", 8, 7, op="Log", how="zero")
+    assert "        loss = -tf.reduce_sum(tf.math.log(tf.maximum(probs, 1e-7)))" in out.splitlines()
+
+
+FLAG_STEP = """
+    import keras
+    import tensorflow as tf
+    body, head = keras.Sequential([keras.layers.Dense(3)]), keras.Sequential([keras.layers.Dense(1)])
+    opt = keras.optimizers.Adam(1e-3)
+    train_all = False
+    @tf.function
+    def step(x):
+        if train_all:
+            chosen = {all}
+        else:
+            chosen = {some}
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(head(body(x)))
+        opt.apply_gradients(zip(tape.gradient(loss, chosen), chosen))
+    for i in range(4):
+        train_all = i > 1
+        step(tf.ones((2, 3)))
+    """
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_flag_that_chooses_the_optimizers_variables_has_the_optimizer_built_for_all_of_them(tmp_path, seed):
+    """Keras 3 refuses an optimizer weights it was not built for; the new trace with the flag True hands it the body's
+    too. Built for the union before the module first calls the step, it may be given either list."""
+    draw = random.Random(seed)
+    lists = ["body.trainable_variables + head.trainable_variables", "head.trainable_variables"]
+    first, second = draw.sample(lists, 2)
+    out = patched(tmp_path, FLAG_STEP.format(all=first, some=second), "frozen-python-state", 8, 8,
+                  name="train_all", traced="False").splitlines()
+    assert out[out.index("for i in range(4):") - 1] == \
+        "opt.build(body.trainable_variables + head.trainable_variables)", seed
+    assert "def step(x, train_all=False):" in out and "    step(tf.ones((2, 3)), train_all=train_all)" in out
+
+
+def test_a_flag_that_chooses_no_variables_gets_no_build(tmp_path):
+    code = FLAG_STEP.replace("chosen = {all}", "scale = 2.0").replace("chosen = {some}", "scale = 1.0") \
+        .replace("tape.gradient(loss, chosen), chosen", "tape.gradient(loss, head.trainable_variables), "
+                                                        "head.trainable_variables")
+    out = patched(tmp_path, code, "frozen-python-state", 8, 8, name="train_all", traced="False")
+    assert ".build(" not in out and "def step(x, train_all=False):" in out.splitlines()
+
+
+def _penalty_plan(tmp_path, still: list[dict], gradients: list[list[str]]):
+    """A repaired outside-tape finding for four sources, judged on a re-run that found `still` at its call."""
+    script = tmp_path / "critic.py"
+    script.write_text("import tensorflow as tf\nw = tf.Variable(1.0)\nwith tf.GradientTape() as tape:\n"
+                      "    y = w * w\ng = y * 2.0\nprint(tape.gradient(g, w))\n")
+    sources = ["d/kernel", "d/bias", "d_1/kernel", "d_1/bias"]
+    plan = plans.make(str(script), [{"file": str(script), "line": 6, "call": "gradient", "cause": "outside-tape",
+                                     "symptom": "none", "sources": sources,
+                                     "broke_at": {"file": str(script), "line": 5, "code": ""}}])
+    line = plan.moved(plan.items[0].line)
+    found = [dict(f, file=str(script), line=line, symptom=f.get("symptom", "none")) for f in still]
+    verify.judge(plan, {"script_exit": 0, "findings": found, "gradients": {str(line): gradients},
+                        "central": {str(line): 1e-7}}, str(script))
+    return plan
+
+
+@pytest.mark.parametrize("bias", ["d_1/bias", "d_7/bias"])  # d_7: the copy re-run in the same process, renumbered
+def test_a_source_the_target_never_reaches_may_stay_none_and_is_said(tmp_path, bias):
+    """The penalty on an input gradient has no path to the output bias: once the rest is recorded, its None is the
+    true answer (not-used, for fewer of the same sources), and the verdict says so."""
+    plan = _penalty_plan(tmp_path, [{"cause": "not-used", "sources": [bias]}], [["ok", "ok", "ok", "none"]])
+    item = plan.items[0]
+    assert item.verified and item.after == {"cause": "not-used", "line": item.line, "sources": bias}
+    assert f"{bias} is still None" in show.verification(item)
+
+
+@pytest.mark.parametrize("still, gradients", [
+    ([{"cause": "not-used", "sources": ["d/kernel", "d/bias", "d_1/kernel", "d_1/bias"]}], [["none"] * 4]),  # all
+    ([{"cause": "not-used", "sources": ["d_1/bias"]}], [["ok", "ok", "none", "none"]]),  # a None it does not explain
+    ([{"cause": "not-used", "sources": ["other/bias"]}], [["ok", "ok", "ok", "none"]]),  # not the finding's source
+    ([{"cause": "not-known", "sources": ["d_1/bias"]}], [["ok", "ok", "ok", "none"]]),  # no cause for it
+    ([{"cause": "outside-tape", "sources": ["d_1/bias"]}], [["ok", "ok", "ok", "none"]]),  # this cause, still there
+])
+def test_a_none_the_repair_did_not_account_for_is_not_verified(tmp_path, still, gradients):
+    item = _penalty_plan(tmp_path, still, gradients).items[0]
+    assert not item.verified and item.why in ("still_found", "none")
