@@ -68,3 +68,44 @@ def symptom_and_peak(value) -> tuple[Symptom | None, float | None]:
         return (Symptom.ZEROS if largest == 0 else Symptom.TINY if largest < TINY else None), float(largest)
     finite = magnitudes[np.isfinite(magnitudes)]
     return Symptom.NONFINITE, (float(finite.max()) if finite.size else None)
+
+
+# How large the data a saturated layer was fed is: a sigmoid or tanh whose layer reads the data itself, in the
+# thousands (raw 16-bit pixels, incomes in dollars), saturates from its first step whatever its weights, and the repair
+# is to scale the data (gradtutor/explain/fix/by_cause/activations.py), not to change the weights. From the saturated op
+# back through its layer's own linear ops (the bias's add, the matmul or convolution, a cast), always by their first
+# input, to the tensor the layer was given: when no op made it (data, a NumPy array converted) or a dataset's iterator
+# gave it (a batch fit drew), and its value is still held, its largest magnitude is the evidence. A layer given another
+# layer's output is not the data's to blame.
+
+# a layer's pre-activation from its input, by the first input: x @ W, x + b, conv(x, f), a cast of x
+LINEAR = frozenset({"MatMul", "BatchMatMulV2", "AddV2", "Add", "BiasAdd", "Conv1D", "Conv2D", "Conv3D", "Cast",
+                    "Identity"})
+DATA = frozenset({"IteratorGetNext", "IteratorGetNextSync", "OptionalGetValue"})  # a batch a dataset gave (fit's)
+LARGE = 20.0  # data well beyond the unit scale a layer's initial weights expect (Glorot's: inputs of about 1)
+
+
+def data_facts(op) -> dict:
+    """{"input_max": the data's largest magnitude} when the saturated op's layer read data that large; else {}."""
+    largest = data_magnitude(op)
+    return {"input_max": f"{largest:.3g}"} if largest is not None and largest > LARGE else {}
+
+
+def data_magnitude(op) -> float | None:
+    """The largest magnitude of the data the op's layer was given, or None: given a computed value, or not held."""
+    node = op.inputs[0] if op.inputs else None
+    for _ in range(8):  # a few linear ops at most between a layer's input and its activation
+        if node is None or node.op is None or node.op.type not in LINEAR or not node.op.inputs:
+            break
+        node = node.op.inputs[0]
+    if node is None or node.op is not None and node.op.type not in DATA:
+        return None
+    tensor = node.ref()
+    try:
+        value = np.asarray(tensor._numpy()) if tensor is not None else None
+    except Exception:  # noqa: BLE001 - a resource, a variant, a deleted tensor
+        value = None
+    if value is None or value.dtype.kind not in "fiu" or not value.size:
+        return None
+    value = np.abs(value.astype(np.float64))
+    return float(value.max()) if np.isfinite(value).all() else None

@@ -197,10 +197,18 @@ def test_a_compiled_mistake_is_verified_only_by_the_checks_of_its_compiled_steps
 
 
 def test_causes_without_a_mechanical_repair_get_no_patch_and_a_reason(corpus, results):
-    """A saturation is never patched; an integer path only where a variable was made integer (its making is the
-    line the patch changes), every other one (a cast, an argmax, an index) keeps the by-hand reason."""
+    """A saturation is patched only where its layer read data far beyond unit scale (a Rescaling put before it: the
+    line the patch adds); an integer path only where a variable was made integer (its making is the line the patch
+    changes); every other one (a cast, an argmax, an index, a saturation of weights or of a loss) keeps the by-hand
+    reason."""
+    rescaled = [name for name, e in corpus.items() if e["cause"] == "saturation" and results[name]["patched"]]
+    assert rescaled and all(item["verified"] for name in rescaled for item in results[name]["patched"]), rescaled
+    for name in rescaled:
+        changed = [line for line in results[name]["diff"].splitlines() if line[:1] in "+-" and line[:3] not in "+++---"]
+        assert any("Rescaling(1 / " in line for line in changed if line.startswith("+")), name
+        assert all(".layers[" in line for line in changed if line.startswith("-")), name  # index reads shifted
     for name, e in corpus.items():
-        if e["cause"] == "saturation" or e["cause"] == "integer-path" and not results[name]["patched"]:
+        if e["cause"] == "saturation" and name not in rescaled or e["cause"] == "integer-path" and not results[name]["patched"]:
             assert results[name]["patched"] == [] and results[name]["diff"] == "", name
             assert {m["reason"] for m in results[name]["manual"]} == {e["cause"].replace("-", "_")}, name
         elif e["cause"] == "integer-path":

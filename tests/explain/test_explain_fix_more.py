@@ -150,3 +150,85 @@ def test_a_source_the_target_never_reaches_may_stay_none_and_is_said(tmp_path, b
 def test_a_none_the_repair_did_not_account_for_is_not_verified(tmp_path, still, gradients):
     item = _penalty_plan(tmp_path, still, gradients).items[0]
     assert not item.verified and item.why in ("still_found", "none")
+
+
+SATURATED = """
+    import keras
+    import numpy as np
+    x = np.random.uniform(0.0, 65535.0, size=(64, 8)).astype("float32")
+    model = keras.Sequential([
+        keras.Input((8,)),
+        keras.layers.Dense(4, activation="sigmoid"),
+        keras.layers.Dense(1),
+    ])
+    model.compile(loss="mse")
+    model.fit(x, x[:, :1], verbose=0)
+    print(model.layers[0].kernel.shape, model.layers[-1].bias.shape)
+    """
+
+
+@pytest.mark.parametrize("largest", ["6.55e+04", "3.94e+03", "255"])
+def test_a_layer_saturated_by_large_data_gets_a_rescaling_before_it_and_its_index_reads_shift(tmp_path, largest):
+    out = patched(tmp_path, SATURATED, "saturation", 10, 6, input_max=largest).splitlines()
+    scale = f"{float(largest):g}"
+    assert out[4:7] == ["    keras.Input((8,)),", f"    keras.layers.Rescaling(1 / {scale}),",
+                        '    keras.layers.Dense(4, activation="sigmoid"),']
+    assert out[-1] == "print(model.layers[1].kernel.shape, model.layers[-1].bias.shape)"
+
+
+def test_a_functional_layer_given_the_input_gets_it_rescaled(tmp_path):
+    code = """
+        import keras
+        inputs = keras.Input((8,))
+        hidden = keras.layers.Dense(4, activation="tanh")(inputs)
+        model = keras.Model(inputs, keras.layers.Dense(1)(hidden))
+        """
+    out = patched(tmp_path, code, "saturation", 3, 3, input_max="4.1e+03").splitlines()
+    assert out[2] == 'hidden = keras.layers.Dense(4, activation="tanh")(keras.layers.Rescaling(1 / 4100)(inputs))'
+
+
+@pytest.mark.parametrize("facts, code", [
+    ({}, SATURATED),  # no evidence that the data is too large: the weights, the loss, the depth are a choice
+    ({"input_max": "4.1e+03"}, SATURATED.replace("keras.Input((8,)),\n        keras.layers.Dense(4", "keras.layers.Dense(2),\n        keras.layers.Dense(4")),  # not the first layer
+    ({"input_max": "4.1e+03"}, """
+        import keras
+        inputs = keras.Input((8,))
+        hidden = keras.layers.Dense(4, activation="tanh")(inputs)
+        model = keras.Model(inputs, hidden)
+        print(model.layers[1])
+        """),  # a functional model read by index: which index moves is not followed
+])
+def test_a_saturation_without_a_layer_reading_large_data_keeps_the_by_hand_reason(tmp_path, facts, code):
+    from tests.explain.test_explain_fix import by_hand
+
+    line = 6 if "Sequential" in code else 3
+    assert by_hand(tmp_path, textwrap.dedent(code).lstrip(), "saturation", line, **facts) == [
+        ("saturation", "saturation")]
+
+
+@pytest.mark.parametrize("norm, made", [
+    ("tf.norm(z, axis=1, keepdims=True)", "tf.math.l2_normalize(z, axis=1)"),
+    ("tf.linalg.norm(z, axis=-1, keepdims=True)", "tf.math.l2_normalize(z, axis=-1)"),
+    ("tf.norm(z)", "tf.math.l2_normalize(z)"),
+])
+def test_a_vector_divided_by_its_own_norm_is_l2_normalized(tmp_path, norm, made):
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        z = tf.Variable(tf.zeros((2, 3)))
+        with tf.GradientTape() as tape:
+            unit = z / {norm}
+        print(tape.gradient(tf.reduce_sum(unit), z))
+        """, "non-finite", 5, 4, op="Sqrt", how="zero")
+    assert out.splitlines()[3] == f"    unit = {made}"
+
+
+@pytest.mark.parametrize("norm", ["tf.norm(z, axis=1)", "tf.norm(z, ord=1, axis=1, keepdims=True)", "tf.norm(w, axis=1, keepdims=True)"])
+def test_another_norm_or_numerator_is_not_l2_normalized(tmp_path, norm):
+    out = patched(tmp_path, f"""
+        import tensorflow as tf
+        z = w = tf.Variable(tf.zeros((2, 3)))
+        with tf.GradientTape() as tape:
+            unit = z / {norm}
+        print(tape.gradient(tf.reduce_sum(unit), z))
+        """, "non-finite", 5, 4, op="Sqrt", how="zero")
+    assert "l2_normalize" not in out

@@ -7,7 +7,7 @@ import numpy as np
 from gradtutor.evidence.recording import opfacts
 from gradtutor.evidence.recording.graph import WRITES
 from gradtutor.evidence.recording.compiled import evaluate, graph_replay
-from gradtutor.evidence import cuts, source_lines
+from gradtutor.evidence import cuts, source_lines, symptoms
 from gradtutor.evidence.reading import paths, probe
 from gradtutor.evidence.reading.values import birth, dropped_by_where, evidence_at, how_made, kept_value
 from gradtutor.evidence.recording.tapes import tf_object
@@ -258,12 +258,12 @@ def _flat(graph, reached, snode, tnodes, symptom, tape=None, source=None):
         if found == Cause.NO_GRADIENT_OP:
             return found, op.frame, {"op": op.type}
         if found in (Cause.DEAD_RELU, Cause.SATURATION, Cause.SOFTMAX_SUM):  # (a softmax of one unit: always 1)
-            # is the target still moved by this op's output? If not, its zero slope hides nothing here
-            moved = probe.depends(graph, op, target)
+            moved = probe.depends(graph, op, target)  # the target still moved by it? If not, its 0 slope hides nothing
             if moved is False:
                 continue
             layer = graph.layer_of(op)  # run by a Keras layer: the line that made it chose the activation
-            unit = {"how": "one_unit", "rank": len(op.outputs[0].shape or ())} if found == Cause.SOFTMAX_SUM else {}
+            unit = {"how": "one_unit", "rank": len(op.outputs[0].shape or ())} if found == Cause.SOFTMAX_SUM else \
+                symptoms.data_facts(op)  # and data too large for the layer that reads it
             return found, layer[1] if layer else op.frame, {"op": op.type, "probe": "depends" if moved else "not run",
                                                             **({"layer": layer[0]} if layer else {}), **unit}
     softmaxes = [op for op in ops if op.type == "Softmax"]  # and a target made of their outputs by sums alone

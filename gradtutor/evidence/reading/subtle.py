@@ -14,7 +14,7 @@ import weakref
 
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.recording.tapes import tf_object
-from gradtutor.evidence.symptoms import SATURATING, saturated_elements
+from gradtutor.evidence.symptoms import SATURATING, data_facts, saturated_elements
 from gradtutor.evidence.reading.unexplained import finding_at, said_values
 from gradtutor.evidence.reading.values import kept_value
 from gradtutor.messages import say
@@ -76,7 +76,7 @@ def zero_where_saturated(record, info, targets, source, gradient):
             continue
         layer = graph.layer_of(op)  # run by a Keras layer: the line that made it chose the activation
         at, facts = (layer[1] if layer else op.frame), {"op": op.type, "zero_entries": f"{int(zeros.sum())}/{zeros.size}",
-                                                        **({"layer": layer[0]} if layer else {})}
+                                                        **({"layer": layer[0]} if layer else {}), **data_facts(op)}
         if mask.shape == zeros.shape and mask[zeros].all():
             return Cause.SATURATION, at, facts
         # a layer's weights (in, units) or bias (units,) under its activation (batch, units): a unit saturated for
@@ -159,9 +159,10 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
     said = {(f["file"], (f["broke_at"] or {}).get("line")) for f in found if f["cause"] == Cause.FROZEN_PYTHON_STATE}
     sites = [site for site in record.observations.sites.values() if site.kind != "trace" and site.line]
     out = []
-    for noted in (one for top in record.python_state.values() for one in (top, *top.inner)):
-        asked = [site for site in sites if (site.file, site.line) == noted.at] if noted.at else \
-            [site for site in sites if site.file == noted.file and noted.first <= site.line <= noted.last]
+    for top, noted in ((top, one) for top in record.python_state.values() for one in (top, *top.inner)):
+        asked = sorted([site for site in sites if (site.file, site.line) == noted.at] if noted.at else
+                       [site for site in sites if site.file == noted.file and noted.first <= site.line <= noted.last],
+                       key=lambda site: site.line)
         for read, now in noted.changed.values():
             if read.name in noted.written:  # changed by the function's own Python, as it was traced: not the program
                 continue
@@ -185,6 +186,20 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
                                   {"how": "object" if read.held else "stale", "name": read.name, "traced": traced,
                                    "now": shown}))
             said.add((noted.file, read.line))
+        inside = asked or [site for site in sites if site.file == noted.file and noted.first <= site.line <= noted.last]
+        for read in (one for one in noted.reads if one.name in noted.written and top.calls and inside):
+            # the function's own Python changes it (`self.step_count += 1`), which runs only when traced: where it
+            # decides an update (`if self.step_count % n == 0:` over apply), every call since took the traced branch
+            if (noted.file, read.line) in said or not (_updates(noted.file, read.line) or
+                                                       _updates(noted.file, noted.written[read.name], read.name)):
+                continue
+            out.append(finding_at((inside[-1].file, inside[-1].line, inside[-1].kind), Cause.FROZEN_PYTHON_STATE,
+                                  Symptom.VALUES, (noted.file, noted.written[read.name]),
+                                  say("finding.unexplained.frozen_written_fine", name=read.name,
+                                      line=noted.written[read.name], read_line=read.line),
+                                  say("finding.unexplained.fix_frozen_written_fine", name=read.name), 1,
+                                  {"how": "written", "name": read.name}))
+            said.add((noted.file, read.line))
         for draw, line in noted.draws if noted.calls else ():  # run again with the draw its trace made
             site = _first_asked(asked, line)
             if site is None or (noted.file, line) in said:
@@ -203,18 +218,22 @@ def _object(value) -> str:
     return f"{type(value).__name__} {getattr(value, 'name', '')!r}".strip()
 
 
-def _updates(file: str, line: int) -> bool:
+def _updates(file: str, line: int, name: str = "") -> bool:
     """Does the line change the weights (`w.assign_sub(lr * dw)`, an optimizer's apply_gradients), or is it an `if`
     (`while`) whose block does (`if self.learning_started:` over apply_gradients, traced False: no update at all)?
-    A value frozen there is the update's, as a learning rate an optimizer's function read is."""
+    A value frozen there is the update's, as a learning rate an optimizer's function read is. With `name`: does the
+    line rebind it from itself (`self.x = self.x - lr * g`), an update by hand?"""
     header = linecache.getline(file, line)
+    if name:
+        target, _, value = header.partition("=")
+        return f".{name}" in target and f".{name}" in value or target.strip() == name and name in value.split()
     lines, indent = [header], len(header) - len(header.lstrip())
-    if header.lstrip().startswith(("if ", "elif ", "while ")) and header.rstrip().endswith(":"):
+    if header.lstrip().startswith(("if ", "elif ", "while ")) and header.split("#")[0].rstrip().endswith(":"):
         below = line + 1
         while (text := linecache.getline(file, below)) and (not text.strip() or len(text) - len(text.lstrip()) > indent):
             lines.append(text)
             below += 1
-    return any(word in text for text in lines for word in ("assign", "apply_gradients", "minimize"))
+    return any(word in text for text in lines for word in ("assign", "apply_gradients", "minimize", "optimizer.apply("))
 
 
 def _first_asked(sites, line: int):

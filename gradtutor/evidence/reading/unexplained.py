@@ -27,7 +27,8 @@ SYMPTOM = {seen.NONE: Symptom.NONE, seen.ZEROS: Symptom.ZEROS, seen.NONFINITE: S
 # A gradient of exactly zero no cause rule explains is reported in every dtype (the all-clear is only for gradients
 # finite and not all zero). The probe of the source (probe.source_moves) says which: the target does not move with
 # the source (a loss weight of 0, a minimum reached exactly: zero is the exact slope, why is not known), or it does
-# (float16 underflow, a piecewise-constant op). A zero asked for (unconnected_gradients=ZERO) is no finding.
+# (float16 underflow, a piecewise-constant op). A zero asked for (unconnected_gradients=ZERO) is no finding. Flat on
+# a half-precision path ("half") proves nothing: a wider replay may still move it by less than it measures.
 PROBED = {False: "flat", True: "moves", None: "not run"}
 
 
@@ -131,7 +132,8 @@ def _not_known(record, site, replayed) -> dict:
                                             else "compiled_only"))
     elif worst == seen.ZEROS and probed != PROBED[None]:
         why = say(f"finding.unexplained.zeros_{probed}", causes=causes)
-        fix = say("finding.unexplained.fix_zeros_flat") if probed == PROBED[False] else fix
+        fix = say({"flat": "finding.unexplained.fix_zeros_flat", "half": "finding.unexplained.fix_underflow_path"}
+                  .get(probed, f"finding.unexplained.fix_{worst}"))
     else:  # a NaN whose birth was not seen: say which story that leaves (not "ruled out: non-finite" alone)
         why = say("finding.unexplained.ruled_out" + ("_nonfinite" if worst == seen.NONFINITE else ""), causes=causes)
     message = say("finding.unexplained.message", values=values, why=why)
@@ -186,17 +188,19 @@ def _growth(sites):
 
 
 def _probed(record, site, zeros: list[int]) -> str:
-    """What moving each all-zero gradient's source did to the target (probe.source_moves): "moves" if it moved
-    for one of them, "flat" if it stayed flat for every one, else "not run"."""
-    found = [record.zero_probes.get(((site.file, site.line), index)) for index in zeros]
-    if True in found:
-        return PROBED[True]
-    return PROBED[False] if found and all(moved is False for moved in found) else PROBED[None]
+    """What moving each all-zero gradient's source did to the target (probe.source_moves): "moves" if it moved for
+    one of them, "flat" if it stayed flat for every one ("half": on a half-precision path), else "not run"."""
+    keys = [((site.file, site.line), index) for index in zeros]
+    found = [record.zero_probes.get(key) for key in keys]
+    half = any((record.underflows.get(key) or (None,))[0] == UNSHOWN for key in keys)
+    return PROBED[True] if True in found else PROBED[None] if not found or None in found else \
+        "half" if half else PROBED[False]
 
 
 def said_values(site, bad, worst) -> str:
     """What a site's gradients were seen to be: which went wrong, how, their dtype, how many calls were seen."""
-    which = join([_which(index, len(site.statuses)) for index, status in bad if status == worst])
+    which = join([say("finding.unexplained.which", number=index + 1, total=len(site.statuses))
+                  for index, status in bad if status == worst])
     dtypes = sorted({site.dtypes[index] for index, _ in bad if site.dtypes[index]})
     return say("finding.unexplained.values", which=which, symptom=say(f"finding.symptom.{SYMPTOM[worst]}"),
                count=len(bad), total=len(site.statuses), dtype=", ".join(dtypes) or "?", calls=site.calls)
@@ -239,7 +243,7 @@ def _frozen_read(record, site):
         if (noted.file != site.file or not noted.first <= site.line <= noted.last) and noted.at != (site.file, site.line):
             continue
         for read, now in noted.changed.values():
-            if not read.value and now and read.name not in noted.written:  # 0 or False traced, another since
+            if read.name not in noted.written and not read.value and now:  # 0 or False traced, another since
                 return read, now, None
         for read in (one for one in noted.reads if one.name in noted.written and top.calls):
             return read, None, noted.written[read.name]
@@ -282,10 +286,6 @@ def _raised(record, site) -> dict:
     at = site.error_at or ((site.file, site.line) if site.file else None)
     return _finding(site, NOT_KNOWN, Symptom.ERROR, at, message,
                     say("finding.unexplained.fix_raised"), 1, {"error": site.error})
-
-
-def _which(index: int, total: int) -> str:
-    return say("finding.unexplained.which", number=index + 1, total=total)
 
 
 def _finding(site, cause, symptom, broke, message, fix, count, facts) -> dict:

@@ -105,10 +105,6 @@ def make(script: str, findings: list[dict], text: str | None = None) -> Plan:
         if key in done or (finding.get("call") == "apply_gradients" and (key[0], key[2]) in tape_causes):
             continue  # the optimizer's complaint about a tape's gradients is repaired with the tape's finding
         done.add(key)
-        if finding["cause"] in repairs.MANUAL:  # by cause, wherever the tape is (under fit, in Keras's train_step)
-            plan.manual.append(Manual(finding["cause"], finding.get("line"), repairs.MANUAL[finding["cause"]],
-                                      {"line": broke.get("line")}))
-            continue
         asked_here = _same_file(finding.get("file"), script) or finding["cause"] in repairs.AT_BREAK_LINE and broke
         if not asked_here or (broke and not _same_file(broke.get("file"), script)):
             where = broke.get("file") if broke and not _same_file(broke.get("file"), script) else finding.get("file")

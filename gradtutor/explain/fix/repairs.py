@@ -2,7 +2,7 @@
 
 Each repair rewrites the smallest span that removes the cause, in the user's own names (the tape's `as` name,
 the sources' expression, the file's tensorflow/numpy aliases). Code a repair does not recognise raises NoRepair
-(context.py); a cause whose repair is a modelling choice (a saturated activation) has none.
+(context.py); a cause whose repair is a modelling choice (a saturated activation, but for data too large) has none.
 """
 from __future__ import annotations
 
@@ -20,11 +20,10 @@ from gradtutor.explain.fix.by_cause.variables import (frozen_toggled, made_varia
                                                       tensor_arguments, tracked, variable_replaced)
 from gradtutor.protocol import Cause
 
-MANUAL = {Cause.SATURATION: "saturation"}
 # repairs that read only the break line (a layer's activation, a variable's making), not the tape or its call: made
 # wherever the tape is (under fit, in Keras's train_step) when the path broke in the script
 AT_BREAK_LINE = {Cause.INTEGER_PATH, Cause.DEAD_RELU, Cause.NO_GRADIENT_OP, Cause.STATE_BREAKS_PATH,
-                 Cause.FROZEN_PYTHON_STATE}
+                 Cause.FROZEN_PYTHON_STATE, Cause.SATURATION}
 
 
 def unwatched(c: Context) -> Repair:
@@ -214,7 +213,7 @@ def non_finite(c: Context) -> Repair:
         return Repair(zero.swapped_parameters(c), c.subject())
     if (c.finding.get("facts") or {}).get("how") == "grew":  # exploding: the optimizer clips them (by_cause/optimizer)
         return Repair(optimizer.clipped(c), c.subject())
-    guarded = floors.where_branches(c)
+    guarded = floors.where_branches(c) or floors.normalized(c)  # x / norm(x): l2_normalize, safe at 0
     if guarded:
         return Repair(guarded, c.subject())
     how = (c.finding.get("facts") or {}).get("how")
@@ -286,13 +285,14 @@ REPAIRS = {Cause.UNWATCHED: unwatched, Cause.OUTSIDE_TAPE: outside_tape, Cause.T
            Cause.NON_FINITE: non_finite, Cause.DEAD_RELU: dead_relu, Cause.INTEGER_PATH: integer_path,
            Cause.UNDERFLOW: underflow, Cause.NO_GRADIENT_OP: no_gradient_op,
            Cause.STATE_BREAKS_PATH: state_breaks_path, Cause.FROZEN_PYTHON_STATE: frozen_python_state,
-           Cause.CUSTOM_GRADIENT_SIGNATURE: custom_gradient_signature}
+           Cause.CUSTOM_GRADIENT_SIGNATURE: custom_gradient_signature,
+           Cause.SATURATION: activations.rescaled_inputs}  # only where the data itself was too large for its layer
 
 
 def repair(source: Source, finding: dict) -> Repair:
     cause = finding["cause"]
-    if cause not in REPAIRS:  # a modelling choice (MANUAL) or no repair known
-        raise NoRepair(MANUAL.get(cause, "no_repair"))
+    if cause not in REPAIRS:  # no repair known
+        raise NoRepair("no_repair")
     made = REPAIRS[cause](Context(source, finding))
     if source.module_alias("tensorflow") is None and any("tf." in edit.text for edit in made.edits):
         made.edits.insert(0, import_tensorflow(source))  # a Keras-only script: the op's module is imported too

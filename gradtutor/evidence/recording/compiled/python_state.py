@@ -29,6 +29,7 @@ import inspect
 from gradtutor.evidence import fit_data
 from gradtutor.evidence.recording.frames import is_user_file, user_frame
 
+TENSORS = ("EagerTensor", "SymbolicTensor", "Tensor")  # a value the graph captured (or one its trace made, noted after)
 MAX_READS = 16  # a step reading more Python scalars than this is noted by its first ones only (the cost of a call)
 
 
@@ -169,6 +170,7 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
     draws, source, held = [], None, None
     indirect: list = []
     written: dict = {}
+    tensors: list = []  # (`self.x = self.x - lr * g` in the step: rebound only while traced, every call reads the first)
     for instruction in dis.get_instructions(code):
         line = instruction.positions.lineno or line if instruction.positions else line
         name = instruction.argval
@@ -182,7 +184,8 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
             indirect += [one for one in (rate and _reads(rate) or Traced("", 0, 0, [])).reads if _scalar(one.value)]
         elif instruction.opname == "LOAD_DEREF" and name not in seen and name in cells:
             read = Read(cells[name], name, "closure", cells[name].cell_contents, line)
-        elif instruction.opname == "LOAD_ATTR" and this and previous == ("LOAD_FAST", this) and name not in seen:
+        elif instruction.opname == "LOAD_ATTR" and this and previous in (("LOAD_FAST", this), ("LOAD_DEREF", this)) \
+                and name not in seen:  # (`self` is a cell when a comprehension in the method reads it too)
             read = Read(owner, name, "attribute", getattr(owner, name, None), line)
         elif instruction.opname == "LOAD_ATTR" and held is not None and name not in seen:  # self.a.b: a's b
             read = Read(held, name, "attribute", getattr(held, name, None), line)
@@ -198,14 +201,19 @@ def _reads(function, args=(), kwargs=None) -> Traced | None:
         elif read is not None and (_scalar(read.value) or _trains(read.value)) and len(reads) < MAX_READS:
             seen.add(name)
             reads.append(read)
+        elif read is not None and type(read.value).__name__ in TENSORS and len(tensors) < MAX_READS:
+            seen.add(name)  # a tensor the graph captured: noted only if the function's own Python rebinds it (below)
+            tensors.append(read)
     lines = [found.positions.lineno for found in dis.get_instructions(code)
              if found.positions and found.positions.lineno]
     reads += [one for one in indirect if one.name not in seen][:max(0, MAX_READS - len(reads))]
+    reads += [one for one in tensors if one.name in written][:max(0, MAX_READS - len(reads))]
     if not (reads or aliases or draws):
         return None
     noted = Traced(code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno), reads, aliases, draws)
     noted.indirect = {one.name for one in indirect}
-    noted.written = {read.name: written[read.name] for read in reads if read.name in written and not read.held}
+    noted.written = {read.name: written[read.name] for read in reads if read.name in written
+                     and (not read.held or read in tensors)}
     return noted
 
 

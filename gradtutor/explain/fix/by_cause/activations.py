@@ -9,16 +9,32 @@ still learns and can come back.
 This changes the model (a negative input now gives a small negative output, not 0); it is the usual remedy, and the
 re-run says whether it was enough (a learning rate that threw the units off can throw leaky ones into NaN: then
 the patch stays a suggestion). Lowering the learning rate or another initialisation stays the by-hand remedy.
+
+A saturated layer that reads the data itself, data far beyond the unit scale its initial weights expect (the
+finding's facts["input_max"]: gradtutor.evidence.symptoms.data_facts): a Rescaling layer put before it divides the
+data by that magnitude, so the model scales whatever it is given, in training and after it.
+
+    keras.Input((784,)),                              keras.Input((784,)),
+    keras.layers.Dense(32, activation="sigmoid"),  →  keras.layers.Rescaling(1 / 65500),
+                                                      keras.layers.Dense(32, activation="sigmoid"),
+    h = layers.Dense(32, activation="tanh")(inputs)
+                  →  h = layers.Dense(32, activation="tanh")(layers.Rescaling(1 / 65500)(inputs))
+
+The script's own `model.layers[k]` reads are shifted by one (the Rescaling is the model's first layer now); a
+functional model whose layers the script reads by index is left by hand. A saturation with no such evidence (large
+weights, a loss given probabilities, a deep stack) stays by hand: which scale or initialisation the model needs is a
+modelling choice. The re-run says whether the rescaled data is enough.
 """
 from __future__ import annotations
 
 import ast
 
-from gradtutor.explain.fix.context import Context, NoRepair, renamed, restrung
+from gradtutor.explain.fix.context import Context, NoRepair, Repair, assigned, renamed, restrung
 from gradtutor.explain.fix.source import Edit
 
 RELU_FUNCTIONS = ("relu",)  # tf.nn.relu, keras.activations.relu, keras.ops.relu: each module has its leaky_relu
 ACTIVATION_LAYERS = ("Activation",)  # keras.layers.Activation("relu")
+INPUTS = ("Input", "InputLayer")  # the layers that stand for a model's input
 
 
 def leaky(c: Context) -> list[Edit]:
@@ -109,3 +125,73 @@ def top_score(c: Context, target: ast.Name, block: ast.With) -> list[Edit] | Non
     if not (c.is_math(value, "reduce_sum", "reduce_mean") and len(value.args) == 1 and not value.keywords):
         return None
     return [Edit(*c.source.span(value), f"{c.tf}.reduce_max({c.source.code(value.args[0])}, axis=-1)")]
+
+
+def rescaled_inputs(c: Context) -> Repair:
+    """The Rescaling put before the saturated layer made on the break line: in a Sequential's list, the first layer
+    after its Input; or a layer called on a name bound to `keras.Input(…)`. NoRepair("saturation") otherwise."""
+    largest = (c.finding.get("facts") or {}).get("input_max")
+    if not largest:
+        raise NoRepair("saturation")
+    scale = f"{float(largest):g}"
+    for call in c.source.nodes_on(c.broke, ast.Call):
+        made = call.func if isinstance(call.func, ast.Call) else call  # LAYER(…)(inputs): the layer's making
+        module = _layers_module(c, made)
+        if module is None or made.lineno != c.broke:
+            continue
+        rescaling = f"{module}.Rescaling(1 / {scale})"
+        if made is call and _first_in_sequential(c, call):
+            start = c.source.span(call)[0]
+            line_start = c.source.line_start(call.lineno)
+            shifted = _indices_shifted(c, c.source.parents[c.source.parents[call]])
+            if c.source.text[line_start:start].strip():  # not on a line of its own: before it on the same line
+                return Repair([Edit(start, start, f"{rescaling}, "), *shifted], c.subject())
+            text = f"{c.source.indent(call.lineno)}{rescaling},{c.source.newline}"
+            return Repair([Edit(line_start, line_start, text), *shifted], c.subject())
+        given = call.args[0] if made is not call and len(call.args) == 1 else None
+        if isinstance(given, ast.Name) and _an_input(c, given) and ".layers[" not in c.source.text:
+            return Repair([Edit(*c.source.span(given), f"{rescaling}({given.id})")], c.subject())
+    raise NoRepair("saturation")
+
+
+def _indices_shifted(c: Context, sequential: ast.Call) -> list[Edit]:
+    """`model.layers[k]` read by the script, k one more: the Rescaling is the model's first layer now. NoRepair when
+    the model has no name of its own and the script reads some model's layers by index (which one, unknown)."""
+    assigned_to = c.source.parents.get(sequential)
+    name = assigned_to.targets[0].id if isinstance(assigned_to, ast.Assign) and len(assigned_to.targets) == 1 and \
+        isinstance(assigned_to.targets[0], ast.Name) else None
+    if name is None:
+        if ".layers[" in c.source.text:
+            raise NoRepair("saturation")
+        return []
+    return [Edit(*c.source.span(n.slice), str(n.slice.value + 1)) for n in ast.walk(c.source.tree)
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) and n.value.attr == "layers"
+            and isinstance(n.value.value, ast.Name) and n.value.value.id == name and isinstance(n.slice, ast.Constant)
+            and type(n.slice.value) is int and n.slice.value >= 0]
+
+
+def _layers_module(c: Context, made: ast.AST) -> str | None:
+    """How the file names Keras's layers module for this layer's making (`keras.layers`, `layers`, `tf.keras.layers`);
+    None when the layer's class was imported by name, or the call makes no layer."""
+    if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) and made.func.attr[:1].isupper()):
+        return None
+    module = c.source.code(made.func.value)
+    return module if module.rpartition(".")[2] == "layers" else None
+
+
+def _first_in_sequential(c: Context, call: ast.Call) -> bool:
+    """Is the call an element of `Sequential([…])`'s list with only Input layers before it?"""
+    listed = c.source.parents.get(call)
+    maker = c.source.parents.get(listed)
+    if not (isinstance(listed, ast.List) and isinstance(maker, ast.Call) and maker.args and maker.args[0] is listed
+            and c.source.code(maker.func).rpartition(".")[2] == "Sequential"):
+        return False
+    before = listed.elts[:listed.elts.index(call)]
+    return all(isinstance(e, ast.Call) and c.source.code(e.func).rpartition(".")[2] in INPUTS for e in before)
+
+
+def _an_input(c: Context, name: ast.Name) -> bool:
+    """Was the name bound to `keras.Input(…)` (the model's input, data as given)?"""
+    made = assigned(c, name)
+    return made is not None and isinstance(made.value, ast.Call) and \
+        c.source.code(made.value.func).rpartition(".")[2] in INPUTS

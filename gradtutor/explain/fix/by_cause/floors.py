@@ -150,6 +150,28 @@ def _runs_before(c: Context, statement: ast.stmt, node: ast.AST) -> bool:
     return node is not None and body.index(node) > body.index(statement)
 
 
+def normalized(c: Context) -> list[Edit]:
+    """`x / tf.norm(x, axis=a, keepdims=True)` on the break line (an embedding made unit length, a cosine's halves):
+    TensorFlow's own `tf.math.l2_normalize(x, axis=a)`, which divides by the norm floored at 1e-6, so an all-zero
+    row gives 0 with a finite slope instead of 0 / 0. Values change only where the norm is below 1e-6. [] when the
+    line has no such division (another norm's order, another numerator)."""
+    for node in c.source.nodes_on(c.broke, ast.BinOp):
+        norm = node.right
+        if not (isinstance(node.op, ast.Div) and c.is_tf(norm, "norm") and len(norm.args) == 1
+                and c.source.code(norm.args[0]) == c.source.code(node.left)):
+            continue
+        given = {k.arg: k.value for k in norm.keywords}
+        if set(given) - {"axis", "keepdims"} or "axis" in given and not _kept(given.get("keepdims")):
+            continue  # an ord, a name: another norm; an axis not kept: the division broadcasts otherwise
+        axis = f", axis={c.source.code(given['axis'])}" if "axis" in given else ""
+        return [Edit(*c.source.span(node), f"{c.tf}.math.l2_normalize({c.source.code(node.left)}{axis})")]
+    return []
+
+
+def _kept(value) -> bool:
+    return isinstance(value, ast.Constant) and value.value is True
+
+
 def no_nan(c: Context) -> list[Edit]:
     """The edits making every division on the break line divide_no_nan; NoRepair when it has none (or they nest)."""
     statement = c.source.statement_at(c.broke)
