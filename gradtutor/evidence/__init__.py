@@ -218,7 +218,8 @@ def report(record: Record) -> tuple[list[Finding], list[dict]]:
 def exact_zeros(record: Record) -> list[dict]:
     """What was seen and is said beside the all-clear, not findings: all-zero gradients the evidence shows are the
     true slope (terms of the source that cancel, or a stationary point: checks.py, probe.exact_zero), each {file,
-    line, sources, why, at}; and
+    line, sources, why, at}; the Nones a tf.stop_gradient keeps out while the target trains the call's other sources
+    (why "kept": no finding, and no "fine" either); and
     the call sites whose every gradient was tiny on some call (symptoms.TINY), each {file, line, kind, calls,
     tiny: True}: a model at its minimum gives that, and so does one that stopped learning, and with no cause named
     the report says neither "fine" nor a cause (gradtutor.explain.findings_view)."""
@@ -227,8 +228,8 @@ def exact_zeros(record: Record) -> list[dict]:
 
     found: dict = {}
     for ((file, line), _), (cause, name) in record.excused.items():
-        why = cause[2].get("why")
-        if why in ("terms cancel", "stationary"):
+        why = cause[2].get("why") or ("kept" if cause[0] == Cause.STOP_GRADIENT else None)  # a None cut on purpose
+        if why in ("terms cancel", "stationary", "kept"):
             entry = found.setdefault((file, line, why), {"file": file, "line": line, "sources": [], "why": why,
                                                          "at": where(cause[1])})
             entry["sources"].append(name)

@@ -24,7 +24,7 @@ def one_per_root_cause(findings: list[dict]) -> list[dict]:
     """An optimizer given the None a reported gradient call returned (same cause, same broken line) is that call's
     finding, not a second one: its words join the call's finding (facts `optimizer_at`, `keras`)."""
     out: list[dict] = []
-    for finding in _replays_of_what_ran(findings):
+    for finding in _outside_explains(_replays_of_what_ran(findings)):
         broke = (finding["cause"], (finding["broke_at"] or {}).get("line"))
         origin = next((f for f in out if f["call"] != "apply_gradients" and
                        (f["cause"], (f["broke_at"] or {}).get("line")) == broke), None)
@@ -43,6 +43,31 @@ def one_per_root_cause(findings: list[dict]) -> list[dict]:
         origin["message"] = say("finding.unexplained.then_given", finding=origin["message"], line=finding["line"],
                                 keras=keras)
     return _causes_first(out)
+
+
+def _outside_explains(findings: list[dict]) -> list[dict]:
+    """A target computed after the tape's block (outside-tape) has no recorded path to any source: a `not-used` of the
+    same gradient call that broke at the same line (no path found from its sources, the LSTM's behind a loop op) is
+    that root cause too, said once with all their sources (AR b02's saliency loss added up after the block)."""
+    from gradtutor.evidence.reading import wording
+
+    def key(f):
+        return f["file"], f["line"], f["call"], (f["broke_at"] or {}).get("line"), f.get("symptom")
+
+    outside = {key(f): f for f in findings if f["cause"] == str(Cause.OUTSIDE_TAPE) and f["broke_at"]}
+    broke = {(f["file"], f["broke_at"].get("line")) for f in outside.values()}
+    out = []
+    for finding in findings:
+        if finding["call"] == "apply_gradients" and finding["cause"] == str(Cause.NOT_USED) and finding["broke_at"] \
+                and (finding["file"], finding["broke_at"].get("line")) in broke:  # the optimizer given those Nones:
+            finding["cause"] = str(Cause.OUTSIDE_TAPE)  # joined below to the call's finding, as any optimizer's is
+        kept = outside.get(key(finding))
+        if kept is None or finding is kept or finding["cause"] != str(Cause.NOT_USED) or not finding["sources"]:
+            out.append(finding)
+            continue
+        kept["sources"], kept["count"] = [*kept["sources"], *finding["sources"]], kept["count"] + finding["count"]
+        kept["message"] = wording.message(kept["cause"], kept["symptom"], kept["sources"], kept["call"], kept["facts"])
+    return out
 
 
 def _replays_of_what_ran(findings: list[dict]) -> list[dict]:

@@ -81,8 +81,9 @@ def lines(findings: list[dict], script: str | None = None, script_exit: int = 0,
         out.append(say(found, count=len(findings), ended=ended, guide=say("explain.report.guide"), **named))
     elif not gradient_calls and not unobserved:  # asked, though never seen: the "?" line says so
         out.append(say(f"explain.report.{block}no_gradient", ended=ended, **named))
-    elif not unobserved and any(seen.get("tiny") for seen in exact):  # finite and not zero, but not known fine
-        finite = f"explain.report.{block}finite_{'one' if gradient_calls == 1 else 'many'}"
+    elif not unobserved and any(seen.get("tiny") or seen.get("why") == "kept" for seen in exact):  # not known fine
+        kind = "kept" if any(seen.get("why") == "kept" for seen in exact) else "finite"  # (a None is not "finite")
+        finite = f"explain.report.{block}{kind}_{'one' if gradient_calls == 1 else 'many'}"
         out.append(f"[yellow]?[/yellow] {say(finite, count=gradient_calls, ended=ended, **named)}")
     elif not unobserved:
         fine = f"explain.report.{block}fine_{'one' if gradient_calls == 1 else 'many'}"
@@ -99,7 +100,8 @@ def _exact(zero: dict) -> str:
         return say("explain.report.tiny", where=f"{_short(zero['file'])}:{zero['line']}",
                    kind=CALLS.get(zero["kind"], zero["kind"]), calls=zero["calls"])
     at = zero["at"] or {}
-    key = "explain.report.exact_stationary" if zero.get("why") == "stationary" else "explain.report.exact"
+    key = {"stationary": "explain.report.exact_stationary", "kept": "explain.report.kept_out"}.get(
+        zero.get("why"), "explain.report.exact")
     return say(key, sources=", ".join(zero["sources"]), where=f"{_short(zero['file'])}:{zero['line']}",
                at=f"{_short(at.get('file'))}:{at.get('line', '?')}", code=at.get("code", ""))
 
@@ -126,7 +128,8 @@ def as_json(findings: list[dict], script_exit: int, **extra) -> str:
 def as_html(findings: list[dict], gradient_calls: int = 1, unobserved=(), exact=()) -> str:
     """The report as HTML; an all-zero gradient shown to be exact is said below it, as in the text report."""
     zeros = "".join(f"<p style='color:#57606a'>{html.escape(_exact(zero))}</p>" for zero in exact)
-    return _html(findings, gradient_calls, unobserved, any(seen.get("tiny") for seen in exact)) + zeros
+    return _html(findings, gradient_calls, unobserved, any(seen.get("tiny") or seen.get("why") == "kept"
+                                                           for seen in exact)) + zeros
 
 
 def _html(findings: list[dict], gradient_calls: int, unobserved, tiny: bool = False) -> str:

@@ -406,3 +406,27 @@ def test_a_replay_of_a_step_whose_python_state_changed_since_its_trace_is_no_evi
     assert [f["cause"] for f in root_causes.one_per_root_cause([replayed, frozen])] == ["frozen-python-state"]
     eager = finding("stop-gradient", {"op": "StopGradient"})  # seen in the step itself, not a replay: kept
     assert len(root_causes.one_per_root_cause([eager, frozen])) == 2
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_target_made_after_the_block_is_one_root_cause_for_every_source_it_leaves_none(seed):
+    """The loss added up after the `with` block (outside-tape): a not-used of the same call that broke at that line
+    (no path found from an LSTM's weights) is the same cause, said once with every source; the optimizer given the
+    Nones joins it. Another line's not-used stays a finding of its own."""
+    rng = np.random.default_rng(seed)
+    asked, applied, broke, elsewhere = (int(n) for n in rng.choice(np.arange(2, 300), 4, replace=False))
+
+    def finding(cause, sources, call="gradient", line=asked, broke_line=broke):
+        return {"file": "g.py", "line": line, "call": call, "cause": cause, "symptom": "none", "message": cause,
+                "count": len(sources), "sources": sources, "broke_at": {"file": "g.py", "line": broke_line, "code": "x"},
+                "facts": {}}
+
+    lstm, dense = [f"lstm/w{i}" for i in range(rng.integers(1, 4))], ["dense/kernel", "dense/bias"]
+    findings = [finding("not-used", lstm), finding("outside-tape", dense),
+                finding("not-used", lstm + dense, call="apply_gradients", line=applied)]
+    order = list(rng.permutation(2)) + [2]
+    [one] = root_causes.one_per_root_cause([findings[i] for i in order])
+    assert one["cause"] == "outside-tape" and sorted(one["sources"]) == sorted(lstm + dense)
+    assert one["count"] == len(lstm) + 2 and f"line {applied}" in one["message"]
+    apart = root_causes.one_per_root_cause([finding("outside-tape", dense), finding("not-used", lstm, broke_line=elsewhere)])
+    assert [f["cause"] for f in apart] == ["outside-tape", "not-used"]

@@ -190,7 +190,9 @@ def test_no_all_clear_on_a_program_whose_plain_run_is_broken(results, plain):
     assert silent == {}
     declared = {"none": "stop_gradient", "zeros": "UnconnectedGradients.ZERO"}  # what the program said it meant
     shown_exact = {name for name, row in results.items()  # (a site whose gradients were all tiny is said there too)
-                   if any(not seen.get("tiny") for seen in row.get("exact") or ())}
+                   if any(not seen.get("tiny") and seen.get("why") != "kept" for seen in row.get("exact") or ())}
+    kept = {name for name, row in results.items() if any(seen.get("why") == "kept" for seen in row.get("exact") or ())}
+    assert kept and {name for name in kept if "none" not in _broken(plain[name])} == set()  # Nones really seen, said
     assert {name: wrong for name, wrong in intended.items()
             if any(declared.get(kind, "\0") not in (CORPUS / name).read_text() and not
                    (kind == "zeros" and name in shown_exact) for kind in wrong)} == {}

@@ -232,3 +232,35 @@ def test_another_norm_or_numerator_is_not_l2_normalized(tmp_path, norm):
         print(tape.gradient(tf.reduce_sum(unit), z))
         """, "non-finite", 5, 4, op="Sqrt", how="zero")
     assert "l2_normalize" not in out
+
+
+@pytest.mark.parametrize("returned, padded", [
+    ("return -dy * l", "return -dy * l, None"),
+    ("return (-dy * l,)", "return (-dy * l, None)"),
+])
+def test_a_gradient_function_returning_too_few_gradients_gets_none_for_the_rest(tmp_path, returned, padded):
+    """A gradient reversal's `flip(x, l)`: one gradient per input, so the strength `l` gets None."""
+    code = f"""
+        import tensorflow as tf
+        @tf.custom_gradient
+        def flip(x, l):
+            def grad(dy):
+                {returned}
+            return tf.identity(x), grad
+        w = tf.Variable(1.0)
+        with tf.GradientTape() as tape:
+            y = flip(w * 2.0, tf.constant(0.5))
+        print(tape.gradient(y, w))
+        """
+    out = patched(tmp_path, code, "custom-gradient-signature", 10, 5,
+                  error="ValueError: custom_gradient function expected to return 2 gradients, but returned 1 instead.")
+    assert out.splitlines()[4] == f"        {padded}"
+
+
+def test_a_gradient_function_returning_as_many_keeps_the_by_hand_reason(tmp_path):
+    from tests.explain.test_explain_fix import by_hand
+
+    code = ("import tensorflow as tf\n@tf.custom_gradient\ndef f(x):\n    def grad(dy):\n        return dy\n"
+            "    return x, grad\n")
+    assert by_hand(tmp_path, code, "custom-gradient-signature", 5, error="too few gradients") == [
+        ("custom-gradient-signature", "pattern")]

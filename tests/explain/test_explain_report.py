@@ -85,6 +85,18 @@ def test_an_exact_zero_is_said_beside_the_all_clear_with_where_its_terms_cancel(
     assert "exactly 0" not in report.as_html([], 2)
 
 
+def test_nones_a_stop_gradient_keeps_out_withhold_the_all_clear_and_name_its_line():
+    """A REINFORCE location network cut by `tf.stop_gradient(mean_loc)` while the call trains the rest: no finding
+    (a cut can be meant), but no "fine" either: the Nones are said, with the line that cuts them."""
+    kept = {"file": "ram.py", "line": 40, "sources": ["loc/kernel", "loc/bias"], "why": "kept",
+            "at": {"file": "ram.py", "line": 31, "code": "mean_loc = tf.stop_gradient(mean_loc)"}}
+    shown = report.lines([], "ram.py", 0, 4, exact=[kept])
+    assert not any("✓" in line for line in shown)
+    assert "[yellow]?[/yellow]" in shown[0] and "None" in shown[0]
+    assert "ram.py:31" in shown[1] and "loc/kernel, loc/bias" in shown[1] and "stop_gradient(mean_loc)" in shown[1]
+    assert "✓" not in report.as_html([], 4, exact=[kept])
+
+
 def test_gradients_that_were_all_tiny_withhold_the_all_clear_and_name_the_line():
     """Finite and not zero, yet every gradient of a call below 1e-6: a model at its minimum, or one stuck (a ReLU at
     its kink) — no cause is named and nothing is called fine; the exact zero beside it is still said."""

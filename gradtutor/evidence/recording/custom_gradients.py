@@ -53,6 +53,7 @@ def link(record) -> None:
             outputs = [t for t in tf.nest.flatten(result) if tf.is_tensor(t) and not isinstance(t, tf.Variable)]
             if inputs and outputs and not _computed_from(record, outputs, inputs):
                 graph.add_step(CUSTOM_STEP, inputs, outputs, user_frame())
+            graph.custom.update(graph.node_of(t) for t in outputs)  # their gradient is the function's own, not the slope
         return result
 
     module._eager_mode_decorator = linked

@@ -94,15 +94,15 @@ class Graph:
     def __init__(self):
         self.seq = self.paused = self.training = 0  # training: Keras training calls running (fit_data.py)
         self.off = False  # eager ops not recorded now: a step between sampled tapes (sampling.py)
-        self.converted = weakref.WeakSet()  # nodes of tensors the user's own tf.constant / convert_to_tensor made
-        self.fed = weakref.WeakSet()  # nodes of the rows gradtutor gives a step it runs again: data, not values back
+        # nodes of: tensors the user's own tf.constant / convert_to_tensor made; the rows gradtutor gives a step it runs
+        # again (data, not values back); a tf.custom_gradient function's outputs (their gradient is its own choice)
+        self.converted, self.fed, self.custom = weakref.WeakSet(), weakref.WeakSet(), weakref.WeakSet()
         self.nodes: dict[int, Node] = {}
         self.log: collections.deque = collections.deque(maxlen=LOG_SIZE)
         self.recording_tapes: list = []  # TapeInfo of the tapes recording now (began, ended), in any thread
         self.tapes_thread = None  # the thread all of them record in (None: none, or several threads)
         # ops run in a thread other than the recording tapes': TensorFlow's tape stack is per thread, so none of those
-        # tapes saw them (a tf.distribute replica's step, a Python thread calling the model)
-        self.elsewhere: weakref.WeakSet = weakref.WeakSet()
+        self.elsewhere: weakref.WeakSet = weakref.WeakSet()  # tapes saw them (a tf.distribute replica's step)
         self.kept: collections.deque = collections.deque()  # KEEP_VALUES ops holding values, oldest first
         self.replayable: collections.deque = collections.deque()  # other ops holding values, oldest first
         self._since_sweep = 0

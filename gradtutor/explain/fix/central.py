@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradtutor.evidence.recording import opfacts
+from gradtutor.evidence.recording.custom_gradients import CUSTOM_STEP
 from gradtutor.evidence.reading import paths
 from gradtutor.evidence.reading.values import kept_value
 
@@ -23,6 +24,7 @@ TOLERANCE = 1e-3
 STEPS = (1e-3, 1e-5, 1e-7)  # relative to the sources' largest value (at least 1); float32 rounding favours a
 # long step, a ReLU's kink or a sigmoid's curvature a short one: the error is the one at the best of them
 MAX_OPS = 2_000
+CUSTOM = ("gradient", CUSTOM_STEP)  # a gradient call's own step; a tf.custom_gradient function's, when one was made
 HELD = ("StopGradient", "PreventGradient")  # their output is a constant to the gradient, so the replay holds it too
 # the rounding of a replayed value: within NOISE machine epsilons of the magnitudes it was summed from (a chain of
 # ops each rounding once, its errors adding up): below that, a central difference cannot tell a slope from zero
@@ -30,8 +32,10 @@ NOISE = 16
 NARROW = frozenset({"float32"})  # what the replay widens to float64
 
 
-def error(graph, target, sources, gradients) -> float | None:
-    """|central difference − gradient · d| / ‖gradient‖ for a random ±1 direction d (None: no replay).
+def error(graph, target, sources, gradients, custom: bool = True) -> float | None:
+    """|central difference − gradient · d| / ‖gradient‖ for a random ±1 direction d (None: no replay). `custom`
+    False: None too where the path crosses a tf.custom_gradient's outputs (a patch's verdict: the program chose that
+    gradient; a check of the custom gradient itself measures it).
 
     ‖gradient‖ is the typical size of gradient · d, so the error is relative to the gradient, not to
     one direction's projection of it, which can be near zero by chance. A gradient of exactly zero (the double
@@ -54,8 +58,8 @@ def error(graph, target, sources, gradients) -> float | None:
     if not starts or sum(v.size for v in values) > MAX_ELEMENTS or any(v.dtype.kind != "f" for v in values):
         return None
     chain = _chain(graph, set(starts), target_node)
-    if chain is None:
-        return None
+    if chain is None or not custom and any(node in graph.custom for op in chain for node in op.outputs):
+        return None  # a tf.custom_gradient's gradient is the program's choice there (a reversal's -dy), not the slope
     rng = np.random.default_rng(0)  # never the script's own random state
     directions = [rng.choice([-1.0, 1.0], size=v.shape) for v in values]
     arrays = [np.asarray(g._numpy(), dtype=np.float64) for g in gradients]
@@ -148,7 +152,7 @@ def _chain(graph, starts: set, target):
         if item.type in HELD:  # a value the gradient treats as a constant keeps its recorded value
             continue
         if item.values is None or item.attrs is None or opfacts.gradient_kind(item.type) == "python" \
-                or item.type == "gradient" or len(chain) >= MAX_OPS:
+                or item.type in CUSTOM or len(chain) >= MAX_OPS:
             return None
         chain.append(item)
         moved.update(item.outputs)

@@ -16,8 +16,8 @@ from gradtutor.explain.fix.by_cause.numpy_function import numpy_function
 from gradtutor.explain.fix.by_cause.numpy_steps import leaves_tensorflow
 from gradtutor.explain.fix.by_cause.outside import outside_tape
 from gradtutor.explain.fix.source import Edit, Source, names_in
-from gradtutor.explain.fix.by_cause.variables import (frozen_toggled, made_variable, positional_arguments,
-                                                      tensor_arguments, tracked, variable_replaced)
+from gradtutor.explain.fix.by_cause.variables import (frozen_toggled, made_variable, signature_edits, tracked,
+                                                      variable_replaced)
 from gradtutor.protocol import Cause
 
 # repairs that read only the break line (a layer's activation, a variable's making), not the tape or its call: made
@@ -267,10 +267,10 @@ def frozen_python_state(c: Context) -> Repair:
 
 
 def custom_gradient_signature(c: Context) -> Repair:
-    """A layer's weight handed to a tf.custom_gradient function handed as a tensor, or a tensor it was given by keyword
-    handed by position (by_cause/variables.py); judged by the whole re-run, as the finding's line asks for no gradient."""
-    by_keyword = (c.finding.get("facts") or {}).get("keywords")
-    return Repair((positional_arguments if by_keyword else tensor_arguments)(c), c.subject(), whole_run=True)
+    """A layer's weight handed to a tf.custom_gradient function handed as a tensor, a tensor it was given by keyword
+    handed by position, too few gradients returned padded with None (by_cause/variables.py); judged by the whole
+    re-run, as the finding's line asks for no gradient."""
+    return Repair(signature_edits(c), c.subject(), whole_run=True)
 
 
 def leaves(c: Context) -> Repair:

@@ -143,7 +143,7 @@ def _central(record, target, sources, result) -> float | None:
     from gradtutor.explain.fix import central
 
     try:
-        return central.error(record.graph, target, sources, result)
+        return central.error(record.graph, target, sources, result, custom=False)
     except Exception:  # noqa: BLE001 - the cross-check is extra evidence; it never breaks the script's run
         return None
 

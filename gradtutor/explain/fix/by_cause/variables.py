@@ -1,7 +1,8 @@
 """How the script holds its weights: a variable the tape watches kept and changed in place (`variable-replaced`),
 a layer frozen by `trainable = False` made trainable around the step that trains it (`frozen_toggled`), a layer's
 weight handed to a tf.custom_gradient function as a tensor (`tensor_arguments`), a tensor handed to one by keyword
-handed by position (`positional_arguments`).
+handed by position (`positional_arguments`), a gradient function that returns fewer gradients than its function has
+inputs given None for the rest (`padded_returns`).
 
 Three shapes, each read from the code at the break line:
   - `w = tf.Variable(w0)` inside a loop body, made again every pass from a value the loop never
@@ -17,7 +18,7 @@ from __future__ import annotations
 import ast
 
 from gradtutor.explain.fix.context import (GRADIENT_CALLS, Context, NoRepair, Repair, assigned, body_of, called_name,
-                                           root)
+                                           root, scope_of)
 from gradtutor.explain.fix.source import Edit
 
 
@@ -229,3 +230,36 @@ def tracked(c: Context) -> list[Edit]:
             edits += [Edit(c.source.span(k)[0], c.source.span(k)[0] + len(k.arg), "initializer")
                       for k in call.keywords if k.arg == "initial_value"]
     return edits
+
+
+def signature_edits(c: Context) -> list[Edit]:
+    """The repair of a tf.custom_gradient refusal, by what was refused: a tensor given by keyword, a gradient function
+    returning too few gradients, or else a layer's weight handed to the function (`variables=` asked for)."""
+    facts = c.finding.get("facts") or {}
+    if facts.get("keywords"):
+        return positional_arguments(c)
+    if "too few gradients" in facts.get("error", "") or "gradients, but returned" in facts.get("error", ""):
+        return padded_returns(c)
+    return tensor_arguments(c)
+
+
+def padded_returns(c: Context) -> list[Edit]:
+    """`return -dy * l` in the gradient function of `@tf.custom_gradient def flip(x, l)` (a gradient reversal layer's
+    strength passed as a tensor): one gradient per input is asked for, so the inputs it leaves out at the end get None
+    (no gradient for them: a strength, a mask). NoRepair("pattern") for any other shape (a method's, *args, a return
+    that already gives as many)."""
+    returned = c.source.statement_at(c.broke)
+    gradient = scope_of(c, returned) if isinstance(returned, ast.Return) and returned.value is not None else None
+    made = c.source.parents.get(gradient)
+    if not (isinstance(gradient, ast.FunctionDef) and isinstance(made, ast.FunctionDef)
+            and any(c.source.code(d).rpartition(".")[2] == "custom_gradient" for d in made.decorator_list)):
+        raise NoRepair("pattern")
+    inputs = [a.arg for a in made.args.posonlyargs + made.args.args]
+    given = len(returned.value.elts) if isinstance(returned.value, ast.Tuple) else 1
+    if made.args.vararg or not inputs or inputs[0] == "self" or given >= len(inputs):
+        raise NoRepair("pattern")
+    end = c.source.span(returned.value)[1]
+    if isinstance(returned.value, ast.Tuple) and c.source.text[end - 1] == ")":
+        end -= 1  # `return (a, b)`: inside the parentheses
+    pads = ", None" * (len(inputs) - given)
+    return [Edit(end, end, pads[1:] if c.source.text[:end].rstrip().endswith(",") else pads)]  # `(a,)`: ` None`
