@@ -53,4 +53,4 @@ def test_an_if_over_an_update_decides_the_update_whatever_its_comment(tmp_path, 
 def test_a_value_rebound_from_itself_is_an_update_by_hand(tmp_path, line, name, rebinds):
     path = tmp_path / "step.py"
     path.write_text(f"def step(self, g):\n    {line}\n")
-    assert subtle._updates(str(path), 2, name) is rebinds
+    assert subtle._rebinds_itself(str(path), 2, name) is rebinds

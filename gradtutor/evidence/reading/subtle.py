@@ -191,7 +191,7 @@ def stale_reads(record, found: list[dict]) -> list[dict]:
             # the function's own Python changes it (`self.step_count += 1`), which runs only when traced: where it
             # decides an update (`if self.step_count % n == 0:` over apply), every call since took the traced branch
             if (noted.file, read.line) in said or not (_updates(noted.file, read.line) or
-                                                       _updates(noted.file, noted.written[read.name], read.name)):
+                                                       _rebinds_itself(noted.file, noted.written[read.name], read.name)):
                 continue
             out.append(finding_at((inside[-1].file, inside[-1].line, inside[-1].kind), Cause.FROZEN_PYTHON_STATE,
                                   Symptom.VALUES, (noted.file, noted.written[read.name]),
@@ -218,15 +218,17 @@ def _object(value) -> str:
     return f"{type(value).__name__} {getattr(value, 'name', '')!r}".strip()
 
 
-def _updates(file: str, line: int, name: str = "") -> bool:
+def _rebinds_itself(file: str, line: int, name: str) -> bool:
+    """Does the line rebind the name from itself (`self.x = self.x - lr * g`, `x = x - lr * g`): an update by hand?"""
+    target, _, value = linecache.getline(file, line).partition("=")
+    return f".{name}" in target and f".{name}" in value or target.strip() == name and name in value.split()
+
+
+def _updates(file: str, line: int) -> bool:
     """Does the line change the weights (`w.assign_sub(lr * dw)`, an optimizer's apply_gradients), or is it an `if`
     (`while`) whose block does (`if self.learning_started:` over apply_gradients, traced False: no update at all)?
-    A value frozen there is the update's, as a learning rate an optimizer's function read is. With `name`: does the
-    line rebind it from itself (`self.x = self.x - lr * g`), an update by hand?"""
+    A value frozen there is the update's, as a learning rate an optimizer's function read is."""
     header = linecache.getline(file, line)
-    if name:
-        target, _, value = header.partition("=")
-        return f".{name}" in target and f".{name}" in value or target.strip() == name and name in value.split()
     lines, indent = [header], len(header) - len(header.lstrip())
     if header.lstrip().startswith(("if ", "elif ", "while ")) and header.split("#")[0].rstrip().endswith(":"):
         below = line + 1

@@ -108,8 +108,7 @@ def _stable_named(c: Context) -> list[Edit]:
                 and not (isinstance(root(call.func), ast.Name) and root(call.func).id == c.np)):
             continue
         scope = scope_of(c, call)
-        binds = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name.id
-                 and not isinstance(n.ctx, ast.Load)]
+        binds = _bindings(scope, name.id)
         made = c.source.parents.get(binds[0]) if len(binds) == 1 else None
         if not (isinstance(made, ast.Assign) and len(made.targets) == 1 and _runs_before(c, made, call)):
             continue
@@ -122,7 +121,7 @@ def _stable_named(c: Context) -> list[Edit]:
             f"{c.source.code(inner.func.value)}.{stable}"
         z_start, z_end = c.source.span(inner.args[0])
         rest = c.source.text[z_end:c.source.span(inner)[1]]  # the softmax's axis, and its closing parenthesis
-        if isinstance(inner.args[0], ast.Name) and _bound_once(scope, inner.args[0].id):  # the logits have a name
+        if isinstance(inner.args[0], ast.Name) and len(_bindings(scope, inner.args[0].id)) <= 1:  # logits named
             return [Edit(*c.source.span(call), f"{func}({inner.args[0].id}{rest}")]
         logits = fresh(c, "logits")
         z = c.source.code(inner.args[0])
@@ -133,10 +132,9 @@ def _stable_named(c: Context) -> list[Edit]:
     return []
 
 
-def _bound_once(scope: ast.AST, name: str) -> bool:
-    """Is the name bound at most once in the scope (a parameter, or one assignment): the same value wherever read?"""
-    return sum(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
-               for n in ast.walk(scope)) <= 1
+def _bindings(scope: ast.AST, name: str) -> list[ast.Name]:
+    """Where the scope binds the name (assigned, a loop's target, deleted); one or none: the same value wherever read."""
+    return [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)]
 
 
 def _runs_before(c: Context, statement: ast.stmt, node: ast.AST) -> bool:
